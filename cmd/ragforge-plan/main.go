@@ -1,0 +1,61 @@
+// Command ragforge-plan checks ragforge configs, prints the tools they
+// generate, explains and runs tool calls, and plans and applies the
+// materialization of computed fields. It is thin: flags become library calls
+// and results become text or JSON.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+)
+
+// command is one subcommand: it reads its own flags from args and returns the
+// process exit code.
+type command struct {
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	summary string
+}
+
+// commands is the table of subcommands, by name.
+var commands = map[string]command{}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "ragforge-plan: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return cmd.run(ctx, args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: ragforge-plan COMMAND [flags] ...")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-12s %s\n", name, commands[name].summary)
+	}
+}
