@@ -1,0 +1,21 @@
+package model
+
+import "fmt"
+
+// Pos is a position in a config file, so every later error (an expression
+// that does not type-check, a cypher field that is not read-only) can point
+// at the line that caused it.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// String formats the position as file:line:col, the prefix of every config
+// error line; an unknown position formats as the file name alone.
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}

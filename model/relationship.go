@@ -1,0 +1,70 @@
+package model
+
+// Direction is a relationship's direction seen from the declaring entity.
+type Direction string
+
+// The relationship directions.
+const (
+	// Outgoing is (entity)-[:TYPE]->(target).
+	Outgoing Direction = "outgoing"
+	// Incoming is (entity)<-[:TYPE]-(target).
+	Incoming Direction = "incoming"
+	// Both matches either direction.
+	Both Direction = "both"
+)
+
+// Relationship is a relationship type an entity takes part in.
+type Relationship struct {
+	Type string
+	// Targets are the entities at the other end (one or more).
+	Targets     []string
+	Direction   Direction
+	Description string
+	// Properties are the typed properties of the relationship.
+	Properties []*Field
+	Pos        Pos
+}
+
+// VectorIndex is a Neo4j vector index over an embedding property.
+type VectorIndex struct {
+	Name string
+	// Field is the text field whose embedding the index holds.
+	Field string
+	// Property holds the embedding vector.
+	Property   string
+	Dimensions int
+	// Similarity is "cosine" or "euclidean".
+	Similarity string
+	// Model names the embedding model, for descriptions; may be "".
+	Model string
+	Pos   Pos
+}
+
+// FullTextIndex is a Neo4j full-text index over string fields.
+type FullTextIndex struct {
+	Name     string
+	Fields   []string
+	Analyzer string
+	Pos      Pos
+}
+
+// ToolControl narrows one generated tool for an entity.
+type ToolControl struct {
+	Enabled bool
+	// Fields, Modes and Operators, when non-nil, restrict the tool to them.
+	Fields    []string
+	Modes     []string
+	Operators []string
+}
+
+// ToolDoc carries extra retrieval hints for a tool or an entity.
+type ToolDoc struct {
+	Keywords []string
+	Examples []Example
+}
+
+// Example is a user message that a tool serves, with optional notes.
+type Example struct {
+	User  string
+	Notes string
+}
