@@ -108,4 +108,6 @@ type ComputedField struct {
 	Materialized Materialize
 	// Index asks for an index on the stored property.
 	Index bool
+	// CacheProperty is the node property a materialized value is stored in.
+	CacheProperty string
 }
