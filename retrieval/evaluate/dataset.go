@@ -1,0 +1,63 @@
+package evaluate
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/ragforge/ragforge/retrieval"
+)
+
+// Case is one labelled message: it is found when every tool in Want is in the
+// selection.
+type Case struct {
+	Message string
+	Want    []string
+	Split   string
+}
+
+// DataSet is a catalog and the messages to rank against it.
+type DataSet struct {
+	Name     string
+	Language string
+	Docs     []retrieval.Document
+	Cases    []Case
+}
+
+// DefaultDataDir returns ../shared/eval/tool-retrieval relative to the root
+// of the repository that contains the working directory (the directory with
+// go.mod), which is where the data sits beside a clone, locally and in CI.
+func DefaultDataDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "eval", "tool-retrieval"), nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("evaluation data: no go.mod above the working directory; pass --data")
+		}
+		dir = parent
+	}
+}
+
+// LoadAll loads every data set under dir: BFCL live_multiple and multiple
+// (pooled), MetaTool single-tool and MetaTool multi-tool.
+func LoadAll(dir string) ([]DataSet, error) {
+	var sets []DataSet
+	for _, f := range []string{"BFCL_v4_live_multiple.json", "BFCL_v4_multiple.json"} {
+		ds, err := LoadBFCLPooled(filepath.Join(dir, "bfcl"), f)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, ds)
+	}
+	mt, err := LoadMetaTool(filepath.Join(dir, "metatool"))
+	if err != nil {
+		return nil, err
+	}
+	return append(sets, mt...), nil
+}
