@@ -94,7 +94,7 @@ func LoadSources(srcs ...Source) (*model.Model, error) {
 	}
 	v := def.Unify(data)
 	if err := v.Validate(cue.All(), cue.Concrete(true), cue.Hidden(true)); err != nil {
-		return nil, translate(err, data, v).sorted()
+		return nil, translate(err, data, def).sorted()
 	}
 	m, err := decode(v, data)
 	if err != nil {

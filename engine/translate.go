@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,27 +24,91 @@ const errLabel = "_err"
 
 // translate turns CUE errors into one ConfigError per problem, positioned at
 // the offending value of the user's file. data is the config before
-// unification (positions come from it) and unified is data & #Config (the
+// unification (positions come from it) and def is the #Config schema (the
 // allowed keys come from it); either may be the zero Value for errors found
 // before unification.
-func translate(err error, data, unified cue.Value) ConfigErrors {
-	var out ConfigErrors
+func translate(err error, data, def cue.Value) ConfigErrors {
+	var out, derived ConfigErrors
 	for _, e := range cueerrors.Errors(err) {
 		path := dataPath(e.Path())
 		format, args := e.Msg()
 		msg := fmt.Sprintf(format, args...)
+		if strings.TrimSpace(msg) == "" {
+			msg = e.Error()
+		}
+		var pos model.Pos
+		if m := lineError.FindStringSubmatch(msg); m != nil {
+			// Parser errors (YAML) carry their position in the text.
+			line, _ := strconv.Atoi(m[2])
+			pos, msg = model.Pos{File: m[1], Line: line, Col: 1}, m[3]
+		}
 		ce := ConfigError{Path: strings.Join(path, "."), Msg: msg}
 		ce.Pos = positionOf(data, path)
+		if ce.Pos.Line == 0 {
+			ce.Pos = pos
+		}
 		if ce.Pos.Line == 0 {
 			ce.Pos = toPos(e.Position())
 			if ce.Pos.Line == 0 || strings.HasPrefix(ce.Pos.File, "schema/") {
 				ce.Pos = firstUserPos(e.InputPositions())
 			}
 		}
-		ce.Msg = rewrite(ce.Msg, path, unified)
+		if ce.Msg == "field not allowed" {
+			path = firstUnknownKey(path, def)
+			ce.Path = strings.Join(path, ".")
+			ce.Pos = positionOf(data, path)
+		}
+		ce.Msg = rewrite(ce.Msg, path, def)
+		if headerOnly.MatchString(ce.Msg) {
+			continue
+		}
+		if derivative(path, ce.Msg) {
+			derived = append(derived, ce)
+			continue
+		}
 		out = append(out, ce)
 	}
+	if len(out) == 0 {
+		return derived
+	}
 	return out
+}
+
+// headerOnly matches CUE's summary line before a disjunction's own errors,
+// which follow it and say more.
+var headerOnly = regexp.MustCompile(`^\d+ errors in empty disjunction:?$`)
+
+// derivative reports errors that only echo another one: a failed builtin
+// fed by an invalid value, or a check on the schema's hidden helper lists.
+// They are shown only when nothing else explains the failure.
+func derivative(path []string, msg string) bool {
+	if strings.HasPrefix(msg, "error in call to ") {
+		return true
+	}
+	for _, p := range path {
+		if strings.HasPrefix(p, "_") {
+			return true
+		}
+	}
+	return false
+}
+
+// firstUnknownKey shortens the path of a "field not allowed" error to the
+// key the user misspelt: CUE also reports everything nested under it.
+func firstUnknownKey(path []string, def cue.Value) []string {
+	if !def.Exists() {
+		return path
+	}
+	for n := 1; n < len(path); n++ {
+		if _, err := strconv.Atoi(path[n-1]); err == nil {
+			continue
+		}
+		allowed := allowedKeys(def, path[:n-1], "")
+		if len(allowed) > 0 && !slices.Contains(allowed, path[n-1]) {
+			return path[:n]
+		}
+	}
+	return path
 }
 
 // dataPath drops the schema's error markers and quotes from a CUE error path.
@@ -59,6 +124,29 @@ func dataPath(p []string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// schemaAt walks the schema along a data path: every list element has the
+// list's element type, and a key may be declared regular, optional (?) or
+// required (!).
+func schemaAt(def cue.Value, p []string) cue.Value {
+	v := def
+	for _, s := range p {
+		if _, err := strconv.Atoi(s); err == nil {
+			v = v.LookupPath(cue.MakePath(cue.AnyIndex))
+			continue
+		}
+		key := cue.Str(s)
+		next := v.LookupPath(cue.MakePath(key))
+		if !next.Exists() {
+			next = v.LookupPath(cue.MakePath(key.Optional()))
+		}
+		if !next.Exists() {
+			next = v.LookupPath(cue.MakePath(key.Required()))
+		}
+		v = next
+	}
+	return v
 }
 
 // cuePath converts a data path into a CUE path (list indices as indexes).
@@ -113,6 +201,7 @@ func firstUserPos(ps []token.Pos) model.Pos {
 }
 
 var (
+	lineError       = regexp.MustCompile(`^(.+):(\d+): (.*)$`)
 	identifierBound = regexp.MustCompile(`^invalid value (.*) \(out of bound =~"\^\[A-Za-z_\]`)
 	durationBound   = regexp.MustCompile(`^invalid value (.*) \(out of bound =~"\^\[1-9\]`)
 	mismatch        = regexp.MustCompile(`^conflicting values (.*) and (.*) \(mismatched types (\w+) and (\w+)\)$`)
@@ -124,20 +213,24 @@ var (
 // rewrite replaces CUE's generic wording with what is wrong and what is
 // allowed, in the config's own terms. Messages the schema wrote itself (with
 // error()) pass through unchanged.
-func rewrite(msg string, path []string, unified cue.Value) string {
+func rewrite(msg string, path []string, def cue.Value) string {
 	key := ""
 	if len(path) > 0 {
 		key = path[len(path)-1]
 	}
 	switch {
 	case msg == "field not allowed":
-		allowed := allowedKeys(unified, path[:max(len(path)-1, 0)], key)
+		allowed := allowedKeys(def, path[:max(len(path)-1, 0)], key)
 		if len(allowed) == 0 {
 			return fmt.Sprintf("unknown key %q", key)
 		}
 		return fmt.Sprintf("unknown key %q (allowed: %s)", key, strings.Join(allowed, ", "))
 	case msg == "field is required but not present":
 		return fmt.Sprintf("missing required key %q", key)
+	case strings.HasPrefix(msg, "required field missing: "):
+		return fmt.Sprintf("missing required key %q", strings.TrimPrefix(msg, "required field missing: "))
+	case strings.HasSuffix(msg, "(does not satisfy strings.MinRunes(1))"):
+		return "must not be empty"
 	case identifierBound.MatchString(msg):
 		v := identifierBound.FindStringSubmatch(msg)[1]
 		return fmt.Sprintf("%s is not a valid name (allowed: letters, digits and _, not starting with a digit, at most 100 characters)", v)
@@ -153,6 +246,8 @@ func rewrite(msg string, path []string, unified cue.Value) string {
 		return fmt.Sprintf("%s is not a %s", got, kindName(want))
 	case listLengths.MatchString(msg) && key == "entities":
 		return "a config declares at least one entity"
+	case listLengths.MatchString(msg) && listLengths.FindStringSubmatch(msg)[1] == "0":
+		return "needs at least one entry"
 	case boundViolation.MatchString(msg):
 		m := boundViolation.FindStringSubmatch(msg)
 		return fmt.Sprintf("%s is out of range (must be %s %s)", m[1], m[2], m[3])
@@ -185,11 +280,11 @@ func kindName(t string) string {
 
 // allowedKeys lists the keys the schema allows at path, for "unknown key"
 // messages, read from the schema itself rather than from a Go table.
-func allowedKeys(unified cue.Value, path []string, except string) []string {
-	if !unified.Exists() {
+func allowedKeys(def cue.Value, path []string, except string) []string {
+	if !def.Exists() {
 		return nil
 	}
-	v := unified.LookupPath(cuePath(path))
+	v := schemaAt(def, path)
 	if !v.Exists() {
 		return nil
 	}
