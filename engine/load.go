@@ -89,6 +89,9 @@ func LoadSources(srcs ...Source) (*model.Model, error) {
 	if len(errs) > 0 {
 		return nil, errs.sorted()
 	}
+	if err := data.Err(); err != nil {
+		return nil, translate(err, cue.Value{}, def).sorted()
+	}
 	if data.IncompleteKind() != cue.StructKind {
 		return nil, ConfigErrors{{Pos: posOf(data), Msg: "a config is a mapping with an entities list at the top level"}}
 	}

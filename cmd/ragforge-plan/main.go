@@ -21,7 +21,9 @@ type command struct {
 }
 
 // commands is the table of subcommands, by name.
-var commands = map[string]command{}
+var commands = map[string]command{
+	"vet": {runVet, "check configs against the schema and report every problem"},
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

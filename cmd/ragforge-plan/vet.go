@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/model"
+)
+
+// vetReport is `ragforge-plan vet --format json`: what the config declares,
+// or every problem found in it.
+type vetReport struct {
+	OK             bool       `json:"ok"`
+	Entities       int        `json:"entities"`
+	Fields         int        `json:"fields"`
+	ComputedFields int        `json:"computed_fields"`
+	Relationships  int        `json:"relationships"`
+	Errors         []vetError `json:"errors"`
+}
+
+type vetError struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("vet", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output format: text or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ragforge-plan vet [--format text|json] CONFIG...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "ragforge-plan vet: unknown --format %q (allowed: text, json)\n", *format)
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	m, err := engine.Load(fs.Args()...)
+	report := vetReport{Errors: []vetError{}}
+	if err != nil {
+		var ces engine.ConfigErrors
+		if !errors.As(err, &ces) {
+			fmt.Fprintf(stderr, "ragforge-plan vet: %v\n", err)
+			return 1
+		}
+		for _, e := range ces {
+			report.Errors = append(report.Errors, vetError{File: e.Pos.File, Line: e.Pos.Line, Col: e.Pos.Col, Path: e.Path, Message: e.Msg})
+		}
+		if *format == "json" {
+			writeJSON(stdout, report)
+		} else {
+			fmt.Fprintln(stderr, ces.Error())
+			fmt.Fprintf(stderr, "%d problem(s)\n", len(ces))
+		}
+		return 1
+	}
+	report.OK = true
+	count(&report, m)
+	if *format == "json" {
+		writeJSON(stdout, report)
+		return 0
+	}
+	fmt.Fprintf(stdout, "ok: %d entities, %d fields, %d computed fields, %d relationships\n",
+		report.Entities, report.Fields, report.ComputedFields, report.Relationships)
+	return 0
+}
+
+func count(r *vetReport, m *model.Model) {
+	r.Entities = len(m.Entities)
+	for _, e := range m.Entities {
+		r.Fields += len(e.Fields)
+		r.ComputedFields += len(e.Computed)
+		r.Relationships += len(e.Relationships)
+	}
+}
+
+// writeJSON prints v as indented JSON, the machine-readable form of every
+// command's output.
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
