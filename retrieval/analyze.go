@@ -39,9 +39,10 @@ type analyzer struct {
 	enStop     analysis.TokenMap
 	arStop     analysis.TokenMap
 	arabicGram bool
+	latinGram  int
 }
 
-func newAnalyzer() *analyzer {
+func newAnalyzer(arabicGrams bool, latinGram int) *analyzer {
 	a := &analyzer{
 		tokenizer:  unitok.NewUnicodeTokenizer(),
 		arNorm:     ar.NewArabicNormalizeFilter(),
@@ -50,7 +51,8 @@ func newAnalyzer() *analyzer {
 		enStem:     en.NewEnglishStemmerFilter(),
 		enStop:     analysis.NewTokenMap(),
 		arStop:     analysis.NewTokenMap(),
-		arabicGram: true,
+		arabicGram: arabicGrams,
+		latinGram:  latinGram,
 	}
 	_ = a.enStop.LoadBytes(en.EnglishStopWords)
 	raw := analysis.NewTokenMap()
@@ -104,7 +106,11 @@ func (a *analyzer) word(out []term, w string) []term {
 	if s == "" {
 		return out
 	}
-	return append(out, term{text: s})
+	out = append(out, term{text: s})
+	if a.latinGram > 0 && utf8.RuneCountInString(w) > a.latinGram {
+		out = appendGrams(out, w, a.latinGram)
+	}
+	return out
 }
 
 // appendGrams adds the character n-grams of w, with word-boundary markers so

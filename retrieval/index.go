@@ -40,20 +40,66 @@ const (
 
 var fieldSignals = [numFields]string{SignalName, SignalKeyword, SignalDescription, SignalExample, SignalParameter}
 
-// scoring holds the BM25F constants. They were tuned on the dev split of the
-// public evaluation data only (see MEASUREMENTS.md).
-type scoring struct {
-	weight     [numFields]float64 // field weights
-	b          [numFields]float64 // length normalization per field
-	k1         float64            // term-frequency saturation
-	gramWeight float64            // factor for character n-gram terms
+// FieldWeights gives one number per indexed field.
+type FieldWeights struct {
+	Name, Keyword, Description, Example, Parameter float64
 }
 
-var defaultScoring = scoring{
-	weight:     [numFields]float64{3.0, 2.5, 1.0, 1.5, 0.5},
-	b:          [numFields]float64{0.3, 0.5, 0.75, 0.75, 0.75},
-	k1:         1.2,
-	gramWeight: 0.3,
+func (w FieldWeights) array() [numFields]float64 {
+	return [numFields]float64{w.Name, w.Keyword, w.Description, w.Example, w.Parameter}
+}
+
+// Scoring holds the BM25F constants and analysis switches of an Index. The
+// defaults were tuned on the dev split of the public evaluation data only
+// (see MEASUREMENTS.md); a catalog with unusual documents (say, only names
+// and keywords) may do better with its own.
+type Scoring struct {
+	// Weight multiplies a field's term frequency: a word in a tool name
+	// says more than the same word in a parameter description.
+	Weight FieldWeights
+	// B is BM25's length normalization per field (0: none, 1: full).
+	B FieldWeights
+	// K1 is BM25's term-frequency saturation.
+	K1 float64
+	// GramWeight scales the score of character n-gram matches relative
+	// to whole-word matches.
+	GramWeight float64
+	// ArabicGrams indexes character trigrams of Arabic words; they find
+	// sub-word matches the light stemmer misses.
+	ArabicGrams bool
+	// LatinGrams, when positive, also indexes character n-grams of that
+	// length for words in other scripts (English).
+	LatinGrams int
+	// FeedbackDocs, FeedbackTerms and FeedbackWeight configure
+	// pseudo-relevance feedback: the FeedbackTerms most characteristic
+	// word terms of the FeedbackDocs best tools are added to the message
+	// with weight FeedbackWeight (relative to a message term). Zero
+	// FeedbackDocs turns it off.
+	FeedbackDocs   int
+	FeedbackTerms  int
+	FeedbackWeight float64
+}
+
+// docTerm is one word term of a tool with its summed field-weighted
+// frequency, for pseudo-relevance feedback.
+type docTerm struct {
+	text  string
+	entry *termEntry
+	tf    float64
+}
+
+// DefaultScoring returns the tuned defaults NewIndex uses.
+func DefaultScoring() Scoring {
+	return Scoring{
+		Weight:         FieldWeights{Name: 3.0, Keyword: 2.5, Description: 1.0, Example: 1.5, Parameter: 0.6},
+		B:              FieldWeights{Name: 0.3, Keyword: 0.5, Description: 0.9, Example: 0.75, Parameter: 0.75},
+		K1:             2.0,
+		GramWeight:     0.3,
+		ArabicGrams:    true,
+		FeedbackDocs:   3,
+		FeedbackTerms:  20,
+		FeedbackWeight: 0.2,
+	}
 }
 
 // posting is one document's occurrence of a term: the weighted,
@@ -65,6 +111,7 @@ type posting struct {
 
 // termEntry is a vocabulary term with its inverse document frequency.
 type termEntry struct {
+	text     string
 	idf      float64
 	gram     bool
 	postings []posting
@@ -77,24 +124,27 @@ type Index struct {
 	byName   map[string]int
 	terms    map[string]*termEntry
 	an       *analyzer
-	sc       scoring
+	sc       Scoring
 	tokens   []int
 	totalTok int
+	docTerms [][]docTerm
 }
 
 // NewIndex analyzes the documents and builds the inverted index. Names must be
 // non-empty and unique: a selection names tools, so two tools with one name
 // could not be told apart.
 func NewIndex(docs []Document) (*Index, error) {
-	return newIndex(docs, defaultScoring)
+	return NewIndexWithScoring(docs, DefaultScoring())
 }
 
-func newIndex(docs []Document, sc scoring) (*Index, error) {
+// NewIndexWithScoring is NewIndex with explicit scoring constants, for
+// catalogs that need their own tuning and for the tuning itself.
+func NewIndexWithScoring(docs []Document, sc Scoring) (*Index, error) {
 	ix := &Index{
 		docs:   append([]Document(nil), docs...),
 		byName: make(map[string]int, len(docs)),
 		terms:  map[string]*termEntry{},
-		an:     newAnalyzer(),
+		an:     newAnalyzer(sc.ArabicGrams, sc.LatinGrams),
 		sc:     sc,
 		tokens: make([]int, len(docs)),
 	}
@@ -148,6 +198,7 @@ func newIndex(docs []Document, sc scoring) (*Index, error) {
 	for f := range avg {
 		avg[f] = max(total[f]/math.Max(float64(len(ix.docs)), 1), 1)
 	}
+	weight, b := sc.Weight.array(), sc.B.array()
 	for k, counts := range tf {
 		var p posting
 		p.doc = k.doc
@@ -155,23 +206,37 @@ func newIndex(docs []Document, sc scoring) (*Index, error) {
 			if counts[f] == 0 {
 				continue
 			}
-			norm := 1 - sc.b[f] + sc.b[f]*lengths[k.doc][f]/avg[f]
-			p.comp[f] = float32(sc.weight[f] * float64(counts[f]) / norm)
+			norm := 1 - b[f] + b[f]*lengths[k.doc][f]/avg[f]
+			p.comp[f] = float32(weight[f] * float64(counts[f]) / norm)
 		}
 		e := ix.terms[k.term]
 		if e == nil {
-			e = &termEntry{gram: gram[k.term]}
+			e = &termEntry{text: k.term, gram: gram[k.term]}
 			ix.terms[k.term] = e
 		}
 		e.postings = append(e.postings, p)
 	}
 	n := float64(len(ix.docs))
+	ix.docTerms = make([][]docTerm, len(ix.docs))
 	for _, e := range ix.terms {
 		df := float64(len(e.postings))
 		e.idf = math.Log(1 + (n-df+0.5)/(df+0.5))
 		// Map iteration order is random; sort so that float sums, and so
 		// scores, are identical from build to build.
 		sortPostings(e.postings)
+		if e.gram {
+			continue
+		}
+		for _, p := range e.postings {
+			var tf float64
+			for _, c := range p.comp {
+				tf += float64(c)
+			}
+			ix.docTerms[p.doc] = append(ix.docTerms[p.doc], docTerm{e.text, e, tf})
+		}
+	}
+	for _, dts := range ix.docTerms {
+		slices.SortFunc(dts, func(a, b docTerm) int { return strings.Compare(a.text, b.text) })
 	}
 	return ix, nil
 }

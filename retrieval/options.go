@@ -17,11 +17,11 @@ const (
 	DefaultMaxTools  = 32
 	// DefaultMinCoverage: below this share of the message's matchable term
 	// weight, the best tool is a weak match (see Options.MinCoverage).
-	DefaultMinCoverage = 0.2
+	DefaultMinCoverage = 0.1
 	// DefaultFlatRatio: when the best tool left out (rank TopK+1) scores at
 	// least this fraction of the best tool's score, nothing stands out (see
 	// Options.FlatRatio).
-	DefaultFlatRatio = 0.8
+	DefaultFlatRatio = 0.6
 )
 
 // Environment variables read by OptionsFromEnv.

@@ -91,7 +91,15 @@ type queryTerm struct {
 
 // scores computes the BM25F score of every tool for the message, the query
 // terms found in the vocabulary, and the message's total word-term weight.
-func (ix *Index) scores(message string) (scores []float64, fired [][numFields]bool, qts []queryTerm, wordWeight float64) {
+// With pseudo-relevance feedback on (Scoring.FeedbackDocs > 0), a second
+// pass adds the most characteristic word terms of the first pass's best
+// tools, with a reduced weight: a message about "tunes" that finds music
+// tools then also reaches a tool that only says "song".
+//
+// first is the first pass's scores (the same slice as scores when feedback is
+// off): the uncertainty tests read it, because feedback amplifies whatever
+// the first pass ranked highest and so hides a flat first pass.
+func (ix *Index) scores(message string) (scores, first []float64, fired [][numFields]bool, qts []queryTerm, wordWeight float64) {
 	seen := map[string]bool{}
 	for _, t := range ix.an.analyze(message) {
 		if seen[t.text] {
@@ -109,31 +117,92 @@ func (ix *Index) scores(message string) (scores []float64, fired [][numFields]bo
 	}
 	scores = make([]float64, len(ix.docs))
 	fired = make([][numFields]bool, len(ix.docs))
-	k1 := ix.sc.k1
 	for _, q := range qts {
 		w := q.entry.idf
 		if q.entry.gram {
-			w *= ix.sc.gramWeight
+			w *= ix.sc.GramWeight
 		}
-		for _, p := range q.entry.postings {
-			var tf float64
-			for f := field(0); f < numFields; f++ {
-				if p.comp[f] > 0 {
-					tf += float64(p.comp[f])
+		ix.accumulate(scores, fired, q.entry, w)
+	}
+	first = scores
+	if ix.sc.FeedbackDocs > 0 && ix.sc.FeedbackTerms > 0 && len(qts) > 0 {
+		first = slices.Clone(scores)
+		ix.feedback(scores, seen)
+	}
+	return scores, first, fired, qts, wordWeight
+}
+
+// accumulate adds one term's BM25F contribution, with weight w, to every
+// tool that contains it; fired (when not nil) records the matching fields.
+func (ix *Index) accumulate(scores []float64, fired [][numFields]bool, e *termEntry, w float64) {
+	k1 := ix.sc.K1
+	for _, p := range e.postings {
+		var tf float64
+		for f := field(0); f < numFields; f++ {
+			if p.comp[f] > 0 {
+				tf += float64(p.comp[f])
+				if fired != nil {
 					fired[p.doc][f] = true
 				}
 			}
-			scores[p.doc] += w * tf / (k1 + tf)
+		}
+		scores[p.doc] += w * tf / (k1 + tf)
+	}
+}
+
+// feedback is the second pass of pseudo-relevance feedback: it weighs the
+// word terms of the FeedbackDocs best tools by their BM25F weight in each
+// tool, scaled by that tool's share of the best score, and adds the
+// FeedbackTerms heaviest terms not in the message with FeedbackWeight. An
+// expansion term may reach a tool the message missed entirely, which is the
+// point; such a tool reports no field signal, as no message term matched it.
+func (ix *Index) feedback(scores []float64, inQuery map[string]bool) {
+	order := ix.order(scores)
+	if len(order) == 0 {
+		return
+	}
+	if len(order) > ix.sc.FeedbackDocs {
+		order = order[:ix.sc.FeedbackDocs]
+	}
+	best := scores[order[0]]
+	weight := map[*termEntry]float64{}
+	var cands []*termEntry
+	k1 := ix.sc.K1
+	for _, d := range order {
+		share := scores[d] / best
+		for _, dt := range ix.docTerms[d] {
+			if inQuery[dt.text] {
+				continue
+			}
+			if _, ok := weight[dt.entry]; !ok {
+				cands = append(cands, dt.entry)
+			}
+			weight[dt.entry] += share * dt.entry.idf * dt.tf / (k1 + dt.tf)
 		}
 	}
-	return scores, fired, qts, wordWeight
+	slices.SortFunc(cands, func(a, b *termEntry) int {
+		if c := cmp.Compare(weight[b], weight[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	if len(cands) > ix.sc.FeedbackTerms {
+		cands = cands[:ix.sc.FeedbackTerms]
+	}
+	if len(cands) == 0 {
+		return
+	}
+	top := weight[cands[0]]
+	for _, e := range cands {
+		ix.accumulate(scores, nil, e, ix.sc.FeedbackWeight*e.idf*weight[e]/top)
+	}
 }
 
 // Rank returns up to n tools with a positive score for the message, best
 // first, ties broken by name. It applies no fallback and no always-include
 // list: it is the raw ranking that evaluation measures.
 func (ix *Index) Rank(message string, n int) []Scored {
-	scores, fired, _, _ := ix.scores(message)
+	scores, _, fired, _, _ := ix.scores(message)
 	order := ix.order(scores)
 	if n >= 0 && len(order) > n {
 		order = order[:n]
@@ -207,11 +276,15 @@ func (ix *Index) Select(message string, opts Options) (Selection, error) {
 		}
 	}
 
-	scores, fired, qts, wordWeight := ix.scores(message)
+	scores, first, fired, qts, wordWeight := ix.scores(message)
 	order := ix.order(scores)
+	firstOrder := order
+	if len(first) > 0 && &first[0] != &scores[0] {
+		firstOrder = ix.order(first)
+	}
 	var sel Selection
-	if len(order) > 0 && wordWeight > 0 {
-		top := order[0]
+	if len(firstOrder) > 0 && wordWeight > 0 {
+		top := firstOrder[0]
 		var matched float64
 		for _, q := range qts {
 			if q.entry.gram {
@@ -228,7 +301,7 @@ func (ix *Index) Select(message string, opts Options) (Selection, error) {
 		sel.Reason = ReasonNoSignal
 	case sel.Coverage < o.MinCoverage:
 		sel.Reason = ReasonWeak
-	case len(order) > o.TopK && scores[order[o.TopK]] >= o.FlatRatio*scores[order[0]]:
+	case len(firstOrder) > o.TopK && first[firstOrder[o.TopK]] >= o.FlatRatio*first[firstOrder[0]]:
 		sel.Reason = ReasonFlat
 	}
 	sel.Fallback = sel.Reason != ""
