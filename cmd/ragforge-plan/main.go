@@ -22,7 +22,9 @@ type command struct {
 
 // commands is the table of subcommands, by name.
 var commands = map[string]command{
-	"vet": {runVet, "check configs against the schema and report every problem"},
+	"select":         {runSelect, "choose the tools for a message from a tool catalog"},
+	"eval-retrieval": {runEvalRetrieval, "measure tool retrieval on the public MetaTool and BFCL data"},
+	"vet":            {runVet, "check configs against the schema and report every problem"},
 }
 
 func main() {

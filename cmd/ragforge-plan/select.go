@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/ragforge/ragforge/retrieval"
+)
+
+// stringList is a repeatable string flag (--catalog A --catalog B).
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// errConfigToolsNotWired is returned for --config until the generated tools
+// of a ragforge config can be turned into retrieval documents.
+var errConfigToolsNotWired = errors.New("--config is not yet supported: documents from a config's generated tools need the tools package; use --catalog DIR for now")
+
+// documentsFromConfigs turns the tools generated from ragforge configs
+// (query_entities, semantic_search, ...) into retrieval documents. It is the
+// seam where the tools package plugs in: engine.Load the configs, generate
+// the tools, and describe each as a retrieval.Document.
+func documentsFromConfigs(paths []string) ([]retrieval.Document, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	return nil, errConfigToolsNotWired
+}
+
+// parseInterleaved parses flags that may come before or after positional
+// arguments (`select --debug "message" --top-k 3`), which the standard flag
+// package does not allow on its own.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("select", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var configs, catalogs, always stringList
+	fs.Var(&configs, "config", "ragforge config whose generated tools form the catalog (repeatable; not yet supported)")
+	fs.Var(&catalogs, "catalog", "folder of #ToolDoc JSON files, one per tool (repeatable)")
+	fs.Var(&always, "always", "tool to include for every message (repeatable)")
+	topK := fs.String("top-k", "", "tools in a confident selection (default "+strconv.Itoa(retrieval.DefaultTopK)+", or "+retrieval.EnvTopK+")")
+	fallbackK := fs.String("fallback-k", "", "tools in an uncertain selection (default "+strconv.Itoa(retrieval.DefaultFallbackK)+", or "+retrieval.EnvFallbackK+")")
+	debug := fs.Bool("debug", false, "show each tool's score, signals and matched terms")
+	format := fs.String("format", "text", "output format: text or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ragforge-plan select [--config FILE]... [--catalog DIR]... [--top-k N] [--always TOOL]... [--debug] [--format text|json] MESSAGE")
+		fs.PrintDefaults()
+	}
+	positional, err := parseInterleaved(fs, args)
+	if err != nil {
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "ragforge-plan select: unknown --format %q (allowed: text, json)\n", *format)
+		return 2
+	}
+	if len(positional) == 0 {
+		fs.Usage()
+		return 2
+	}
+	message := strings.Join(positional, " ")
+	if len(configs) == 0 && len(catalogs) == 0 {
+		fmt.Fprintln(stderr, "ragforge-plan select: give at least one --catalog DIR (or --config FILE)")
+		return 2
+	}
+
+	opts, err := retrieval.OptionsFromEnv()
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan select: %v\n", err)
+		return 2
+	}
+	for _, f := range []struct {
+		name, val string
+		dst       *int
+	}{{"top-k", *topK, &opts.TopK}, {"fallback-k", *fallbackK, &opts.FallbackK}} {
+		if f.val == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f.val)
+		if err != nil || n <= 0 {
+			fmt.Fprintf(stderr, "ragforge-plan select: --%s %q: want a positive integer\n", f.name, f.val)
+			return 2
+		}
+		*f.dst = n
+	}
+	if *topK != "" && *fallbackK == "" && opts.FallbackK < opts.TopK {
+		opts.FallbackK = opts.TopK
+	}
+	opts.Always = append(opts.Always, always...)
+	if opts.MaxTools < opts.FallbackK+len(opts.Always) {
+		opts.MaxTools = opts.FallbackK + len(opts.Always)
+	}
+	opts.Debug = opts.Debug || *debug
+
+	docs, err := documentsFromConfigs(configs)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan select: %v\n", err)
+		return 1
+	}
+	if len(catalogs) > 0 {
+		more, err := retrieval.LoadCatalog(catalogs...)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		docs = append(docs, more...)
+	}
+	ix, err := retrieval.NewIndex(docs)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan select: %v\n", err)
+		return 1
+	}
+	sel, err := ix.Select(message, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan select: %v\n", err)
+		return 2
+	}
+	if *format == "json" {
+		return encodeJSON(stdout, stderr, sel)
+	}
+	if opts.Debug {
+		if err := sel.WriteDebug(stdout); err != nil {
+			return 1
+		}
+		return 0
+	}
+	for _, s := range sel.Selected {
+		fmt.Fprintln(stdout, s.Name)
+	}
+	if sel.Fallback {
+		fmt.Fprintf(stderr, "fallback: %s (%d tools)\n", sel.Reason, len(sel.Selected))
+	}
+	return 0
+}
+
+// encodeJSON writes v as indented JSON and returns the exit code.
+func encodeJSON(stdout, stderr io.Writer, v any) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan: %v\n", err)
+		return 1
+	}
+	return 0
+}
