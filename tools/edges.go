@@ -1,0 +1,141 @@
+package tools
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// edge is one relationship as stored in the graph: From --[Type]--> To, or
+// an undirected pair when the config declared direction both. Configs often
+// declare the same edge from both ends (File CONTAINS Scope outgoing, Scope
+// CONTAINS File incoming); edges are deduplicated so the agent reads each
+// once.
+type edge struct {
+	From, Type, To string
+	Undirected     bool
+	Description    string
+	Properties     []*model.Field
+}
+
+// collectEdges gathers the edges of all entities. Outgoing and undirected
+// declarations come first so an edge is described from its source's side
+// ("Top-level declarations of the file"), then incoming ones add the edges
+// only their target declared.
+func collectEdges(m *model.Model) []edge {
+	var out []edge
+	add := func(e edge) {
+		for i := range out {
+			o := &out[i]
+			same := o.Type == e.Type && o.Undirected == e.Undirected &&
+				((o.From == e.From && o.To == e.To) || (e.Undirected && o.From == e.To && o.To == e.From))
+			if same {
+				for _, p := range e.Properties {
+					if !slices.ContainsFunc(o.Properties, func(q *model.Field) bool { return q.Name == p.Name }) {
+						o.Properties = append(o.Properties, p)
+					}
+				}
+				if o.Description == "" {
+					o.Description = e.Description
+				}
+				return
+			}
+		}
+		out = append(out, e)
+	}
+	for pass := 0; pass < 2; pass++ {
+		for _, ent := range m.Entities {
+			for _, r := range ent.Relationships {
+				incoming := r.Direction == model.Incoming
+				if incoming != (pass == 1) {
+					continue
+				}
+				for _, t := range r.Targets {
+					e := edge{From: ent.Name, Type: r.Type, To: t, Description: r.Description, Properties: r.Properties}
+					switch r.Direction {
+					case model.Incoming:
+						e.From, e.To = t, ent.Name
+					case model.Both:
+						e.Undirected = true
+					}
+					add(e)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// String renders the edge the way the seeds' design draws it:
+// Source --[TYPE]--> Target, or Source --[TYPE]-- Target when undirected,
+// with the relationship's properties in braces.
+func (e edge) String() string {
+	var props string
+	if len(e.Properties) > 0 {
+		parts := make([]string, len(e.Properties))
+		for i, p := range e.Properties {
+			parts[i] = fmt.Sprintf("%s: %s", p.Name, p.Type)
+		}
+		props = " {" + strings.Join(parts, ", ") + "}"
+	}
+	arrow := "-->"
+	if e.Undirected {
+		arrow = "--"
+	}
+	return fmt.Sprintf("%s --[%s%s]%s %s", e.From, e.Type, props, arrow, e.To)
+}
+
+// relationshipTypes lists the distinct relationship types in first-seen
+// order: the enum of explore_relationships' relationship_type.
+func relationshipTypes(edges []edge) []string {
+	var out []string
+	for _, e := range edges {
+		if !slices.Contains(out, e.Type) {
+			out = append(out, e.Type)
+		}
+	}
+	return out
+}
+
+// hop is one way to follow a relationship type from a start entity.
+type hop struct {
+	Direction model.Direction
+	Target    string
+}
+
+// hops lists how relationship type typ can be followed from entity start:
+// outgoing along an edge that starts there, incoming against one that ends
+// there, and both for undirected edges (or either way).
+func hops(edges []edge, start, typ string) []hop {
+	var out []hop
+	addHop := func(h hop) {
+		if !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	for _, e := range edges {
+		if e.Type != typ {
+			continue
+		}
+		if e.Undirected {
+			if e.From == start {
+				addHop(hop{model.Both, e.To})
+			}
+			if e.To == start {
+				addHop(hop{model.Both, e.From})
+			}
+			continue
+		}
+		if e.From == start {
+			addHop(hop{model.Outgoing, e.To})
+			addHop(hop{model.Both, e.To})
+		}
+		if e.To == start {
+			addHop(hop{model.Incoming, e.From})
+			addHop(hop{model.Both, e.From})
+		}
+	}
+	return out
+}

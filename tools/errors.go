@@ -1,0 +1,67 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Problem is one thing wrong with a tool call, phrased so an agent can fix
+// it: where (a JSON Pointer into the arguments), what was wrong, and, when
+// the argument has a fixed set of choices, the valid ones.
+type Problem struct {
+	// Path points at the offending argument, e.g. "/conditions/0/field";
+	// "" is the call as a whole.
+	Path string `json:"path"`
+	// Message says what was wrong.
+	Message string `json:"message"`
+	// Valid lists the valid choices for the argument at Path, if any.
+	Valid []string `json:"valid,omitempty"`
+}
+
+// CallError is what [Catalog.Validate] returns for a bad call. It is
+// structured (and marshals to JSON) so the engine can hand it back to the
+// agent as the tool result and the agent can correct its call.
+type CallError struct {
+	Tool     string    `json:"tool"`
+	Problems []Problem `json:"problems"`
+}
+
+// Error renders every problem on one line: tool: path: message (valid: …).
+func (e *CallError) Error() string {
+	parts := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		var b strings.Builder
+		if p.Path != "" {
+			b.WriteString(p.Path + ": ")
+		}
+		b.WriteString(p.Message)
+		if len(p.Valid) > 0 {
+			fmt.Fprintf(&b, " (valid: %s)", strings.Join(p.Valid, ", "))
+		}
+		parts[i] = b.String()
+	}
+	return fmt.Sprintf("invalid call to %s: %s", e.Tool, strings.Join(parts, "; "))
+}
+
+// problems collects the problems of one call.
+type problems []Problem
+
+func (p *problems) add(path, format string, args ...any) {
+	*p = append(*p, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+func (p *problems) choose(path string, valid []string, format string, args ...any) {
+	*p = append(*p, Problem{Path: path, Message: fmt.Sprintf(format, args...), Valid: valid})
+}
+
+// pointer builds a JSON Pointer from path segments, escaping ~ and /.
+func pointer(segs ...any) string {
+	var b strings.Builder
+	for _, s := range segs {
+		seg := fmt.Sprint(s)
+		seg = strings.ReplaceAll(seg, "~", "~0")
+		seg = strings.ReplaceAll(seg, "/", "~1")
+		b.WriteString("/" + seg)
+	}
+	return b.String()
+}

@@ -1,0 +1,201 @@
+package tools
+
+import (
+	"slices"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// fieldOffer is one field as a tool offers it: the field (stored or
+// computed) and the modes (or operators) the tool may apply to it.
+type fieldOffer struct {
+	Field    *model.Field
+	Computed *model.ComputedField // nil for a stored field
+	Modes    []string
+}
+
+// entityOffer is what one tool offers for one entity.
+type entityOffer struct {
+	Entity *model.Entity
+	Fields []*fieldOffer
+}
+
+// field returns the offered field with the given name, or nil.
+func (o *entityOffer) field(name string) *fieldOffer {
+	for _, f := range o.Fields {
+		if f.Field.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// fieldNames lists the offered field names: the valid choices of an error.
+func (o *entityOffer) fieldNames() []string {
+	names := make([]string, len(o.Fields))
+	for i, f := range o.Fields {
+		names[i] = f.Field.Name
+	}
+	return names
+}
+
+// offerFor returns the offer of tool for the named entity, or nil.
+func (c *Catalog) offerFor(tool, entity string) *entityOffer {
+	for _, o := range c.offers[tool] {
+		if o.Entity.Name == entity {
+			return o
+		}
+	}
+	return nil
+}
+
+// offerEntities lists the entities a tool offers: the enum of its
+// entity_type argument.
+func offerEntities(offers []*entityOffer) []string {
+	names := make([]string, len(offers))
+	for i, o := range offers {
+		names[i] = o.Entity.Name
+	}
+	return names
+}
+
+// allFields lists an entity's stored then computed fields as offers with no
+// modes yet.
+func allFields(e *model.Entity) []*fieldOffer {
+	out := make([]*fieldOffer, 0, len(e.Fields)+len(e.Computed))
+	for _, f := range e.Fields {
+		out = append(out, &fieldOffer{Field: f})
+	}
+	for _, c := range e.Computed {
+		out = append(out, &fieldOffer{Field: &c.Field, Computed: c})
+	}
+	return out
+}
+
+// control returns the entity's exposed_tools entry for tool; ok is false
+// when the config has none (the tool is then fully enabled).
+func control(e *model.Entity, tool string) (model.ToolControl, bool) {
+	ctl, ok := e.ExposedTools[tool]
+	return ctl, ok
+}
+
+// narrow keeps the items of have that are in allowed; a nil allowed keeps
+// everything (the config did not narrow).
+func narrow(have, allowed []string) []string {
+	if allowed == nil {
+		return have
+	}
+	var out []string
+	for _, h := range have {
+		if slices.Contains(allowed, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// queryOffers is what query_entities (and the condition lists of other
+// tools) offer: every field, exposed to specialized tools or not, with its
+// operators narrowed by exposed_tools.query_entities.
+func queryOffers(m *model.Model) []*entityOffer {
+	var out []*entityOffer
+	for _, e := range m.Entities {
+		ctl, has := control(e, QueryEntities)
+		if has && !ctl.Enabled {
+			continue
+		}
+		o := &entityOffer{Entity: e}
+		for _, f := range allFields(e) {
+			if has && ctl.Fields != nil && !slices.Contains(ctl.Fields, f.Field.Name) && f.Field.Name != e.UniqueField {
+				continue
+			}
+			f.Modes = narrow(f.Field.Operators, ctl.Operators)
+			o.Fields = append(o.Fields, f)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// specializedOffers is what a specialized tool offers: per entity, the
+// fields of the given kind that are exposed to tools (and listed in
+// exposed_tools.<tool>.fields when given), with the modes the CUE rules
+// derived narrowed by exposed_tools.<tool>.modes (or .operators, the seeds'
+// spelling for number_range). keep may drop further modes (fuzzy without
+// server support). Entities and fields left with nothing are omitted.
+func specializedOffers(m *model.Model, tool string, kind model.Type, keep func(e *model.Entity, f *fieldOffer, mode string) bool) []*entityOffer {
+	var out []*entityOffer
+	for _, e := range m.Entities {
+		ctl, has := control(e, tool)
+		if has && !ctl.Enabled {
+			continue
+		}
+		o := &entityOffer{Entity: e}
+		for _, f := range allFields(e) {
+			if f.Field.Type.Kind() != kind || !f.Field.Exposed {
+				continue
+			}
+			if has && ctl.Fields != nil && !slices.Contains(ctl.Fields, f.Field.Name) {
+				continue
+			}
+			modes := f.Field.Modes
+			if has {
+				modes = narrow(modes, ctl.Modes)
+				modes = narrow(modes, ctl.Operators)
+			}
+			for _, mode := range modes {
+				if keep == nil || keep(e, f, mode) {
+					f.Modes = append(f.Modes, mode)
+				}
+			}
+			if len(f.Modes) > 0 {
+				o.Fields = append(o.Fields, f)
+			}
+		}
+		if len(o.Fields) > 0 {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// unionFields lists the distinct field names of offers in first-seen order:
+// the enum of a tool's field argument.
+func unionFields(offers []*entityOffer) []string {
+	var out []string
+	for _, o := range offers {
+		for _, f := range o.Fields {
+			if !slices.Contains(out, f.Field.Name) {
+				out = append(out, f.Field.Name)
+			}
+		}
+	}
+	return out
+}
+
+// unionModes lists the distinct modes of offers, in the order of the field
+// offering the most modes (the order of the CUE rules, when a field is not
+// narrowed), then first-seen.
+func unionModes(offers []*entityOffer) []string {
+	var out, ref []string
+	for _, o := range offers {
+		for _, f := range o.Fields {
+			if len(f.Modes) > len(ref) {
+				ref = f.Modes
+			}
+			for _, m := range f.Modes {
+				if !slices.Contains(out, m) {
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	rank := func(m string) int {
+		if i := slices.Index(ref, m); i >= 0 {
+			return i
+		}
+		return len(ref)
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return rank(a) - rank(b) })
+	return out
+}

@@ -1,0 +1,127 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Options choose which tools Generate produces. The zero value is the
+// default: semantic search, relationship exploration and the specialized
+// search tools on; aggregations and raw Cypher off; default limits; full-text
+// search assumed available for the fields a full_text_index covers and APOC
+// assumed absent.
+type Options struct {
+	// NoSemanticSearch leaves out semantic_search, e.g. when no embedder is
+	// configured to embed the agent's query.
+	NoSemanticSearch bool
+	// NoRelationships leaves out explore_relationships.
+	NoRelationships bool
+	// NoSpecialized leaves out the specialized search tools
+	// (text_pattern_search, number_range_search, datetime_range_search,
+	// enum_filter_search, distance_search) and fulltext_search; agents then
+	// filter with query_entities alone.
+	NoSpecialized bool
+	// Aggregations adds aggregate_entities (off by default: aggregates scan
+	// whole labels).
+	Aggregations bool
+	// RawCypher adds run_cypher, which runs an agent-written statement. It is
+	// off by default because it is the one tool whose Cypher text comes from
+	// the agent; the engine still accepts only read statements.
+	RawCypher bool
+	// Capabilities describes the Neo4j server; nil means the default
+	// assumption (see [Capabilities]).
+	Capabilities *Capabilities
+	// Limits bound result sizes and traversal depth; zero fields take the
+	// defaults of [DefaultLimits].
+	Limits Limits
+	// CustomTools are application tools listed beside the generated ones.
+	CustomTools []CustomTool
+}
+
+// Capabilities says what the Neo4j server can do, because some modes exist
+// only where the server supports them: fuzzy text matching needs a full-text
+// index over the field or APOC's string-distance functions. The planner's
+// capability detection fills it; tools only reads it.
+type Capabilities struct {
+	// FullText says the server has the full-text indexes the config
+	// declares, so fulltext_search and fuzzy matching on the indexed fields
+	// work.
+	FullText bool
+	// APOC says APOC's text functions are installed, so fuzzy matching works
+	// on every string field.
+	APOC bool
+}
+
+// defaultCapabilities is what Generate assumes when Options.Capabilities is
+// nil: a config's full_text_index exists on the server, APOC does not.
+var defaultCapabilities = Capabilities{FullText: true}
+
+// Limits bound what one tool call may return, so an agent cannot ask for a
+// whole graph; they appear as schema maximums and in descriptions.
+type Limits struct {
+	// DefaultLimit is the result count when the agent gives no limit.
+	DefaultLimit int
+	// MaxLimit is the largest limit an agent may ask for.
+	MaxLimit int
+	// MaxOffset bounds paging with offset (deep offsets scan the label).
+	MaxOffset int
+	// MaxDepth bounds explore_relationships' traversal depth.
+	MaxDepth int
+	// DefaultTopK and MaxTopK bound semantic_search results.
+	DefaultTopK, MaxTopK int
+	// MaxBuckets bounds number_range_search histograms.
+	MaxBuckets int
+}
+
+// DefaultLimits are the seeds' limits: 10 results by default, at most 50;
+// semantic search returns 5, at most 20.
+var DefaultLimits = Limits{
+	DefaultLimit: 10,
+	MaxLimit:     50,
+	MaxOffset:    10000,
+	MaxDepth:     3,
+	DefaultTopK:  5,
+	MaxTopK:      20,
+	MaxBuckets:   50,
+}
+
+// withDefaults fills zero fields from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	pick := func(v, def int) int {
+		if v > 0 {
+			return v
+		}
+		return def
+	}
+	return Limits{
+		DefaultLimit: pick(l.DefaultLimit, d.DefaultLimit),
+		MaxLimit:     pick(l.MaxLimit, d.MaxLimit),
+		MaxOffset:    pick(l.MaxOffset, d.MaxOffset),
+		MaxDepth:     pick(l.MaxDepth, d.MaxDepth),
+		DefaultTopK:  pick(l.DefaultTopK, d.DefaultTopK),
+		MaxTopK:      pick(l.MaxTopK, d.MaxTopK),
+		MaxBuckets:   pick(l.MaxBuckets, d.MaxBuckets),
+	}
+}
+
+// Handler runs a custom tool. args have passed the tool's schema; the result
+// is marshalled to JSON for the agent.
+type Handler func(ctx context.Context, args json.RawMessage) (any, error)
+
+// CustomTool is an application's own tool, listed beside the generated ones
+// so the agent sees one catalog; the engine dispatches its calls to Handler
+// instead of the planner.
+type CustomTool struct {
+	Name        string
+	Description string
+	// InputSchema is a JSON Schema for the arguments (an object schema);
+	// empty means no arguments.
+	InputSchema json.RawMessage
+	// Category groups the tool with others (default "custom").
+	Category Category
+	// ReadOnly says the tool changes nothing, which MCP clients show and
+	// may use to skip confirmation.
+	ReadOnly bool
+	Handler  Handler
+}

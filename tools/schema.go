@@ -1,0 +1,157 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// schema is the subset of JSON Schema the generator writes. It is a struct
+// rather than a map so properties keep the order in which they matter to an
+// agent (entity_type before field before value) and golden files stay
+// readable.
+type schema struct {
+	Type             string
+	Description      string
+	Enum             []string
+	Default          any
+	Minimum          *float64
+	ExclusiveMinimum *float64
+	Maximum          *float64
+	MinLength        *int
+	MaxLength        *int
+	Pattern          string
+	MinItems         *int
+	MaxItems         *int
+	UniqueItems      bool
+	Items            *schema
+	AnyOf            []*schema
+	Props            []prop
+	Required         []string
+}
+
+// prop is one named property of an object schema.
+type prop struct {
+	Name   string
+	Schema *schema
+}
+
+func num(f float64) *float64 { return &f }
+func count(n int) *int       { return &n }
+
+// object returns a closed object schema (additionalProperties: false) with
+// the given properties in order.
+func object(props ...prop) *schema { return &schema{Type: "object", Props: props} }
+
+// require marks properties required and returns the schema.
+func (s *schema) require(names ...string) *schema {
+	s.Required = append(s.Required, names...)
+	return s
+}
+
+// MarshalJSON writes keys in a fixed order. Every object schema gets
+// "properties" (even when empty: some clients reject an object schema
+// without it) and "additionalProperties": false, so a misspelt argument is
+// an error the agent sees rather than a silently ignored key.
+func (s *schema) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	put := func(key string, v any) {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.Write(marshal(key))
+		b.WriteByte(':')
+		b.Write(marshal(v))
+	}
+	if s.Type != "" {
+		put("type", s.Type)
+	}
+	if s.Description != "" {
+		put("description", s.Description)
+	}
+	if s.Enum != nil {
+		put("enum", s.Enum)
+	}
+	if s.Default != nil {
+		put("default", s.Default)
+	}
+	if s.Minimum != nil {
+		put("minimum", *s.Minimum)
+	}
+	if s.ExclusiveMinimum != nil {
+		put("exclusiveMinimum", *s.ExclusiveMinimum)
+	}
+	if s.Maximum != nil {
+		put("maximum", *s.Maximum)
+	}
+	if s.MinLength != nil {
+		put("minLength", *s.MinLength)
+	}
+	if s.MaxLength != nil {
+		put("maxLength", *s.MaxLength)
+	}
+	if s.Pattern != "" {
+		put("pattern", s.Pattern)
+	}
+	if s.MinItems != nil {
+		put("minItems", *s.MinItems)
+	}
+	if s.MaxItems != nil {
+		put("maxItems", *s.MaxItems)
+	}
+	if s.UniqueItems {
+		put("uniqueItems", true)
+	}
+	if s.Items != nil {
+		put("items", s.Items)
+	}
+	if s.AnyOf != nil {
+		put("anyOf", s.AnyOf)
+	}
+	if s.Type == "object" {
+		props := orderedProps(s.Props)
+		put("properties", props)
+		if len(s.Required) > 0 {
+			put("required", s.Required)
+		}
+		put("additionalProperties", false)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// orderedProps marshals properties as a JSON object in declaration order.
+type orderedProps []prop
+
+func (p orderedProps) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, pr := range p {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(marshal(pr.Name))
+		b.WriteByte(':')
+		raw, err := pr.Schema.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		b.Write(raw)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshal encodes v without HTML escaping: descriptions and operators such
+// as "<=" stay readable (and cheaper in tokens) than "\u003c=".
+func marshal(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return []byte("null")
+	}
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
