@@ -185,7 +185,7 @@ func splitIdentifier(tok string) []string {
 		case unicode.IsUpper(prev) && unicode.IsUpper(r) && i+1 < len(runes) && unicode.IsLower(runes[i+1]):
 			flush(i) // HTTPServer
 			start = i
-		case unicode.IsDigit(prev) != unicode.IsDigit(r) && unicode.IsLetter(prev) != unicode.IsLetter(r) && (isASCIIAlnum(prev) && isASCIIAlnum(r)):
+		case isASCIIAlnum(prev) && isASCIIAlnum(r) && unicode.IsDigit(prev) != unicode.IsDigit(r):
 			flush(i) // v2api -> v 2 api
 			start = i
 		}

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -223,7 +224,7 @@ func LoadCatalog(dirs ...string) ([]Document, error) {
 			d, err := ParseToolDoc(f, data)
 			if err != nil {
 				var ce *CatalogError
-				if asCatalogError(err, &ce) {
+				if errors.As(err, &ce) {
 					problems = append(problems, ce.Problems...)
 				} else {
 					problems = append(problems, err.Error())
@@ -242,12 +243,4 @@ func LoadCatalog(dirs ...string) ([]Document, error) {
 		return nil, &CatalogError{Problems: problems}
 	}
 	return docs, nil
-}
-
-func asCatalogError(err error, target **CatalogError) bool {
-	ce, ok := err.(*CatalogError)
-	if ok {
-		*target = ce
-	}
-	return ok
 }

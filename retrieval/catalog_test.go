@@ -73,3 +73,10 @@ func TestCheckHandlersReportsBothDirections(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestLoadCatalogReportsDuplicateNamesAcrossFolders(t *testing.T) {
+	_, err := LoadCatalog(exampleCatalog, exampleCatalog)
+	if err == nil || !strings.Contains(err.Error(), "is already defined in") {
+		t.Fatalf("want duplicate-name errors, got %v", err)
+	}
+}

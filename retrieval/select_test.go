@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 func exampleIndex(t testing.TB) *Index {
@@ -228,9 +227,6 @@ func FuzzSelect(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, msg string) {
-		if !utf8.ValidString(msg) {
-			msg = strings.ToValidUTF8(msg, "\uFFFD")
-		}
 		sel, err := ix.Select(msg, Options{Always: []string{"find_files"}})
 		if err != nil {
 			t.Fatal(err)
