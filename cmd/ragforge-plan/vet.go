@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // vetReport is `ragforge-plan vet --format json`: what the config declares,
@@ -20,6 +22,7 @@ type vetReport struct {
 	Fields         int        `json:"fields"`
 	ComputedFields int        `json:"computed_fields"`
 	Relationships  int        `json:"relationships"`
+	Tools          []string   `json:"tools"`
 	Errors         []vetError `json:"errors"`
 }
 
@@ -71,12 +74,18 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	report.OK = true
 	count(&report, m)
+	catalog, err := tools.Generate(m, tools.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan vet: generating tools: %v\n", err)
+		return 1
+	}
+	report.Tools = catalog.Names()
 	if *format == "json" {
 		writeJSON(stdout, report)
 		return 0
 	}
-	fmt.Fprintf(stdout, "ok: %d entities, %d fields, %d computed fields, %d relationships\n",
-		report.Entities, report.Fields, report.ComputedFields, report.Relationships)
+	fmt.Fprintf(stdout, "ok: %d entities, %d fields, %d computed fields, %d relationships; %d tools: %s\n",
+		report.Entities, report.Fields, report.ComputedFields, report.Relationships, len(report.Tools), strings.Join(report.Tools, ", "))
 	return 0
 }
 
