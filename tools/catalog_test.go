@@ -164,8 +164,9 @@ func TestDescriptionsTellTheAgentTheGraph(t *testing.T) {
 	x := c.Tool(tools.ExploreRelationships).Description
 	for _, want := range []string{
 		"File --[CONTAINS]--> Scope: Top-level declarations of the file",
+		"File --[IMPORTS]--> Directory|ExternalLibrary",
 		"Scope --[HAS_CHANGE {order: integer}]--> Change",
-		"Directory --[CONTAINS]--> File",
+		"Directory --[CONTAINS]--> Directory|File",
 	} {
 		if !strings.Contains(x, want) {
 			t.Errorf("explore_relationships description lacks %q", want)

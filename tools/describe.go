@@ -167,3 +167,13 @@ func modeLines(modes []string) string {
 	}
 	return b.String()
 }
+
+// modesHeader introduces the mode list of a specialized tool, saying which
+// modes a field without its own list offers.
+func modesHeader(word string, offers []*entityOffer) string {
+	common := commonModes(offers)
+	if slices.Equal(common, unionModes(offers)) {
+		return "\n" + word + " (a field offers all of them unless its own are listed):\n"
+	}
+	return "\n" + word + " (a field offers " + strings.Join(common, ", ") + " unless its own are listed):\n"
+}

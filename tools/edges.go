@@ -139,3 +139,31 @@ func hops(edges []edge, start, typ string) []hop {
 	}
 	return out
 }
+
+// mergeTargets joins consecutive edges that differ only in their target
+// (Source --[mentions]--> Person|Entity|Concept), as the config declared
+// them, so a multi-target relationship costs one line.
+func mergeTargets(edges []edge) []edge {
+	var out []edge
+	for _, e := range edges {
+		if n := len(out); n > 0 {
+			last := &out[n-1]
+			same := last.From == e.From && last.Type == e.Type && last.Undirected == e.Undirected &&
+				last.Description == e.Description && fmt.Sprint(propsOf(last.Properties)) == fmt.Sprint(propsOf(e.Properties))
+			if same {
+				last.To += "|" + e.To
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func propsOf(fs []*model.Field) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name + ":" + string(f.Type)
+	}
+	return out
+}

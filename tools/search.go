@@ -157,7 +157,7 @@ func (g *generator) textPatternSearch() {
 	var b strings.Builder
 	b.WriteString("Find entities whose text field matches a pattern.\n\nAvailable text fields:\n")
 	b.WriteString(specializedFieldList(offers, string(model.String), true))
-	b.WriteString("\nModes (each field offers " + strings.Join(commonModes(offers), ", ") + " unless listed):\n" + modeLines(modes))
+	b.WriteString(modesHeader("Modes", offers) + modeLines(modes))
 	b.WriteString("Matching ignores case unless case_sensitive is true.")
 	def := modes[0]
 	if slices.Contains(modes, "contains") {
@@ -183,7 +183,7 @@ func (g *generator) numberRangeSearch() {
 	var b strings.Builder
 	b.WriteString("Find entities by comparing a number field with a value.\n\nAvailable numeric fields:\n")
 	b.WriteString(specializedFieldList(offers, string(model.Number), true))
-	b.WriteString("\nOperators (each field offers " + strings.Join(commonModes(offers), ", ") + " unless listed):\n" + modeLines(ops))
+	b.WriteString(modesHeader("Operators", offers) + modeLines(ops))
 	props := append(specializedHead(offers, "Numeric field (computed fields included)"),
 		prop{"operator", &schema{Type: "string", Enum: ops}},
 		prop{"value", &schema{Type: "number", Description: "Value to compare with (all operators but percentile, outlier, histogram)"}},
@@ -226,7 +226,7 @@ func (g *generator) datetimeRangeSearch() {
 	var b strings.Builder
 	b.WriteString("Find entities by when something happened: compare a datetime field with a date, a range, or a period up to now. Results are newest first.\n\nAvailable datetime fields:\n")
 	b.WriteString(specializedFieldList(offers, string(model.Datetime), true))
-	b.WriteString("\nModes (each field offers " + strings.Join(commonModes(offers), ", ") + " unless listed):\n")
+	b.WriteString(modesHeader("Modes", offers))
 	for _, m := range modes {
 		switch m {
 		case "between":

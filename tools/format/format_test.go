@@ -1,0 +1,284 @@
+package format_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/tools/format"
+	"github.com/ragforge/ragforge/tools/tokens"
+)
+
+// update rewrites the golden files and MEASUREMENTS.md:
+//
+//	go test ./tools/format -update   (or RAGFORGE_UPDATE=1 go test ./tools/format)
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func updating() bool { return *update || os.Getenv("RAGFORGE_UPDATE") == "1" }
+
+// example is one config of testdata/configs/valid, by base name.
+type example struct {
+	name string
+	cat  *tools.Catalog
+}
+
+// examples generates the default catalog of every example config.
+func examples(t *testing.T, opts tools.Options) []example {
+	t.Helper()
+	paths, err := filepath.Glob("../../testdata/configs/valid/*")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no example configs: %v", err)
+	}
+	var out []example
+	for _, p := range paths {
+		m, err := engine.Load(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		c, err := tools.Generate(m, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		name := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
+		out = append(out, example{name, c})
+	}
+	return out
+}
+
+// golden compares got with testdata/tools/<name>.golden, or rewrites it.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("../../testdata/tools", name+".golden")
+	if updating() {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./tools/format -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file; review the diff after go test ./tools/format -update", path)
+	}
+}
+
+func TestGoldenEveryExampleConfigInEveryFormat(t *testing.T) {
+	for _, ex := range examples(t, tools.Options{}) {
+		for _, f := range format.Formats() {
+			out, err := format.Marshal(ex.cat.Tools, f)
+			if err != nil {
+				t.Fatalf("%s %s: %v", ex.name, f, err)
+			}
+			golden(t, ex.name+"."+string(f), out)
+		}
+		golden(t, ex.name+".txt", []byte(format.Listing(ex.cat.Tools)))
+	}
+}
+
+// TestGoldenAllToolsOn covers the tools that are off by default.
+func TestGoldenAllToolsOn(t *testing.T) {
+	for _, ex := range examples(t, tools.Options{Aggregations: true, RawCypher: true}) {
+		if ex.name != "code-rag" {
+			continue
+		}
+		golden(t, ex.name+".all.txt", []byte(format.Listing(ex.cat.Tools)))
+	}
+}
+
+// walk calls fn for every JSON object inside v.
+func walk(v any, fn func(map[string]any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		fn(x)
+		for _, c := range x {
+			walk(c, fn)
+		}
+	case []any:
+		for _, c := range x {
+			walk(c, fn)
+		}
+	}
+}
+
+func TestGeminiDeclarationsUseOnlyGeminisSchemaSubset(t *testing.T) {
+	allowed := []string{"type", "format", "title", "description", "nullable", "enum", "items", "properties", "required", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "anyOf", "propertyOrdering", "minProperties", "maxProperties", "example"}
+	types := []string{"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"}
+	for _, ex := range examples(t, tools.Options{Aggregations: true, RawCypher: true}) {
+		out, err := format.Render(ex.cat.Tools, format.Gemini)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fn := range out.([]format.GeminiFunction) {
+			var params map[string]any
+			if err := json.Unmarshal(fn.Parameters, &params); err != nil {
+				t.Fatalf("%s: %v", fn.Name, err)
+			}
+			var check func(s map[string]any, where string)
+			check = func(s map[string]any, where string) {
+				for k, v := range s {
+					if !slices.Contains(allowed, k) {
+						t.Errorf("%s %s %s: keyword %q is outside Gemini's subset", ex.name, fn.Name, where, k)
+					}
+					switch k {
+					case "type":
+						if !slices.Contains(types, v.(string)) {
+							t.Errorf("%s %s %s: type %v", ex.name, fn.Name, where, v)
+						}
+					case "enum":
+						for _, e := range v.([]any) {
+							if _, ok := e.(string); !ok {
+								t.Errorf("%s %s %s: non-string enum value %v", ex.name, fn.Name, where, e)
+							}
+						}
+					case "properties":
+						for name, p := range v.(map[string]any) {
+							check(p.(map[string]any), where+"."+name)
+						}
+					case "items":
+						check(v.(map[string]any), where+"[]")
+					case "anyOf":
+						for _, a := range v.([]any) {
+							check(a.(map[string]any), where+"|")
+						}
+					}
+				}
+			}
+			check(params, "parameters")
+		}
+	}
+}
+
+func TestGeminiKeepsDefaultsAndBoundsInTheDescription(t *testing.T) {
+	ex := examples(t, tools.Options{})[0]
+	fn, err := format.ToGemini(ex.cat.Tool(tools.QueryEntities))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"description":"Maximum results (default 10, at most 50)"`, `"enum":["ASC","DESC"],"description":"(default ASC)"`} {
+		if !strings.Contains(string(fn.Parameters), want) {
+			t.Errorf("Gemini parameters lack %s: %s", want, fn.Parameters)
+		}
+	}
+}
+
+func TestGeminiOmitsParametersOfAToolWithoutArguments(t *testing.T) {
+	fn, err := format.ToGemini(&tools.Tool{Name: "ping", Description: "Check the server", InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fn.Parameters != nil {
+		t.Errorf("parameters = %s", fn.Parameters)
+	}
+}
+
+func TestOpenAIStrictOnlyWhereTheSchemaAllowsIt(t *testing.T) {
+	c := examples(t, tools.Options{})[0].cat
+	if !format.ToOpenAI(c.Tool(tools.GetEntityByID)).Function.Strict {
+		t.Error("get_entity_by_id (all properties required, closed, no unsupported keyword) is not strict")
+	}
+	if format.ToOpenAI(c.Tool(tools.QueryEntities)).Function.Strict {
+		t.Error("query_entities (optional arguments) is strict")
+	}
+}
+
+func TestMCPMarksGeneratedToolsReadOnly(t *testing.T) {
+	c := examples(t, tools.Options{})[0].cat
+	for _, tool := range c.Tools {
+		m := format.ToMCP(tool)
+		if !m.Annotations.ReadOnlyHint || m.Annotations.DestructiveHint == nil || *m.Annotations.DestructiveHint {
+			t.Errorf("%s annotations %+v", tool.Name, m.Annotations)
+		}
+	}
+}
+
+func TestParseListsTheValidFormats(t *testing.T) {
+	if f, err := format.Parse("Gemini"); err != nil || f != format.Gemini {
+		t.Errorf("Parse(Gemini) = %v, %v", f, err)
+	}
+	if _, err := format.Parse("xml"); err == nil || !strings.Contains(err.Error(), "mcp, openai, anthropic, gemini, json") {
+		t.Errorf("Parse(xml) error = %v", err)
+	}
+}
+
+// TestMeasurementsAreCurrent keeps tools/MEASUREMENTS.md true: it counts
+// the tokens of each example config's catalog in each format and compares
+// with the file (rewritten with -update).
+func TestMeasurementsAreCurrent(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Tool catalog sizes\n\n")
+	b.WriteString("Tokens of the whole tool catalog each example config generates, per format: the\n")
+	b.WriteString("compact JSON array of tool definitions, counted with tiktoken's " + tokens.Encoding + "\n")
+	b.WriteString("encoding (package tools/tokens, vocabulary embedded). Other providers'\n")
+	b.WriteString("tokenizers differ by some percent; use the figures to compare configs and formats.\n\n")
+	b.WriteString("Measured by `go test ./tools/format -run TestMeasurementsAreCurrent -update`\n")
+	b.WriteString("(the test fails when this file is stale).\n")
+	for _, set := range []struct {
+		title string
+		opts  tools.Options
+	}{
+		{"Default options (aggregations and run_cypher off)", tools.Options{}},
+		{"All tools (aggregations and run_cypher on)", tools.Options{Aggregations: true, RawCypher: true}},
+	} {
+		fmt.Fprintf(&b, "\n## %s\n\n", set.title)
+		b.WriteString("| config | tools | descriptions only |")
+		for _, f := range format.Formats() {
+			fmt.Fprintf(&b, " %s |", f)
+		}
+		b.WriteString("\n|---|---:|---:|")
+		for range format.Formats() {
+			b.WriteString("---:|")
+		}
+		b.WriteString("\n")
+		for _, ex := range examples(t, set.opts) {
+			var descs strings.Builder
+			for _, tool := range ex.cat.Tools {
+				descs.WriteString(tool.Description + "\n")
+			}
+			n, err := tokens.Count(descs.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "| %s | %d | %d |", ex.name, len(ex.cat.Tools), n)
+			for _, f := range format.Formats() {
+				v, err := format.Render(ex.cat.Tools, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var raw bytes.Buffer
+				enc := json.NewEncoder(&raw)
+				enc.SetEscapeHTML(false)
+				if err := enc.Encode(v); err != nil {
+					t.Fatal(err)
+				}
+				n, err := tokens.Count(strings.TrimSpace(raw.String()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&b, " %d |", n)
+			}
+			b.WriteString("\n")
+		}
+	}
+	got := []byte(b.String())
+	const path = "../MEASUREMENTS.md"
+	if updating() {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("%s is stale; rerun go test ./tools/format -run TestMeasurementsAreCurrent -update\n%s", path, got)
+	}
+}

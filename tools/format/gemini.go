@@ -1,0 +1,145 @@
+package format
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// geminiKeys are the schema keywords Gemini's function declarations accept
+// (its Schema object, a subset of OpenAPI 3.0). Everything else is dropped,
+// after its meaning is moved into the description where an agent needs it
+// (defaults, exclusive bounds).
+var geminiKeys = []string{
+	"type", "format", "title", "description", "nullable", "enum", "items",
+	"properties", "required", "minItems", "maxItems", "minLength", "maxLength",
+	"pattern", "minimum", "maximum", "anyOf", "propertyOrdering",
+	"minProperties", "maxProperties", "example",
+}
+
+// geminiFormats are the string formats the Gemini API accepts; others are
+// rejected, so they are dropped.
+var geminiFormats = []string{"enum", "date-time"}
+
+// geminiSchema translates a JSON Schema into Gemini's subset:
+//   - type names become Gemini's Type enum (STRING, OBJECT, …); a type list
+//     becomes nullable and/or anyOf;
+//   - oneOf becomes anyOf (the nearest Gemini has); const becomes a
+//     one-value enum; enum values become strings;
+//   - default, exclusiveMinimum and exclusiveMaximum move into the
+//     description; additionalProperties, uniqueItems, $ref, allOf, not and
+//     the other keywords Gemini rejects are dropped (Validate still enforces
+//     them on the call).
+func geminiSchema(s *node) *node {
+	if s == nil || !s.obj {
+		return s
+	}
+	out := &node{obj: true}
+	var notes []string
+	if d := s.get("default"); d != nil && !strings.Contains(s.get("description").str(), "default") {
+		notes = append(notes, "default "+show(d))
+	}
+	if m := s.get("exclusiveMinimum"); m != nil {
+		notes = append(notes, "> "+show(m))
+	}
+	if m := s.get("exclusiveMaximum"); m != nil {
+		notes = append(notes, "< "+show(m))
+	}
+	if s.get("uniqueItems").value() == true {
+		notes = append(notes, "no duplicates")
+	}
+	for i, k := range s.keys {
+		v := s.vals[i]
+		switch k {
+		case "type":
+			geminiType(out, v)
+		case "oneOf", "anyOf":
+			var alts []*node
+			if prev := out.get("anyOf"); prev != nil {
+				alts = prev.items
+			}
+			for _, it := range v.items {
+				alts = append(alts, geminiSchema(it))
+			}
+			out.set("anyOf", &node{arr: true, items: alts})
+		case "const":
+			out.set("enum", &node{arr: true, items: []*node{scalar(fmt.Sprint(v.value()))}})
+		case "enum":
+			e := &node{arr: true}
+			for _, it := range v.items {
+				if val, ok := it.value().(string); ok {
+					e.items = append(e.items, scalar(val))
+				} else {
+					e.items = append(e.items, scalar(show(it)))
+				}
+			}
+			out.set("enum", e)
+		case "properties":
+			p := &node{obj: true}
+			for j, name := range v.keys {
+				p.set(name, geminiSchema(v.vals[j]))
+			}
+			out.set("properties", p)
+		case "items":
+			out.set("items", geminiSchema(v))
+		case "format":
+			if slices.Contains(geminiFormats, v.str()) {
+				out.set("format", v)
+			}
+		default:
+			if slices.Contains(geminiKeys, k) {
+				out.set(k, v)
+			}
+		}
+	}
+	if len(notes) > 0 {
+		desc := out.get("description").str()
+		extra := "(" + strings.Join(notes, ", ") + ")"
+		if desc != "" {
+			desc += " " + extra
+		} else {
+			desc = extra
+		}
+		out.set("description", scalar(desc))
+	}
+	return out
+}
+
+// geminiType writes a JSON Schema type as Gemini's: upper case; a list with
+// "null" sets nullable; several other types become anyOf.
+func geminiType(out, v *node) {
+	if !v.arr {
+		out.set("type", scalar(strings.ToUpper(v.str())))
+		return
+	}
+	var types []string
+	for _, it := range v.items {
+		if t := it.str(); t == "null" {
+			out.set("nullable", scalar(true))
+		} else {
+			types = append(types, strings.ToUpper(t))
+		}
+	}
+	switch len(types) {
+	case 0:
+	case 1:
+		out.set("type", scalar(types[0]))
+	default:
+		alts := &node{arr: true}
+		for _, t := range types {
+			alt := &node{obj: true}
+			alt.set("type", scalar(t))
+			alts.items = append(alts.items, alt)
+		}
+		out.set("anyOf", alts)
+	}
+}
+
+// show renders a scalar for a description: strings bare, others as JSON.
+func show(n *node) string {
+	if s, ok := n.value().(string); ok {
+		return s
+	}
+	raw, _ := n.MarshalJSON()
+	return string(raw)
+}
