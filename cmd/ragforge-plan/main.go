@@ -25,6 +25,7 @@ var commands = map[string]command{
 	"select":         {runSelect, "choose the tools for a message from a tool catalog"},
 	"eval-retrieval": {runEvalRetrieval, "measure tool retrieval on the public MetaTool and BFCL data"},
 	"vet":            {runVet, "check configs against the schema and report every problem"},
+	"tools":          {runTools, "print the tools a config generates (listing, or MCP/OpenAI/Anthropic/Gemini JSON)"},
 }
 
 func main() {
