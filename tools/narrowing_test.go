@@ -1,0 +1,103 @@
+package tools_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/tools"
+)
+
+const narrowed = `
+entities:
+  - name: Item
+    unique_field: id
+    searchable_fields:
+      - {name: id, type: string}
+      - {name: title, type: string, description: Title}
+      - {name: body, type: string}
+      - {name: price, type: number}
+      - {name: stock, type: integer}
+      - {name: at, type: datetime, tool_modes: [before, after]}
+    exposed_tools:
+      text_pattern_search: {fields: [title], modes: [exact, contains]}
+      number_range_search: {enabled: false}
+      query_entities: {operators: ["=", "IN"]}
+`
+
+func TestExposedToolsNarrowFieldsModesAndOperators(t *testing.T) {
+	m, err := engine.LoadSources(engine.Source{Name: "n.yaml", Data: []byte(narrowed)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := tools.Generate(m, tools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Tool(tools.NumberRangeSearch) != nil {
+		t.Error("number_range_search generated although disabled for the only entity")
+	}
+	tp := c.Tool(tools.TextPatternSearch)
+	if tp == nil || strings.Contains(tp.Description, "Item.body") || !strings.Contains(string(tp.InputSchema), `"enum":["contains","exact"]`) {
+		t.Fatalf("text_pattern_search not narrowed: %+v", tp)
+	}
+	wantProblem(t, c.Validate(tools.TextPatternSearch, json.RawMessage(`{"entity_type":"Item","field":"title","pattern":"a","mode":"regex"}`)), "/mode", "contains", "exact")
+	wantProblem(t, c.Validate(tools.QueryEntities, json.RawMessage(`{"entity_type":"Item","conditions":[{"field":"price","operator":">","value":1}]}`)), "/conditions/0/operator", "=", "IN")
+	if d := c.Tool(tools.DatetimeRangeSearch); d == nil || strings.Contains(string(d.InputSchema), "relative_period") {
+		t.Errorf("datetime_range_search offers relative although tool_modes removed it: %+v", d)
+	}
+	if c.Tool(tools.ExploreRelationships) != nil || c.Tool(tools.SemanticSearch) != nil {
+		t.Error("tools generated without relationships or vector indexes")
+	}
+}
+
+func TestPatternsAreCheckedBeforeTheyReachTheDatabase(t *testing.T) {
+	c := codeRAG(t, tools.Options{})
+	wantProblem(t, c.Validate(tools.TextPatternSearch, json.RawMessage(`{"entity_type":"File","field":"path","pattern":"(a","mode":"regex"}`)), "/pattern")
+	wantProblem(t, c.Validate(tools.TextPatternSearch, json.RawMessage(`{"entity_type":"Scope","field":"name","pattern":"(a)\\1","mode":"regex"}`)), "/pattern")
+	wantProblem(t, c.Validate(tools.TextPatternSearch, json.RawMessage(`{"entity_type":"File","field":"path","pattern":"[a","mode":"glob"}`)), "/pattern")
+	wantProblem(t, c.Validate(tools.DatetimeRangeSearch, json.RawMessage(`{"entity_type":"Change","field":"timestamp","mode":"relative","relative_period":"last_fortnight"}`)), "/relative_period")
+	wantProblem(t, c.Validate(tools.DatetimeRangeSearch, json.RawMessage(`{"entity_type":"Change","field":"timestamp","mode":"between","start_datetime":"2024-05-01","end_datetime":"2024-01-01"}`)), "/end_datetime")
+}
+
+func TestRelativePeriodWindows(t *testing.T) {
+	now := time.Date(2024, 5, 15, 13, 30, 0, 0, time.UTC) // a Wednesday
+	day := func(d int) time.Time { return time.Date(2024, 5, d, 0, 0, 0, 0, time.UTC) }
+	for _, tc := range []struct {
+		period   string
+		from, to time.Time
+	}{
+		{"today", day(15), day(16)},
+		{"yesterday", day(14), day(15)},
+		{"this_week", day(13), day(20)},
+		{"last_week", day(6), day(13)},
+		{"last_month", time.Date(2024, 4, 1, 0, 0, 0, 0, time.UTC), day(1)},
+		{"last_7_days", now.AddDate(0, 0, -7), now},
+		{"last_3_hours", now.Add(-3 * time.Hour), now},
+		{"last_2_months", now.AddDate(0, -2, 0), now},
+	} {
+		from, to, err := tools.RelativePeriod(tc.period, now)
+		if err != nil || !from.Equal(tc.from) || !to.Equal(tc.to) {
+			t.Errorf("%s = %v..%v, %v; want %v..%v", tc.period, from, to, err, tc.from, tc.to)
+		}
+	}
+	if _, _, err := tools.RelativePeriod("last_0_days", now); err == nil {
+		t.Error("last_0_days accepted")
+	}
+}
+
+func TestParseDatetimeAcceptsTheDocumentedForms(t *testing.T) {
+	for _, s := range []string{"2024-05-01", "2024-05-01T10:00", "2024-05-01T10:00:30", "2024-05-01T10:00:30Z", "2024-05-01T10:00:30+02:00", "2024-05-01T10:00+02:00", "2024-05-01T10:00:30.123Z"} {
+		if _, err := tools.ParseDatetime(s); err != nil {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+	if tm, _ := tools.ParseDatetime("2024-05-01"); !tm.Equal(time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("a date means midnight UTC, got %v", tm)
+	}
+	if _, err := tools.ParseDatetime("yesterday"); err == nil {
+		t.Error("yesterday parsed as a datetime")
+	}
+}
