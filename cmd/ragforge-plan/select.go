@@ -3,14 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/retrieval"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // stringList is a repeatable string flag (--catalog A --catalog B).
@@ -19,19 +20,21 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// errConfigToolsNotWired is returned for --config until the generated tools
-// of a ragforge config can be turned into retrieval documents.
-var errConfigToolsNotWired = errors.New("--config is not yet supported: documents from a config's generated tools need the tools package; use --catalog DIR for now")
-
 // documentsFromConfigs turns the tools generated from ragforge configs
-// (query_entities, semantic_search, ...) into retrieval documents. It is the
-// seam where the tools package plugs in: engine.Load the configs, generate
-// the tools, and describe each as a retrieval.Document.
+// (query_entities, semantic_search, ...) into retrieval documents.
 func documentsFromConfigs(paths []string) ([]retrieval.Document, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
-	return nil, errConfigToolsNotWired
+	m, err := engine.Load(paths...)
+	if err != nil {
+		return nil, err
+	}
+	catalog, err := tools.Generate(m, tools.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return engine.Documents(m, catalog), nil
 }
 
 // parseInterleaved parses flags that may come before or after positional
@@ -55,7 +58,7 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := flag.NewFlagSet("select", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var configs, catalogs, always stringList
-	fs.Var(&configs, "config", "ragforge config whose generated tools form the catalog (repeatable; not yet supported)")
+	fs.Var(&configs, "config", "ragforge config whose generated tools join the catalog (repeatable)")
 	fs.Var(&catalogs, "catalog", "folder of #ToolDoc JSON files, one per tool (repeatable)")
 	fs.Var(&always, "always", "tool to include for every message (repeatable)")
 	topK := fs.String("top-k", "", "tools in a confident selection (default "+strconv.Itoa(retrieval.DefaultTopK)+", or "+retrieval.EnvTopK+")")
