@@ -1,0 +1,391 @@
+// Package neo4jtest gives integration tests a real, empty Neo4j database.
+//
+// Every package that talks to Neo4j tests against the server that
+// scripts/neo4j starts (Neo4j 5.26 Community on 127.0.0.1), never against a
+// mock, so that the Cypher the project generates is proven on the engine that
+// will run it. Tests find the server through NEO4J_URI, NEO4J_USER,
+// NEO4J_PASSWORD and NEO4J_DATABASE, or, when NEO4J_URI is unset, through the
+// settings file scripts/neo4j writes (.neo4j/env at the repository root, or
+// $RAGFORGE_NEO4J_DIR/env), so that `scripts/neo4j start` followed by a plain
+// `go test ./...` works.
+//
+// `go test ./...` runs several packages' test binaries at once, and they all
+// share one server. Open therefore takes an exclusive file lock, one per
+// server address, that it holds until the test ends: while a test holds it,
+// no other test in any process sees or changes the database. The lock is
+// per test, not per package, so packages interleave test by test. A test
+// calls Open once; its subtests use the parent's driver (a second Open in the
+// same test would wait for the lock the test itself holds).
+//
+// Without a configured server a test is skipped with a message saying how to
+// start one, except when CI=true: there the integration tests must run, so a
+// missing server fails them.
+package neo4jtest
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// Timeouts are generous: the server shares two cores with the compiler and
+// with other test binaries.
+const (
+	connectTimeout = 60 * time.Second
+	lockTimeout    = 20 * time.Minute
+	cleanTimeout   = 10 * time.Minute
+)
+
+// config is where the test server is and how its settings were found.
+type config struct {
+	URI, User, Password, Database string
+	// Source names where the settings came from, for messages.
+	Source string
+	// FromFile is true when the settings came from scripts/neo4j's file
+	// rather than from the environment: such a file may be left over from a
+	// server that has since stopped.
+	FromFile bool
+}
+
+// Open connects to the test server from NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD/NEO4J_DATABASE
+// (falling back to the repository's .neo4j/env file when NEO4J_URI is unset), takes an
+// exclusive cross-process lock for the rest of the test (so packages tested in parallel by
+// `go test ./...` never see each other's data), empties the database (nodes, relationships,
+// user-created indexes and constraints), and closes everything in t.Cleanup.
+// With no server configured it calls t.Skip with a clear message, unless CI=true, where it fails.
+func Open(t testing.TB) neo4j.DriverWithContext {
+	t.Helper()
+	cfg, ok, err := loadConfig()
+	if err != nil {
+		t.Fatalf("neo4jtest: %v", err)
+		return nil
+	}
+	if !ok {
+		msg := "neo4jtest: no Neo4j server configured (NEO4J_URI is unset and no .neo4j/env): " +
+			"run `scripts/neo4j start` or `scripts/test`"
+		if inCI() {
+			t.Fatal(msg + " (CI=true: integration tests must run, not skip)")
+			return nil
+		}
+		t.Skip(msg)
+		return nil
+	}
+
+	unlock, err := lock(lockPath(cfg), lockTimeout)
+	if err != nil {
+		t.Fatalf("neo4jtest: %v", err)
+		return nil
+	}
+	t.Cleanup(unlock)
+
+	driver, err := neo4j.NewDriverWithContext(cfg.URI, neo4j.BasicAuth(cfg.User, cfg.Password, ""))
+	if err != nil {
+		t.Fatalf("neo4jtest: driver for %s (from %s): %v", cfg.URI, cfg.Source, err)
+		return nil
+	}
+	t.Cleanup(func() { _ = driver.Close(context.Background()) })
+
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	if err := driver.VerifyConnectivity(ctx); err != nil {
+		msg := fmt.Sprintf("neo4jtest: cannot reach Neo4j at %s (from %s): %v", cfg.URI, cfg.Source, err)
+		if cfg.FromFile && !inCI() {
+			t.Skip(msg + "; the server may have stopped: run `scripts/neo4j start`")
+			return nil
+		}
+		t.Fatal(msg)
+		return nil
+	}
+
+	cctx, ccancel := context.WithTimeout(context.Background(), cleanTimeout)
+	defer ccancel()
+	if err := empty(cctx, driver, cfg.Database); err != nil {
+		t.Fatalf("neo4jtest: emptying database %q at %s: %v", cfg.Database, cfg.URI, err)
+		return nil
+	}
+	return driver
+}
+
+// Database returns the database name tests must pass to sessions ("" means the default).
+// It exists so that a developer can point the tests at a database other than the
+// server's default without editing any test.
+func Database() string {
+	cfg, ok, err := loadConfig()
+	if err != nil || !ok {
+		return ""
+	}
+	return cfg.Database
+}
+
+// Run executes one auto-commit write statement and fails the test on error (set-up helper).
+// It keeps test set-up to one line per statement; the statement's result is consumed so
+// that its effects are committed when Run returns.
+func Run(t testing.TB, d neo4j.DriverWithContext, cypher string, params map[string]any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), cleanTimeout)
+	defer cancel()
+	session := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: Database(), AccessMode: neo4j.AccessModeWrite})
+	defer session.Close(ctx)
+	result, err := session.Run(ctx, cypher, params)
+	if err == nil {
+		_, err = result.Consume(ctx)
+	}
+	if err != nil {
+		t.Fatalf("neo4jtest.Run: %v\ncypher: %s\nparams: %v", err, cypher, params)
+	}
+}
+
+// HasAPOC reports whether the server has APOC core installed. Tests of
+// features that use APOC when it is there and work without it call this to
+// choose which behaviour to expect.
+func HasAPOC(t testing.TB, d neo4j.DriverWithContext) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	res, err := neo4j.ExecuteQuery(ctx, d,
+		"SHOW FUNCTIONS YIELD name WHERE name = 'apoc.version' RETURN count(*) AS n",
+		nil, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(Database()))
+	if err != nil {
+		t.Fatalf("neo4jtest.HasAPOC: %v", err)
+		return false
+	}
+	n, _ := res.Records[0].Get("n")
+	return n.(int64) > 0
+}
+
+// RequireAPOC skips a test that needs APOC when the server lacks it, and fails
+// it under CI=true, where scripts/test starts the server with APOC and a
+// missing APOC means the set-up is broken.
+func RequireAPOC(t testing.TB, d neo4j.DriverWithContext) {
+	t.Helper()
+	if HasAPOC(t, d) {
+		return
+	}
+	msg := "neo4jtest: the server has no APOC: run `scripts/neo4j stop && scripts/neo4j start --apoc`"
+	if inCI() {
+		t.Fatal(msg + " (CI=true)")
+		return
+	}
+	t.Skip(msg)
+}
+
+// inCI reports whether the tests run in CI, where skipping integration tests
+// would hide that they never ran.
+func inCI() bool {
+	return os.Getenv("CI") == "true"
+}
+
+// loadConfig reads the server settings from the environment or, when
+// NEO4J_URI is unset or empty, from scripts/neo4j's env file. ok is false
+// when neither names a server.
+func loadConfig() (cfg config, ok bool, err error) {
+	if uri := os.Getenv("NEO4J_URI"); uri != "" {
+		return config{
+			URI:      uri,
+			User:     envOr("NEO4J_USER", "neo4j"),
+			Password: os.Getenv("NEO4J_PASSWORD"),
+			Database: os.Getenv("NEO4J_DATABASE"),
+			Source:   "NEO4J_* environment variables",
+		}, true, nil
+	}
+	path := envFile()
+	if path == "" {
+		return config{}, false, nil
+	}
+	vars, err := readEnvFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return config{}, false, nil
+	}
+	if err != nil {
+		return config{}, false, err
+	}
+	if vars["NEO4J_URI"] == "" {
+		return config{}, false, fmt.Errorf("%s has no NEO4J_URI line", path)
+	}
+	db := vars["NEO4J_DATABASE"]
+	if v, set := os.LookupEnv("NEO4J_DATABASE"); set {
+		db = v
+	}
+	user := vars["NEO4J_USER"]
+	if user == "" {
+		user = "neo4j"
+	}
+	return config{
+		URI:      vars["NEO4J_URI"],
+		User:     user,
+		Password: vars["NEO4J_PASSWORD"],
+		Database: db,
+		Source:   path,
+		FromFile: true,
+	}, true, nil
+}
+
+func envOr(name, fallback string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return fallback
+}
+
+// envFile returns the path of scripts/neo4j's settings file: under
+// RAGFORGE_NEO4J_DIR when set (as scripts/neo4j honours it), else .neo4j/env
+// in the nearest directory upwards from the working directory (a package
+// directory under go test) that has a go.mod. It returns "" when there is
+// no such directory.
+func envFile() string {
+	if dir := os.Getenv("RAGFORGE_NEO4J_DIR"); dir != "" {
+		return filepath.Join(dir, "env")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, ".neo4j", "env")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// readEnvFile parses KEY=VALUE lines; blank lines and # comments are skipped.
+func readEnvFile(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	vars := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, found := strings.Cut(line, "=")
+		if !found {
+			return nil, fmt.Errorf("%s: malformed line %q (want KEY=VALUE)", path, line)
+		}
+		vars[strings.TrimSpace(strings.TrimPrefix(k, "export "))] = strings.Trim(strings.TrimSpace(v), `"'`)
+	}
+	return vars, sc.Err()
+}
+
+// lockPath names the lock file of one server and database, in the system's
+// temporary directory so that every checkout and every process on the
+// machine that uses the same server agrees on it.
+func lockPath(cfg config) string {
+	sum := sha256.Sum256([]byte(cfg.URI + "\x00" + cfg.Database))
+	return filepath.Join(os.TempDir(), "ragforge-neo4jtest-"+hex.EncodeToString(sum[:8])+".lock")
+}
+
+// lock takes an exclusive flock on path, waiting at most timeout, and
+// returns the function that releases it. Each call opens the file anew, so
+// two calls conflict even within one process (flock locks belong to open
+// file descriptions), which serializes parallel tests of one package too.
+func lock(path string, timeout time.Duration) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		return nil, fmt.Errorf("lock file: %w", err)
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: still held by another test after %v", path, timeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		_ = f.Close()
+	}, nil
+}
+
+// empty deletes every node and relationship and drops every constraint and
+// every index that a user created (the built-in token lookup indexes stay:
+// they are the server's, and recreating them would be slow and pointless).
+func empty(ctx context.Context, d neo4j.DriverWithContext, db string) error {
+	session := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db, AccessMode: neo4j.AccessModeWrite})
+	defer session.Close(ctx)
+
+	run := func(cypher string) error {
+		res, err := session.Run(ctx, cypher, nil)
+		if err == nil {
+			_, err = res.Consume(ctx)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", cypher, err)
+		}
+		return nil
+	}
+	names := func(cypher string) ([]string, error) {
+		res, err := session.Run(ctx, cypher, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cypher, err)
+		}
+		recs, err := res.Collect(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cypher, err)
+		}
+		out := make([]string, 0, len(recs))
+		for _, r := range recs {
+			v, _ := r.Get("name")
+			out = append(out, v.(string))
+		}
+		return out, nil
+	}
+
+	constraints, err := names("SHOW CONSTRAINTS YIELD name RETURN name")
+	if err != nil {
+		return err
+	}
+	for _, name := range constraints {
+		if err := run("DROP CONSTRAINT " + quote(name) + " IF EXISTS"); err != nil {
+			return err
+		}
+	}
+	indexes, err := names("SHOW INDEXES YIELD name, type, owningConstraint " +
+		"WHERE type <> 'LOOKUP' AND owningConstraint IS NULL RETURN name")
+	if err != nil {
+		return err
+	}
+	for _, name := range indexes {
+		if err := run("DROP INDEX " + quote(name) + " IF EXISTS"); err != nil {
+			return err
+		}
+	}
+	// Batched so that a large benchmark graph does not need one huge
+	// transaction (CALL IN TRANSACTIONS needs an auto-commit transaction,
+	// which session.Run is).
+	return run("MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS")
+}
+
+// quote escapes a schema name the way Cypher requires: in backticks, inner
+// backticks doubled.
+func quote(name string) string {
+	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+}
