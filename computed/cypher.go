@@ -1,0 +1,278 @@
+package computed
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// DefaultNow is the Cypher for now(): the statement's clock in UTC, so every
+// row of one query sees the same instant.
+const DefaultNow = "datetime({timezone: 'Z'})"
+
+// Options choose how a fragment is written for one query.
+type Options struct {
+	// Node is the variable bound to the entity's node; "n" when empty. It
+	// must be a plain identifier.
+	Node string
+	// Materialized names the computed fields whose stored property
+	// (CacheProperty) is ready to read; the planner decides, from the
+	// materialization state. Others are computed inline.
+	Materialized map[string]bool
+	// Now is the Cypher for now(); DefaultNow when empty. Tests pin it to a
+	// parameter so Go and Neo4j see the same instant.
+	Now string
+}
+
+func (o Options) node() string {
+	if o.Node == "" {
+		return "n"
+	}
+	return o.Node
+}
+
+// Fragment is a computed field as Cypher: an expression over the node
+// variable, plus the CALL subqueries (one per raw cypher field it reads,
+// dependency order) that must come before it in the statement:
+//
+//	MATCH (n:Label) <Subqueries...> RETURN <Cypher>
+type Fragment struct {
+	Cypher     string
+	Subqueries []string
+}
+
+// Fragment compiles the field for a query: dependencies are inlined, or read
+// from their stored property when opts says they are materialized; raw
+// cypher fields become CALL subqueries bound to an internal alias.
+func (f *Field) Fragment(opts Options) (Fragment, error) {
+	if !plainVar.MatchString(opts.node()) {
+		return Fragment{}, fmt.Errorf("node variable %q is not a plain identifier", opts.node())
+	}
+	w := &writer{opts: opts, ent: f.ent, seen: map[string]bool{}}
+	s, err := w.field(f, true)
+	if err != nil {
+		return Fragment{}, err
+	}
+	return Fragment{Cypher: s, Subqueries: w.subs}, nil
+}
+
+// Alias is the variable a raw cypher field's subquery binds its value to
+// for the given node variable. The __rf_ prefix is reserved for ragforge.
+func Alias(node, field string) string { return "__rf_" + node + "_" + field }
+
+type writer struct {
+	opts Options
+	ent  *Entity
+	subs []string
+	seen map[string]bool
+	vars int
+	err  error
+}
+
+// field writes a reference to computed field f (top is true for the field
+// being compiled itself).
+func (w *writer) field(f *Field, top bool) (string, error) {
+	n := w.opts.node()
+	c := f.Config
+	if w.opts.Materialized[c.Name] {
+		prop, err := quoteIdent(f.CacheProperty())
+		if err != nil {
+			return "", err
+		}
+		return w.datetimeIf(kindOf(c.Type), n+"."+prop, model.Temporal), nil
+	}
+	if c.Cypher != "" {
+		sub, err := f.Subquery(n)
+		if err != nil {
+			return "", err
+		}
+		if !w.seen[c.Name] {
+			w.seen[c.Name] = true
+			w.subs = append(w.subs, sub)
+		}
+		alias, _ := quoteIdent(Alias(n, c.Name))
+		if top {
+			return alias, nil
+		}
+		return w.datetimeIf(kindOf(c.Type), alias, model.Temporal), nil
+	}
+	s := w.expr(f.tree)
+	return s, w.err
+}
+
+func (w *writer) datetimeIf(k kind, x string, storage model.DatetimeStorage) string {
+	if k != kindDatetime {
+		return x
+	}
+	return datetimeLeaf(x, storage)
+}
+
+// datetimeLeaf converts a stored datetime, however it is stored, to one
+// meaning: a zoned DATETIME in UTC. x must be cheap to repeat (a property
+// or a variable). A DATE is midnight UTC, a LOCAL DATETIME is read as UTC,
+// an ISO string is parsed only when it is strict RFC 3339 (otherwise null),
+// epoch numbers count from 1970-01-01T00:00Z.
+func datetimeLeaf(x string, storage model.DatetimeStorage) string {
+	switch storage {
+	case model.ISOString:
+		return fmt.Sprintf("CASE WHEN %s =~ %s THEN datetime({datetime: datetime(%s), timezone: 'Z'}) END", x, quoteString(isoJava), x)
+	case model.EpochSeconds:
+		return fmt.Sprintf("CASE WHEN %s IS NOT NULL THEN datetime({epochSeconds: %s}) END", x, x)
+	case model.EpochMillis:
+		return fmt.Sprintf("CASE WHEN %s IS NOT NULL THEN datetime({epochMillis: %s}) END", x, x)
+	}
+	return fmt.Sprintf("CASE WHEN %s IS :: DATE NOT NULL THEN datetime({date: %s, timezone: 'Z'}) WHEN %s IS NOT NULL THEN datetime({datetime: %s, timezone: 'Z'}) END", x, x, x, x)
+}
+
+// atomic reports whether a written expression is cheap and safe to repeat.
+func atomic(n node) bool {
+	switch x := n.(type) {
+	case *lit:
+		return true
+	case *ref:
+		return x.stored != nil && x.k != kindDatetime
+	}
+	return false
+}
+
+var cypherOps = map[string]string{
+	"+": "+", "-": "-", "*": "*", "concat": "+",
+	"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
+	"and": "AND", "or": "OR",
+	"contains": "CONTAINS", "startsWith": "STARTS WITH", "endsWith": "ENDS WITH",
+}
+
+func (w *writer) expr(n node) string {
+	switch x := n.(type) {
+	case *lit:
+		return writeLit(x.value)
+	case *ref:
+		if x.stored != nil {
+			prop, err := quoteIdent(x.name)
+			if err != nil && w.err == nil {
+				w.err = err
+			}
+			return w.datetimeIf(x.k, w.opts.node()+"."+prop, x.stored.StoredAs)
+		}
+		dep := w.ent.Field(x.name)
+		s, err := w.field(dep, false)
+		if err != nil && w.err == nil {
+			w.err = err
+		}
+		return "(" + s + ")"
+	case *unary:
+		if x.op == "-" {
+			return "-(" + w.expr(x.x) + ")"
+		}
+		return "(NOT " + w.expr(x.x) + ")"
+	case *binary:
+		l, r := w.expr(x.l), w.expr(x.r)
+		switch x.op {
+		case "/":
+			return fmt.Sprintf("(toFloat(%s) / nullIf(toFloat(%s), 0.0))", l, r)
+		case "%":
+			return fmt.Sprintf("(%s %% nullIf(%s, 0))", l, r)
+		case "**":
+			return fmt.Sprintf("(%s ^ %s)", l, r)
+		case "??":
+			return fmt.Sprintf("coalesce(%s, %s)", l, r)
+		}
+		return fmt.Sprintf("(%s %s %s)", l, cypherOps[x.op], r)
+	case *cond:
+		return fmt.Sprintf("CASE %s WHEN true THEN %s WHEN false THEN %s END", w.expr(x.c), w.expr(x.a), w.expr(x.b))
+	case *isNull:
+		if x.negate {
+			return "(" + w.expr(x.x) + " IS NOT NULL)"
+		}
+		return "(" + w.expr(x.x) + " IS NULL)"
+	case *inList:
+		items := make([]string, len(x.list))
+		for i, l := range x.list {
+			items[i] = writeLit(l.value)
+		}
+		return fmt.Sprintf("(%s IN [%s])", w.expr(x.x), strings.Join(items, ", "))
+	case *match:
+		return fmt.Sprintf("(%s =~ %s)", w.expr(x.x), quoteString(x.java))
+	case *call:
+		return w.call(x)
+	}
+	panic(fmt.Sprintf("computed: unknown node %T", n))
+}
+
+func (w *writer) call(x *call) string {
+	arg := func(i int) string { return w.expr(x.args[i]) }
+	switch x.fn {
+	case "len":
+		return "size(" + arg(0) + ")"
+	case "abs", "ceil", "floor", "trim":
+		return x.fn + "(" + arg(0) + ")"
+	case "round":
+		return "round(" + arg(0) + ", 0, 'HALF_UP')"
+	case "lower":
+		return "toLower(" + arg(0) + ")"
+	case "upper":
+		return "toUpper(" + arg(0) + ")"
+	case "now":
+		if w.opts.Now != "" {
+			return w.opts.Now
+		}
+		return DefaultNow
+	case "days_since", "hours_since":
+		unit := 86400000
+		if x.fn == "hours_since" {
+			unit = 3600000
+		}
+		now := DefaultNow
+		if w.opts.Now != "" {
+			now = w.opts.Now
+		}
+		return fmt.Sprintf("(((%s).epochMillis - (%s).epochMillis) / %d)", now, arg(0), unit)
+	case "days_between":
+		return fmt.Sprintf("(((%s).epochMillis - (%s).epochMillis) / 86400000)", arg(1), arg(0))
+	case "min", "max":
+		le, gt := "<=", ">"
+		if x.fn == "max" {
+			le, gt = ">=", "<"
+		}
+		if atomic(x.args[0]) && atomic(x.args[1]) {
+			a, b := arg(0), arg(1)
+			return fmt.Sprintf("CASE WHEN %s %s %s THEN %s WHEN %s %s %s THEN %s END", a, le, b, a, a, gt, b, b)
+		}
+		// Bind both values once: a list comprehension over a one-element list.
+		w.vars++
+		v := fmt.Sprintf("__rf_m%d", w.vars)
+		a, b := v+"[0]", v+"[1]"
+		return fmt.Sprintf("[%s IN [[%s, %s]] | CASE WHEN %s %s %s THEN %s WHEN %s %s %s THEN %s END][0]",
+			v, arg(0), arg(1), a, le, b, a, a, gt, b, b)
+	}
+	panic("computed: unknown function " + x.fn)
+}
+
+// writeLit writes a config constant as a Cypher literal (never a parameter:
+// fragments are self-contained text, and only the config's own constants,
+// escaped, ever appear in them).
+func writeLit(v any) string {
+	switch x := v.(type) {
+	case int64:
+		if x < 0 {
+			return "(" + strconv.FormatInt(x, 10) + ")"
+		}
+		return strconv.FormatInt(x, 10)
+	case float64:
+		s := formatFloat(x)
+		if x < 0 || (x == 0 && 1/x < 0) {
+			return "(" + s + ")"
+		}
+		return s
+	case string:
+		return quoteString(x)
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	}
+	panic(fmt.Sprintf("computed: literal of type %T", v))
+}

@@ -1,0 +1,95 @@
+// Package computed gives every computed field of a config one meaning and
+// two implementations: a Cypher fragment the planner puts in queries, and a
+// Go evaluation (built on github.com/expr-lang/expr) that differential tests
+// hold Neo4j to (DESIGN invariant 2).
+//
+// [Compile] parses each `expression` with expr's parser, checks it against
+// the entity's fields and other computed fields (types from the config),
+// rejects unknown names (with a did-you-mean), type errors and anything
+// outside the supported set, orders dependencies and rejects cycles
+// (`line_count → is_large → line_count`). [Field.Fragment] writes the Cypher
+// (node variable n by default) and [Field.Eval] evaluates in Go. A raw
+// `cypher:` field becomes a scoped subquery ([Field.Subquery]) checked on a
+// server by [ExplainCheck].
+//
+// # Supported expressions
+//
+// Everything is null-propagating: a null or missing input gives null (Cypher's
+// rule; expr would error on nil, the Go side returns nil instead).
+//
+//	expr                         Cypher                                      meaning
+//	a + b, a - b, a * b          (a + b) …                                   int op int is int; overflow is an error on both sides
+//	a / b                        (toFloat(a) / nullIf(toFloat(b), 0.0))      float division (expr); zero divisor → null
+//	a % b                        (a % nullIf(b, 0))                          truncated remainder; zero divisor → null
+//	a ** b, a ^ b                (a ^ b)                                     float power
+//	-a                           -(a)                                        -minInt64 is an overflow error
+//	a == b, a != b               (a = b), (a <> b)                           null if either is null; int and float compare as numbers
+//	a < b, <=, >, >=             (a < b) …                                   numbers, strings (code point order), datetimes
+//	a == nil, a != nil           (a IS NULL), (a IS NOT NULL)                never null
+//	a and b, a or b, not a       (a AND b), (a OR b), (NOT a)                three-valued logic, AND stops at false, OR at true
+//	c ? a : b                    CASE c WHEN true THEN a WHEN false THEN b END  null condition → null
+//	a ?? b                       coalesce(a, b)
+//	s + t (strings)              (s + t)                                     string + number is a type error
+//	s contains t                 (s CONTAINS t)
+//	s startsWith t, endsWith     (s STARTS WITH t), (s ENDS WITH t)
+//	s matches "^…"               (s =~ '<possessive Java pattern>')          constant, anchored, linear subset (below)
+//	x in [c1, c2]                (x IN [c1, c2])                             constants of x's type only
+//	len(s)                       size(s)                                     code points
+//	abs(x)                       abs(x)                                      abs(minInt64) = minInt64, as in Java
+//	ceil(x), floor(x)            ceil(x), floor(x)                           float result
+//	round(x)                     round(x, 0, 'HALF_UP')                      half away from zero (Go's math.Round), float
+//	lower(s), upper(s)           toLower(s), toUpper(s)                      full Unicode case mapping (ß → SS, İ → i̇)
+//	trim(s)                      trim(s)                                     strips Java whitespace (not U+00A0)
+//	min(a, b), max(a, b)         CASE WHEN a <= b THEN a WHEN a > b THEN b END  numbers; ties keep a
+//	now()                        datetime({timezone: 'Z'})                   statement time, UTC
+//	days_since(t)                ((now.epochMillis - t.epochMillis) / 86400000)   whole days, truncated toward zero
+//	hours_since(t)               … / 3600000                                 whole hours
+//	days_between(a, b)           ((b.epochMillis - a.epochMillis) / 86400000)
+//	other_computed_field         inlined, or n.`cache_property` when materialized
+//
+// Everything else — member access, lists outside `in`, maps, closures
+// (all/any/filter/map), let, pipes, ranges, slices, other builtins — is
+// rejected with a message that lists what is supported.
+//
+// # Datetimes
+//
+// Every datetime read is converted to one meaning, a UTC instant, whatever
+// its storage (model.Field.StoredAs): a temporal DATETIME keeps its instant
+// (time zones compare and subtract correctly), a LOCAL DATETIME is read as
+// UTC, a DATE is midnight UTC; an ISO string is parsed only when it is strict
+// RFC 3339 (otherwise null); epoch seconds and milliseconds count from
+// 1970-01-01T00:00Z. Datetimes compare (==, <, …), take ?? and ?: and feed
+// days_since, hours_since and days_between; there is no other date
+// arithmetic.
+//
+// # matches
+//
+// A pattern must be a constant that starts with ^; after it come literal
+// characters, classes, . and single-character quantifiers, where a repeated
+// item shares no character with the item after it, and an optional final $.
+// Such a pattern has at most one way to match, so Java's possessive
+// quantifiers (used in the Cypher form) find the same answer as RE2 in one
+// linear pass; see safePattern.
+//
+// # Literals and identifiers
+//
+// Fragments are self-contained text: the config's constants are written as
+// escaped Cypher literals (strings single-quoted with \\ \' and \uXXXX for
+// control characters), property names and aliases in backticks. Cypher's
+// lexer decodes \uXXXX before tokenizing, so every backslash written is part
+// of an escape chosen here, and names holding a backslash are refused. Agent
+// input never reaches this package.
+//
+// # Raw cypher fields
+//
+// A `cypher:` body must return one column named like the field. The planner
+// runs it as
+//
+//	MATCH (n:Label) CALL (n) { CALL (n) { <body> } WITH collect([`field`]) AS __rf_rows
+//	    RETURN CASE size(__rf_rows) WHEN 1 THEN __rf_rows[0][0] END AS `__rf_n_field` }
+//	RETURN `__rf_n_field`
+//
+// so the row is kept whatever the body returns, and exactly one row gives
+// its value (zero or several give null). ExplainCheck verifies on a server
+// that the body compiles, returns that column and is read-only.
+package computed

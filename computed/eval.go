@@ -1,0 +1,229 @@
+package computed
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// The Go evaluation is an expr program: the checked tree is written back as
+// expr source in which every operator is a call to one of the functions in
+// values.go (so nulls, zero divisors and overflow get the one chosen
+// meaning) and every value — field, literal, now — is an environment
+// variable (so no config text is re-parsed). expr's own ternary, `let` and
+// `??` give the laziness Cypher has: CASE evaluates only the chosen branch,
+// AND stops at false, OR at true, coalesce at the first non-null value.
+
+// program is one field's compiled evaluation.
+type program struct {
+	prog  *vm.Program
+	slots []slot
+}
+
+// slot is one environment variable of a program.
+type slot struct {
+	name     string
+	field    string // a stored field, or a computed one when computed is set
+	computed bool
+	value    any // a constant when field == ""
+}
+
+type gen struct {
+	slots []slot
+	lets  int
+}
+
+func (g *gen) slot(s slot) string {
+	s.name = "v" + strconv.Itoa(len(g.slots))
+	g.slots = append(g.slots, s)
+	return s.name
+}
+
+func (g *gen) let() string {
+	g.lets++
+	return "l" + strconv.Itoa(g.lets)
+}
+
+var binaryFns = map[string]string{
+	"+": "_add", "concat": "_add", "-": "_sub", "*": "_mul", "/": "_div", "%": "_mod", "**": "_pow",
+	"==": "_eq", "!=": "_ne", "<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge",
+	"contains": "_contains", "startsWith": "_startsWith", "endsWith": "_endsWith",
+}
+
+func (g *gen) expr(n node) string {
+	switch x := n.(type) {
+	case *lit:
+		return g.slot(slot{value: x.value})
+	case *ref:
+		if x.stored != nil {
+			v := g.slot(slot{field: x.name})
+			if x.k == kindDatetime {
+				return fmt.Sprintf("_dt(%s, %q)", v, x.stored.StoredAs)
+			}
+			return v
+		}
+		v := g.slot(slot{field: x.name, computed: true})
+		if x.k == kindDatetime && x.computed.Cypher != "" {
+			return fmt.Sprintf("_dt(%s, %q)", v, model.Temporal)
+		}
+		return v
+	case *unary:
+		if x.op == "-" {
+			return "_neg(" + g.expr(x.x) + ")"
+		}
+		return "_not(" + g.expr(x.x) + ")"
+	case *binary:
+		switch x.op {
+		case "and":
+			l := g.let()
+			return fmt.Sprintf("(let %s = %s; %s == false ? false : _and(%s, %s))", l, g.expr(x.l), l, l, g.expr(x.r))
+		case "or":
+			l := g.let()
+			return fmt.Sprintf("(let %s = %s; %s == true ? true : _or(%s, %s))", l, g.expr(x.l), l, l, g.expr(x.r))
+		case "??":
+			return fmt.Sprintf("(%s ?? %s)", g.expr(x.l), g.expr(x.r))
+		}
+		return fmt.Sprintf("%s(%s, %s)", binaryFns[x.op], g.expr(x.l), g.expr(x.r))
+	case *cond:
+		l := g.let()
+		return fmt.Sprintf("(let %s = %s; %s == nil ? nil : (%s ? %s : %s))", l, g.expr(x.c), l, l, g.expr(x.a), g.expr(x.b))
+	case *isNull:
+		if x.negate {
+			return "(" + g.expr(x.x) + " != nil)"
+		}
+		return "(" + g.expr(x.x) + " == nil)"
+	case *inList:
+		items := []string{g.expr(x.x)}
+		for _, l := range x.list {
+			items = append(items, g.expr(l))
+		}
+		return "_in(" + strings.Join(items, ", ") + ")"
+	case *match:
+		re := g.slot(slot{value: regexp.MustCompile(x.pattern)})
+		return fmt.Sprintf("_matches(%s, %s)", g.expr(x.x), re)
+	case *call:
+		args := make([]string, len(x.args))
+		for i, a := range x.args {
+			args[i] = g.expr(a)
+		}
+		switch x.fn {
+		case "now":
+			return "_now"
+		case "days_since", "hours_since":
+			return fmt.Sprintf("_%s(%s, _now)", x.fn, args[0])
+		}
+		return "_" + x.fn + "(" + strings.Join(args, ", ") + ")"
+	}
+	panic(fmt.Sprintf("computed: unknown node %T", n))
+}
+
+func fn1(f func(a any) (any, error)) func(...any) (any, error) {
+	return func(args ...any) (any, error) { return f(args[0]) }
+}
+
+func fn2(f func(a, b any) (any, error)) func(...any) (any, error) {
+	return func(args ...any) (any, error) { return f(args[0], args[1]) }
+}
+
+// helpers are the functions every program may call.
+var helpers = func() []expr.Option {
+	fs := map[string]func(...any) (any, error){
+		"_add": fn2(opAdd), "_sub": fn2(opSub), "_mul": fn2(opMul), "_div": fn2(opDiv),
+		"_mod": fn2(opMod), "_pow": fn2(opPow), "_neg": fn1(opNeg), "_not": fn1(opNot),
+		"_and": fn2(opAnd), "_or": fn2(opOr),
+		"_eq": fn2(opCompare("==")), "_ne": fn2(opCompare("!=")),
+		"_lt": fn2(opCompare("<")), "_le": fn2(opCompare("<=")),
+		"_gt": fn2(opCompare(">")), "_ge": fn2(opCompare(">=")),
+		"_contains":   fn2(strOp("contains", strings.Contains)),
+		"_startsWith": fn2(strOp("startsWith", strings.HasPrefix)),
+		"_endsWith":   fn2(strOp("endsWith", strings.HasSuffix)),
+		"_in":         func(args ...any) (any, error) { return opIn(args[0], args[1:]...) },
+		"_matches": func(args ...any) (any, error) {
+			return opMatches(args[0], args[1].(*regexp.Regexp))
+		},
+		"_len": fn1(fnLen), "_abs": fn1(fnAbs),
+		"_ceil": fn1(floatFn("ceil", ceil)), "_floor": fn1(floatFn("floor", floor)),
+		"_round": fn1(floatFn("round", round)),
+		"_lower": fn1(fnLower), "_upper": fn1(fnUpper), "_trim": fn1(fnTrim),
+		"_min": fn2(fnMinMax(false)), "_max": fn2(fnMinMax(true)),
+		"_days_since":   func(args ...any) (any, error) { return fnSince(86400000)(args[0], args[1]) },
+		"_hours_since":  func(args ...any) (any, error) { return fnSince(3600000)(args[0], args[1]) },
+		"_days_between": fn2(fnSince(86400000)),
+		"_dt": func(args ...any) (any, error) {
+			return dt(args[0], model.DatetimeStorage(args[1].(string)))
+		},
+	}
+	opts := make([]expr.Option, 0, len(fs))
+	for name, f := range fs {
+		opts = append(opts, expr.Function(name, f))
+	}
+	return opts
+}()
+
+// compileProgram writes the field's tree as an expr program.
+func compileProgram(tree node) (*program, error) {
+	g := &gen{}
+	src := g.expr(tree)
+	p, err := expr.Compile(src, helpers...)
+	if err != nil {
+		return nil, fmt.Errorf("computed: internal error compiling %q: %w", src, err)
+	}
+	return &program{prog: p, slots: g.slots}, nil
+}
+
+// Eval computes the field in Go from a node's stored properties (absent
+// keys and nil values are null) at the current time. It is the oracle the
+// differential tests hold Neo4j to: nil for null, int64, float64, string,
+// bool or a UTC time.Time otherwise. Computed dependencies are evaluated
+// first; a raw cypher field cannot be evaluated in Go, so its value is read
+// from properties under the field's name.
+func (f *Field) Eval(properties map[string]any) (any, error) {
+	return f.EvalAt(properties, time.Now())
+}
+
+// EvalAt is [Field.Eval] with now() fixed to the given instant.
+func (f *Field) EvalAt(properties map[string]any, now time.Time) (any, error) {
+	values := map[string]any{}
+	for _, dep := range f.closure {
+		v, err := dep.evalOne(properties, values, now)
+		if err != nil {
+			return nil, err
+		}
+		values[dep.Config.Name] = v
+	}
+	return f.evalOne(properties, values, now)
+}
+
+func (f *Field) evalOne(props, values map[string]any, now time.Time) (any, error) {
+	if f.prog == nil { // raw cypher field: the caller supplies its value
+		v := normalize(props[f.Config.Name])
+		if kindOf(f.Config.Type) == kindDatetime {
+			return dt(v, model.Temporal)
+		}
+		return v, nil
+	}
+	env := make(map[string]any, len(f.prog.slots)+1)
+	env["_now"] = now.UTC()
+	for _, s := range f.prog.slots {
+		switch {
+		case s.field == "":
+			env[s.name] = s.value
+		case s.computed:
+			env[s.name] = values[s.field]
+		default:
+			env[s.name] = normalize(props[s.field])
+		}
+	}
+	out, err := expr.Run(f.prog.prog, env)
+	if err != nil {
+		return nil, fmt.Errorf("%s.%s: %w", f.ent.Name, f.Config.Name, err)
+	}
+	return out, nil
+}

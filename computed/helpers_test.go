@@ -1,0 +1,48 @@
+package computed
+
+import (
+	"testing"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// testEntity is an entity with one stored field of every kind an expression
+// reads, plus the given computed fields (name, type, expression).
+func testEntity(computed ...[3]string) *model.Entity {
+	e := &model.Entity{Name: "T"}
+	for _, f := range []struct {
+		name string
+		t    model.Type
+		s    model.DatetimeStorage
+	}{
+		{"i1", model.Integer, ""}, {"i2", model.Integer, ""},
+		{"x1", model.Number, ""}, {"x2", model.Number, ""},
+		{"s1", model.String, ""}, {"s2", model.String, ""},
+		{"b1", model.Boolean, ""}, {"b2", model.Boolean, ""},
+		{"kind", model.Enum, ""},
+		{"d1", model.Datetime, model.Temporal}, {"d2", model.Datetime, model.ISOString},
+		{"d3", model.Timestamp, model.EpochMillis}, {"d4", model.Datetime, model.EpochSeconds},
+		{"loc", model.Point, ""},
+	} {
+		e.Fields = append(e.Fields, &model.Field{Name: f.name, Type: f.t, StoredAs: f.s})
+	}
+	for _, c := range computed {
+		cf := &model.ComputedField{Field: model.Field{Name: c[0], Type: model.Type(c[1])}, Materialized: model.Never}
+		if len(c[2]) > 7 && c[2][:7] == "cypher:" {
+			cf.Cypher = c[2][7:]
+		} else {
+			cf.Expression = c[2]
+		}
+		e.Computed = append(e.Computed, cf)
+	}
+	return e
+}
+
+func mustCompile(t testing.TB, computed ...[3]string) *Entity {
+	t.Helper()
+	ce, err := Compile(testEntity(computed...))
+	if err != nil {
+		t.Fatalf("Compile: %v", err)
+	}
+	return ce
+}
