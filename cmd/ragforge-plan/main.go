@@ -26,6 +26,7 @@ var commands = map[string]command{
 	"eval-retrieval": {runEvalRetrieval, "measure tool retrieval on the public MetaTool and BFCL data"},
 	"vet":            {runVet, "check configs against the schema and report every problem"},
 	"tools":          {runTools, "print the tools a config generates (listing, or MCP/OpenAI/Anthropic/Gemini JSON)"},
+	"fixture":        {runFixture, "load a Go source tree into Neo4j as a code graph"},
 }
 
 func main() {
