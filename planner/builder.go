@@ -1,0 +1,182 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// builder assembles one statement: clauses in order, parameters numbered in
+// the order they are added, and the uses of fields.
+type builder struct {
+	p      *Planner
+	tool   string
+	e      *model.Entity
+	cc     map[string]ComputedCypher
+	params map[string]any
+	uses   []Use
+	np     int
+	lines  []string
+	// scope lists the variables (unescaped) carried from clause to clause
+	// besides n, in the order they were introduced.
+	scope     []string
+	have      map[string]bool
+	haveAlias map[string]bool
+}
+
+func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builder, error) {
+	b := &builder{p: p, tool: tool, e: e, params: map[string]any{}, have: map[string]bool{}, haveAlias: map[string]bool{}}
+	if e != nil {
+		cc, err := p.computedFor(e, state)
+		if err != nil {
+			return nil, err
+		}
+		b.cc = cc
+	}
+	return b, nil
+}
+
+// param adds an agent value and returns its placeholder.
+func (b *builder) param(v any) string {
+	name := fmt.Sprintf("p%d", b.np)
+	b.np++
+	b.params[name] = v
+	return "$" + name
+}
+
+// named adds a value under a fixed name (limit, offset, …) for readable
+// statements.
+func (b *builder) named(name string, v any) string {
+	b.params[name] = v
+	return "$" + name
+}
+
+func (b *builder) line(format string, args ...any) {
+	b.lines = append(b.lines, fmt.Sprintf(format, args...))
+}
+
+// fieldRef is a field of the builder's entity, stored or computed.
+type fieldRef struct {
+	f *model.Field
+	c *model.ComputedField // nil for a stored field
+}
+
+func (r fieldRef) name() string { return r.f.Name }
+
+// field resolves a field name of the entity, or returns a CallError that
+// lists the valid names.
+func (b *builder) field(name, path string) (fieldRef, error) {
+	if f := b.e.Field(name); f != nil {
+		return fieldRef{f: f}, nil
+	}
+	if c := b.e.ComputedField(name); c != nil {
+		return fieldRef{f: &c.Field, c: c}, nil
+	}
+	return fieldRef{}, callError(b.tool, path, b.e.FieldNames(), "%q is not a field of %s", name, b.e.Name)
+}
+
+// runtime reports whether the field must be computed in the statement
+// (a computed field that is not read from a ready cache property).
+func (b *builder) runtime(r fieldRef) bool {
+	return r.c != nil && b.cc[r.c.Name].Stored == ""
+}
+
+// expr is the Cypher that reads the field: n.`prop`, n.`cache_prop` for a
+// ready materialized field, or the computed variable (after ensure).
+func (b *builder) expr(r fieldRef) string {
+	if r.c == nil {
+		return prop("n", r.f.Name)
+	}
+	if s := b.cc[r.c.Name].Stored; s != "" {
+		return prop("n", s)
+	}
+	return Ident(VarName(r.c.Name))
+}
+
+// use records a use of a field.
+func (b *builder) use(r fieldRef, kind UseKind) {
+	u := Use{Entity: b.e.Name, Field: r.f.Name, Kind: kind, Computed: r.c != nil}
+	if r.c != nil && !b.runtime(r) {
+		u.Materialized = true
+	}
+	for _, x := range b.uses {
+		if x == u {
+			return
+		}
+	}
+	b.uses = append(b.uses, u)
+}
+
+// carried renders the variables to carry: n and the scope.
+func (b *builder) carried() string {
+	parts := []string{"n"}
+	for _, v := range b.scope {
+		parts = append(parts, Ident(v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ensure emits the clauses that compute the given runtime fields (and the
+// computed fields they need), each once, in dependency order.
+func (b *builder) ensure(refs ...fieldRef) error {
+	for _, r := range refs {
+		if r.c == nil || !b.runtime(r) {
+			continue
+		}
+		if err := b.ensureName(r.c.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *builder) ensureName(name string) error {
+	if b.have[name] {
+		return nil
+	}
+	cc, ok := b.cc[name]
+	if !ok {
+		return fmt.Errorf("planner: no compiled Cypher for computed field %s.%s", b.e.Name, name)
+	}
+	if cc.Stored != "" {
+		return nil
+	}
+	for i, sq := range cc.Subqueries {
+		alias := cc.Aliases[i]
+		if b.haveAlias[alias] {
+			continue
+		}
+		b.line("%s", sq)
+		b.scope = append(b.scope, alias)
+		b.haveAlias[alias] = true
+	}
+	v := VarName(name)
+	b.line("WITH %s, %s AS %s", b.carried(), cc.Expr, Ident(v))
+	b.scope = append(b.scope, v)
+	b.have[name] = true
+	return nil
+}
+
+// filterScope emits WITH <carried> WHERE preds, for predicates on computed
+// values.
+func (b *builder) filterScope(preds []string) {
+	if len(preds) == 0 {
+		return
+	}
+	b.line("WITH %s\nWHERE %s", b.carried(), strings.Join(preds, " AND "))
+}
+
+// match emits the entity's MATCH with the predicates that need no computed
+// field.
+func (b *builder) match(preds []string) {
+	b.line("MATCH (n:%s)", Ident(b.e.Name))
+	if len(preds) > 0 {
+		b.line("WHERE %s", strings.Join(preds, " AND "))
+	}
+}
+
+// statement finishes the builder.
+func (b *builder) statement(shape Shape) *Statement {
+	return &Statement{Cypher: strings.Join(b.lines, "\n"), Params: b.params, Uses: b.uses, Shape: shape}
+}

@@ -1,0 +1,121 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ragforge/ragforge/computed"
+	"github.com/ragforge/ragforge/model"
+)
+
+// ComputedCypher is the query-time Cypher of one computed field, from
+// package computed: an expression over the entity node `n`, after the
+// CALL subqueries of the raw-Cypher fields it reads; or, when the field is
+// materialized and ready, the cache property it is read from.
+type ComputedCypher struct {
+	// Expr is a Cypher expression in which the entity node is `n`.
+	Expr string
+	// Subqueries are CALL clauses that must precede Expr, each binding the
+	// variable at the same index of Aliases.
+	Subqueries []string
+	Aliases    []string
+	// Stored is the cache property when the field is read from it.
+	Stored string
+}
+
+// VarName is the Cypher variable (unescaped) that holds computed field
+// name's value inside a statement. The prefix keeps computed values from
+// clashing with the node variables of a statement (n, t) and with the
+// __rf_ aliases of package computed.
+func VarName(field string) string { return "cf_" + field }
+
+// compiledEntity is an entity's checked computed fields and, per raw
+// cypher field, the alias its subquery clause binds.
+type compiledEntity struct {
+	ce      *computed.Entity
+	aliases map[string]string // subquery clause → alias
+}
+
+// compileEntity compiles e's computed fields once.
+func (p *Planner) compileEntity(e *model.Entity) (*compiledEntity, error) {
+	p.mu.Lock()
+	ce, ok := p.entities[e.Name]
+	p.mu.Unlock()
+	if ok {
+		return ce, nil
+	}
+	c, err := computed.Compile(e)
+	if err != nil {
+		return nil, err
+	}
+	ce = &compiledEntity{ce: c, aliases: map[string]string{}}
+	for _, f := range c.Fields {
+		if f.Config.Cypher == "" {
+			continue
+		}
+		sq, err := f.Subquery("n")
+		if err != nil {
+			return nil, err
+		}
+		ce.aliases[sq] = computed.Alias("n", f.Config.Name)
+	}
+	p.mu.Lock()
+	p.entities[e.Name] = ce
+	p.mu.Unlock()
+	return ce, nil
+}
+
+// computedFor returns the Cypher of e's computed fields under the given
+// state, compiling once per entity and ready set.
+func (p *Planner) computedFor(e *model.Entity, state State) (map[string]ComputedCypher, error) {
+	if len(e.Computed) == 0 {
+		return nil, nil
+	}
+	ce, err := p.compileEntity(e)
+	if err != nil {
+		return nil, fmt.Errorf("planner: computed fields of %s: %w", e.Name, err)
+	}
+	var ready []string
+	for _, c := range e.Computed {
+		if state.Ready(e.Name, c.Name) {
+			ready = append(ready, c.Name)
+		}
+	}
+	key := e.Name + "\x00" + strings.Join(ready, "\x00")
+	p.mu.Lock()
+	cc, ok := p.compiled[key]
+	p.mu.Unlock()
+	if ok {
+		return cc, nil
+	}
+	mat := map[string]bool{}
+	for _, r := range ready {
+		mat[r] = true
+	}
+	cc = map[string]ComputedCypher{}
+	for _, f := range ce.ce.Fields {
+		name := f.Config.Name
+		if slices.Contains(ready, name) {
+			cc[name] = ComputedCypher{Stored: f.CacheProperty()}
+			continue
+		}
+		fr, err := f.Fragment(computed.Options{Materialized: mat})
+		if err != nil {
+			return nil, fmt.Errorf("planner: computed field %s.%s: %w", e.Name, name, err)
+		}
+		x := ComputedCypher{Expr: fr.Cypher, Subqueries: fr.Subqueries}
+		for _, sq := range fr.Subqueries {
+			alias, ok := ce.aliases[sq]
+			if !ok {
+				return nil, fmt.Errorf("planner: computed field %s.%s: a subquery binds no known alias", e.Name, name)
+			}
+			x.Aliases = append(x.Aliases, alias)
+		}
+		cc[name] = x
+	}
+	p.mu.Lock()
+	p.compiled[key] = cc
+	p.mu.Unlock()
+	return cc, nil
+}

@@ -1,0 +1,187 @@
+package planner
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// condOps maps query_entities operators to Cypher; the operator text comes
+// from this table, never from the call.
+var condOps = map[string]string{
+	"=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
+	"CONTAINS": "CONTAINS", "STARTS WITH": "STARTS WITH", "ENDS WITH": "ENDS WITH",
+}
+
+// preds holds predicates split by what they need: stored ones go in the
+// first MATCH, computed ones after the computed fields are computed.
+type preds struct {
+	stored, computed []string
+	refs             []fieldRef // runtime computed fields the computed predicates read
+}
+
+func (ps *preds) add(b *builder, r fieldRef, pred string) {
+	if b.runtime(r) {
+		ps.computed = append(ps.computed, pred)
+		ps.refs = append(ps.refs, r)
+		return
+	}
+	ps.stored = append(ps.stored, pred)
+}
+
+// conditions renders {field, operator, value} conditions, ANDed.
+func (b *builder) conditions(conds []tools.Condition, name string, ps *preds) error {
+	for i, c := range conds {
+		at := fmt.Sprintf("/%s/%d", name, i)
+		r, err := b.field(c.Field, at+"/field")
+		if err != nil {
+			return err
+		}
+		pred, err := b.condition(r, c, at)
+		if err != nil {
+			return err
+		}
+		b.use(r, UseFilter)
+		ps.add(b, r, pred)
+	}
+	return nil
+}
+
+func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, error) {
+	if !r.f.HasOperator(c.Operator) && r.f.Operators != nil {
+		return "", callError(b.tool, at+"/operator", r.f.Operators, "operator %q does not apply to %s field %s", c.Operator, r.f.Type, r.f.Name)
+	}
+	x := b.expr(r)
+	switch c.Operator {
+	case "IS NULL":
+		return x + " IS NULL", nil
+	case "IS NOT NULL":
+		return x + " IS NOT NULL", nil
+	case "IN", "NOT IN":
+		list, ok := c.Value.([]any)
+		if !ok || len(list) == 0 {
+			return "", callError(b.tool, at+"/value", nil, "%s needs a non-empty list of values", c.Operator)
+		}
+		vals := make([]any, len(list))
+		for i, v := range list {
+			nv, err := b.value(r, v, fmt.Sprintf("%s/value/%d", at, i))
+			if err != nil {
+				return "", err
+			}
+			vals[i] = nv
+		}
+		if r.f.Type.Kind() == model.Datetime {
+			x = b.timeSide(r)
+		}
+		pred := x + " IN " + b.param(vals)
+		if c.Operator == "NOT IN" {
+			pred = "NOT " + pred
+		}
+		return pred, nil
+	}
+	op, ok := condOps[c.Operator]
+	if !ok {
+		return "", callError(b.tool, at+"/operator", r.f.Operators, "unknown operator %q", c.Operator)
+	}
+	if c.Value == nil {
+		return "", callError(b.tool, at+"/value", nil, "operator %s needs a value", c.Operator)
+	}
+	v, err := b.value(r, c.Value, at+"/value")
+	if err != nil {
+		return "", err
+	}
+	if r.f.Type.Kind() == model.Datetime {
+		x = b.timeSide(r)
+	}
+	return x + " " + op + " " + b.param(v), nil
+}
+
+// value converts a condition value (already converted by tools.Parse, or
+// raw from a caller that skipped it) to the parameter for the field's
+// storage, rejecting values of the wrong type and non-finite numbers.
+func (b *builder) value(r fieldRef, v any, at string) (any, error) {
+	bad := func(want string) error {
+		return callError(b.tool, at, nil, "%s is a %s field; give %s", r.f.Name, r.f.Type, want)
+	}
+	switch r.f.Type.Kind() {
+	case model.Number:
+		switch n := v.(type) {
+		case int64:
+			return n, nil
+		case int:
+			return int64(n), nil
+		case float64:
+			if math.IsNaN(n) || math.IsInf(n, 0) {
+				return nil, bad("a finite number")
+			}
+			return n, nil
+		case json.Number:
+			if i, err := n.Int64(); err == nil {
+				return i, nil
+			}
+			f, err := n.Float64()
+			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, bad("a finite number")
+			}
+			return f, nil
+		}
+		return nil, bad("a number")
+	case model.Boolean:
+		if x, ok := v.(bool); ok {
+			return x, nil
+		}
+		return nil, bad("true or false")
+	case model.Datetime:
+		s, ok := v.(string)
+		if !ok {
+			return nil, bad("a datetime string")
+		}
+		t, err := tools.ParseDatetime(s)
+		if err != nil {
+			return nil, callError(b.tool, at, nil, "%v", err)
+		}
+		return timeParam(r.f, t), nil
+	case model.Enum:
+		s, ok := v.(string)
+		if !ok || !slices.Contains(r.f.Values, s) {
+			return nil, callError(b.tool, at, r.f.Values, "not a value of enum field %s", r.f.Name)
+		}
+		return s, nil
+	case model.String:
+		if s, ok := v.(string); ok {
+			return s, nil
+		}
+		return nil, bad("a string")
+	}
+	return nil, callError(b.tool, at, nil, "%s (%s) cannot be compared with a value", r.f.Name, r.f.Type)
+}
+
+// timeParam is the parameter a datetime field is compared with, by
+// storage: a DATETIME (time.Time, UTC) for temporal and ISO-string fields
+// (ISO strings are parsed on the field side), epoch seconds or
+// milliseconds as integers.
+func timeParam(f *model.Field, t time.Time) any {
+	switch f.StoredAs {
+	case model.EpochSeconds:
+		return t.Unix()
+	case model.EpochMillis:
+		return t.UnixMilli()
+	}
+	return t.UTC()
+}
+
+// timeSide is the field side of a datetime comparison: the stored value,
+// or datetime(value) for ISO strings, so instants compare correctly across
+// zones and formats (at the cost of an index on that property).
+func (b *builder) timeSide(r fieldRef) string {
+	x := b.expr(r)
+	if r.f.StoredAs == model.ISOString {
+		return "datetime(" + x + ")"
+	}
+	return x
+}

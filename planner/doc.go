@@ -1,0 +1,37 @@
+// Package planner turns one validated tool call into one parameterized
+// Cypher statement, so that everything an agent asks for runs as a single
+// read query whose text never contains the agent's words.
+//
+// Three rules shape every statement:
+//
+//   - Identifiers (labels, relationship types, property names) come only
+//     from the model and are backtick-escaped with [Ident]; every value the
+//     agent sent is a parameter in [Statement.Params].
+//   - Cheap filters run first: predicates on stored properties sit in the
+//     WHERE of the first MATCH, where Neo4j can use indexes, and computed
+//     fields are computed afterwards, only for the rows that survive (and
+//     fields that are only returned are computed after ORDER BY … LIMIT).
+//     Sorting on a stored or materialized property adds `IS NOT NULL` for
+//     that property, which lets Neo4j read the order from a range index;
+//     so entities without a value for the sort field are never returned by
+//     a sorted call, whatever the indexes.
+//   - A computed field is read from its cache property only when the
+//     [State] says that property is materialized and ready; otherwise its
+//     runtime Cypher (an expression, or a `CALL (n) { … }` subquery for a
+//     raw-Cypher field) is used.
+//
+// Agent-supplied regular expressions and globs never reach Neo4j's `=~`
+// (Java regex backtracks without bound and ignores transaction timeouts).
+// The statement fetches candidates with a cheap prefilter (a literal
+// prefix, suffix or required substring) and at most [Options.ScanLimit]
+// rows; [Statement.Filter] then matches them in Go with RE2 (linear time) or
+// doublestar globs, stopping at the call's limit.
+//
+// Time-zone rules: datetimes an agent writes without a zone are UTC;
+// relative periods ("today", "last_week", "last_7_days") and precision
+// truncation are computed in [Options.Location] (UTC unless set) at
+// [Options.Now]. Datetime fields are compared according to how they are
+// stored (model.Field.StoredAs): temporal fields against a DATETIME
+// parameter, epoch fields against an integer, ISO strings through Cypher's
+// datetime().
+package planner

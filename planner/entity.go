@@ -1,0 +1,122 @@
+package planner
+
+import (
+	"github.com/ragforge/ragforge/tools"
+)
+
+// getEntityByID plans get_entity_by_id: the entity with the unique field's
+// value, every stored field and every computed field.
+func (p *Planner) getEntityByID(a *tools.GetEntityByIDArgs, state State) (*Statement, error) {
+	e, err := p.entity(tools.GetEntityByID, a.EntityType, "/entity_type")
+	if err != nil {
+		return nil, err
+	}
+	b, err := p.newBuilder(tools.GetEntityByID, e, state)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.field(e.UniqueField, "/id_value")
+	if err != nil {
+		return nil, err
+	}
+	v, err := b.value(r, a.IDValue, "/id_value")
+	if err != nil {
+		return nil, err
+	}
+	b.use(r, UseFilter)
+	b.match([]string{b.expr(r) + " = " + b.named("id", v)})
+	b.line("WITH n\nLIMIT 1")
+	if err := b.returnEntities(b.defaultStored(), b.allComputed(), nil, nil); err != nil {
+		return nil, err
+	}
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: 1}), nil
+}
+
+// allComputed lists every computed field of the entity.
+func (b *builder) allComputed() []fieldRef {
+	out := make([]fieldRef, len(b.e.Computed))
+	for i, c := range b.e.Computed {
+		out[i] = fieldRef{f: &c.Field, c: c}
+	}
+	return out
+}
+
+// search is the common plan of the single-field search tools: the
+// predicate on the field (stored: in the MATCH; computed: after computing
+// it), an order, a limit, and entity rows that carry the field's computed
+// value when it is computed.
+type search struct {
+	tool   string
+	entity string
+	field  string
+	limit  int
+	// maxLimit overrides the call limit cap (regex and glob scans).
+	maxLimit int
+	// pred renders the predicate(s) given the field's Cypher.
+	pred func(b *builder, r fieldRef, x string) ([]string, error)
+	// orders renders the sort given the field's Cypher; the unique field is
+	// appended as tie-break.
+	orders func(b *builder, x string) []order
+	// extra are additional RETURN items (expr AS name) given the field's
+	// Cypher, with their names for the shape.
+	extra      func(b *builder, x string) []string
+	extraNames []string
+	// notNull adds `x IS NOT NULL` to the stored predicates.
+	notNull bool
+}
+
+func (p *Planner) search(s search, state State) (*builder, *Statement, error) {
+	e, err := p.entity(s.tool, s.entity, "/entity_type")
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := p.newBuilder(s.tool, e, state)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := b.field(s.field, "/field")
+	if err != nil {
+		return nil, nil, err
+	}
+	b.use(r, UseFilter)
+	x := b.expr(r)
+	list, err := s.pred(b, r, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.notNull {
+		list = append([]string{x + " IS NOT NULL"}, list...)
+	}
+	var ps preds
+	for _, pr := range list {
+		ps.add(b, r, pr)
+	}
+	b.match(ps.stored)
+	if err := b.ensure(ps.refs...); err != nil {
+		return nil, nil, err
+	}
+	b.filterScope(ps.computed)
+	var orders []order
+	if s.orders != nil {
+		orders = s.orders(b, x)
+		b.use(r, UseOrder)
+	}
+	orders = append(orders, b.idOrder())
+	limit := clamp(s.limit, p.limits.DefaultLimit, p.limits.MaxLimit)
+	if s.maxLimit > 0 {
+		limit = s.maxLimit
+	}
+	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
+	var computed []fieldRef
+	if r.c != nil {
+		computed = append(computed, r)
+	}
+	var extra []string
+	if s.extra != nil {
+		extra = s.extra(b, x)
+	}
+	if err := b.returnEntities(b.defaultStored(), computed, extra, orders); err != nil {
+		return nil, nil, err
+	}
+	return b, b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: s.extraNames}), nil
+}

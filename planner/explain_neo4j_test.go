@@ -1,0 +1,45 @@
+package planner
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+)
+
+// TestGoldenPlansCompileOnNeo4j asks the real server to plan (EXPLAIN)
+// every golden statement with its parameters: the generated Cypher parses,
+// type-checks and is classified read-only. APOC cases run only where the
+// server has APOC.
+func TestGoldenPlansCompileOnNeo4j(t *testing.T) {
+	d := neo4jtest.Open(t)
+	apoc := neo4jtest.HasAPOC(t, d)
+	ctx := context.Background()
+	for _, c := range readGolden(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(c.path), ".txtar"), func(t *testing.T) {
+			if c.caps.APOC && !apoc {
+				t.Skip("server has no APOC")
+			}
+			f := newFixture(t, c.config, c.caps)
+			st, err := f.plan(c.tool, c.args, c.state)
+			if err != nil {
+				return // error cases are checked by TestGoldenPlans
+			}
+			if st.Raw {
+				return
+			}
+			res, err := neo4j.ExecuteQuery(ctx, d, "EXPLAIN "+st.Cypher, st.Params, neo4j.EagerResultTransformer,
+				neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()), neo4j.ExecuteQueryWithReadersRouting())
+			if err != nil {
+				t.Fatalf("EXPLAIN failed: %v\n%s", err, st.Cypher)
+			}
+			if qt := res.Summary.StatementType(); qt != neo4j.StatementTypeReadOnly {
+				t.Errorf("statement type %v, want read-only\n%s", qt, st.Cypher)
+			}
+		})
+	}
+}

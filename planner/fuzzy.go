@@ -1,0 +1,98 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/ragforge/ragforge/tools"
+)
+
+// fuzzyEdits is the edit distance fuzzy matching tolerates per word, as the
+// tool description promises ("edit distance up to 2 per word").
+const fuzzyEdits = 2
+
+// fuzzySearch plans text_pattern_search's fuzzy mode: through the
+// entity's full-text index when it covers the field (every word of the
+// pattern must match a word of the field within two edits, Lucene's
+// word~2), otherwise through APOC's Levenshtein distance on the field's
+// words. Without either the mode is not offered.
+func (p *Planner) fuzzySearch(a *tools.TextPatternSearchArgs, state State) (*Statement, error) {
+	const tool = tools.TextPatternSearch
+	e, err := p.entity(tool, a.EntityType, "/entity_type")
+	if err != nil {
+		return nil, err
+	}
+	words := splitWords(a.Pattern)
+	if len(words) == 0 {
+		return nil, callError(tool, "/pattern", nil, "fuzzy needs at least one word (letters or digits) in pattern")
+	}
+	ft := e.FullTextIndex
+	if p.caps.FullText && ft != nil && e.Field(a.Field) != nil && slices.Contains(ft.Fields, a.Field) {
+		b, err := p.newBuilder(tool, e, state)
+		if err != nil {
+			return nil, err
+		}
+		r, _ := b.field(a.Field, "/field")
+		b.use(r, UseFilter)
+		terms := make([]string, len(words))
+		for i, w := range words {
+			terms[i] = "+" + LuceneEscape(a.Field) + ":" + LuceneEscape(w) + "~" + itoa(fuzzyEdits)
+		}
+		limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
+		b.line("CALL db.index.fulltext.queryNodes(%s, %s) YIELD node AS n, score", b.named("index", ft.Name), b.named("query", strings.Join(terms, " ")))
+		b.line("WHERE n:%s", Ident(e.Name))
+		orders := []order{{expr: "score", desc: true}, b.idOrder()}
+		b.scope = append(b.scope, "score")
+		b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
+		if err := b.returnEntities(b.defaultStored(), nil, []string{"score AS score"}, orders); err != nil {
+			return nil, err
+		}
+		return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: []string{"score"}}), nil
+	}
+	if !p.caps.APOC {
+		return nil, callError(tool, "/mode", []string{"contains", "starts_with", "ends_with", "exact", "regex", "glob"},
+			"fuzzy matching on %s.%s needs a full-text index over the field or APOC on the server", e.Name, a.Field)
+	}
+	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit, notNull: true}
+	s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
+		return []string{"all(q IN " + b.named("words", words) + " WHERE any(w IN apoc.text.split(toLower(" + x +
+			"), '[^\\\\p{L}\\\\p{N}_]+') WHERE apoc.text.levenshteinDistance(w, q) <= " + itoa(fuzzyEdits) + "))"}, nil
+	}
+	s.orders = func(b *builder, x string) []order {
+		return []order{{expr: "apoc.text.levenshteinSimilarity(toLower(" + x + "), " + b.named("pattern", strings.ToLower(a.Pattern)) + ")", desc: true}}
+	}
+	_, st, err := p.search(s, state)
+	return st, err
+}
+
+// splitWords lower-cases text and splits it into words of letters, digits
+// and underscores, the way the APOC route splits the field.
+func splitWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	})
+}
+
+// luceneSpecial are the characters Lucene's classic query parser treats as
+// syntax.
+const luceneSpecial = `+-&|!(){}[]^"~*?:\/`
+
+// LuceneEscape escapes text for Lucene's classic query parser, which the
+// full-text procedures use: every special character gets a backslash, as
+// does whitespace (so a term stays one term), and the words AND, OR and NOT
+// get a backslash before their first letter so they stay words.
+func LuceneEscape(s string) string {
+	switch s {
+	case "AND", "OR", "NOT":
+		return `\` + s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(luceneSpecial, r) || unicode.IsSpace(r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,74 @@
+package planner
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// testNow is the clock golden cases plan relative periods at.
+var testNow = time.Date(2026, 1, 15, 12, 30, 45, 0, time.UTC)
+
+var (
+	modelsMu sync.Mutex
+	models   = map[string]*model.Model{}
+)
+
+// loadModel loads a config of testdata/configs/valid (or, for configs only
+// the planner tests need, testdata/planner/configs) once per test binary.
+func loadModel(t testing.TB, name string) *model.Model {
+	t.Helper()
+	modelsMu.Lock()
+	defer modelsMu.Unlock()
+	if m, ok := models[name]; ok {
+		return m
+	}
+	path := filepath.Join("..", "testdata", "configs", "valid", name)
+	if _, err := os.Stat(path); err != nil {
+		path = filepath.Join("..", "testdata", "planner", "configs", name)
+	}
+	m, err := engine.Load(path)
+	if err != nil {
+		t.Fatalf("load %s: %v", name, err)
+	}
+	models[name] = m
+	return m
+}
+
+// fixture is a model with its catalog and planner, as the engine builds
+// them: every tool on, the given capabilities.
+type fixture struct {
+	m   *model.Model
+	cat *tools.Catalog
+	p   *Planner
+}
+
+func newFixture(t testing.TB, config string, caps tools.Capabilities) *fixture {
+	t.Helper()
+	m := loadModel(t, config)
+	cat, err := tools.Generate(m, tools.Options{Aggregations: true, RawCypher: true, Capabilities: &caps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(m, Options{Capabilities: &caps, Now: func() time.Time { return testNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{m: m, cat: cat, p: p}
+}
+
+// plan parses and plans one call.
+func (f *fixture) plan(tool, args string, state State) (*Statement, error) {
+	a, err := f.cat.Parse(tool, json.RawMessage(args))
+	if err != nil {
+		return nil, err
+	}
+	return f.p.Plan(Call{Tool: tool, Args: a}, state)
+}

@@ -1,0 +1,246 @@
+package planner
+
+import (
+	"math"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// numberRangeSearch plans number_range_search. Comparisons become range
+// predicates on the bare field (approximately is value ± tolerance,
+// rounded_equal is [floor(value/round_to)*round_to, +round_to)), computed in
+// Go so a range index on the property applies. percentile and outlier
+// compute their threshold in a first aggregation over the label, then
+// match again; histogram returns buckets instead of entities.
+func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State) (*Statement, error) {
+	const tool = tools.NumberRangeSearch
+	e, err := p.entity(tool, a.EntityType, "/entity_type")
+	if err != nil {
+		return nil, err
+	}
+	{
+		b, _ := p.newBuilder(tool, e, nil)
+		r, err := b.field(a.Field, "/field")
+		if err != nil {
+			return nil, err
+		}
+		if r.f.Type.Kind() != model.Number {
+			return nil, callError(tool, "/field", nil, "%s is not a number field", a.Field)
+		}
+	}
+	for _, v := range []*float64{a.Value, a.UpperValue, a.Tolerance, a.RoundTo, a.Percentile, a.K, a.BucketWidth} {
+		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
+			return nil, callError(tool, "", nil, "numbers must be finite")
+		}
+	}
+	switch a.Operator {
+	case "percentile", "outlier":
+		return p.statSearch(a, e.Name, state)
+	case "histogram":
+		return p.histogram(a, state)
+	}
+	if a.Value == nil {
+		return nil, callError(tool, "/value", nil, "operator %s needs a value", a.Operator)
+	}
+	v := *a.Value
+	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit}
+	asc := func(b *builder, x string) []order { return []order{{expr: x}} }
+	s.orders = asc
+	rng := func(lo, hi float64, hiOp string) func(b *builder, r fieldRef, x string) ([]string, error) {
+		return func(b *builder, r fieldRef, x string) ([]string, error) {
+			return []string{x + " >= " + b.param(lo), x + " " + hiOp + " " + b.param(hi)}, nil
+		}
+	}
+	cmp := func(op string) func(b *builder, r fieldRef, x string) ([]string, error) {
+		return func(b *builder, r fieldRef, x string) ([]string, error) {
+			return []string{x + " " + op + " " + b.param(v)}, nil
+		}
+	}
+	switch a.Operator {
+	case "equal":
+		s.pred = cmp("=")
+	case "gt":
+		s.pred = cmp(">")
+	case "gte":
+		s.pred = cmp(">=")
+	case "lt":
+		s.pred = cmp("<")
+		s.orders = func(b *builder, x string) []order { return []order{{expr: x, desc: true}} }
+	case "lte":
+		s.pred = cmp("<=")
+		s.orders = func(b *builder, x string) []order { return []order{{expr: x, desc: true}} }
+	case "between":
+		if a.UpperValue == nil {
+			return nil, callError(tool, "/upper_value", nil, "between needs upper_value")
+		}
+		if *a.UpperValue < v {
+			return nil, callError(tool, "/upper_value", nil, "upper_value %g is below value %g", *a.UpperValue, v)
+		}
+		s.pred = rng(v, *a.UpperValue, "<=")
+	case "approximately":
+		tol := math.Abs(v) * 0.1
+		if a.Tolerance != nil {
+			tol = math.Abs(*a.Tolerance)
+		}
+		s.pred = rng(v-tol, v+tol, "<=")
+		// Nearest first; the range predicate still uses the index.
+		s.orders = func(b *builder, x string) []order {
+			return []order{{expr: "abs(" + x + " - " + b.named("target", v) + ")"}}
+		}
+	case "rounded_equal":
+		step := 10.0
+		if a.RoundTo != nil {
+			step = *a.RoundTo
+		}
+		if step <= 0 {
+			return nil, callError(tool, "/round_to", nil, "round_to must be greater than 0")
+		}
+		lo := math.Floor(v/step) * step
+		s.pred = rng(lo, lo+step, "<")
+	default:
+		return nil, callError(tool, "/operator", []string{"equal", "gt", "gte", "lt", "lte", "between", "approximately", "rounded_equal", "percentile", "outlier", "histogram"}, "unknown operator %q", a.Operator)
+	}
+	_, st, err := p.search(s, state)
+	return st, err
+}
+
+// statSearch plans percentile (entities at or above the p-th percentile,
+// percentileCont over the non-null values, highest first) and outlier
+// (entities more than k population standard deviations from the mean,
+// farthest first).
+func (p *Planner) statSearch(a *tools.NumberRangeSearchArgs, entity string, state State) (*Statement, error) {
+	const tool = tools.NumberRangeSearch
+	e := p.m.Entity(entity)
+	b, err := p.newBuilder(tool, e, state)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.field(a.Field, "/field")
+	if err != nil {
+		return nil, err
+	}
+	b.use(r, UseAggregate)
+	b.use(r, UseFilter)
+	x := b.expr(r)
+	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
+	// Pass 1: the statistic.
+	b.passOver(r)
+	var stats []string
+	var pred string
+	var orders []order
+	switch a.Operator {
+	case "percentile":
+		pct := 90.0
+		if a.Percentile != nil {
+			pct = *a.Percentile
+		}
+		if pct < 0 || pct > 100 {
+			return nil, callError(tool, "/percentile", nil, "percentile must be between 0 and 100")
+		}
+		b.line("WITH percentileCont(%s, %s) AS threshold", x, b.named("fraction", pct/100))
+		stats = []string{"threshold"}
+		pred = x + " >= threshold"
+		orders = []order{{expr: x, desc: true}}
+	case "outlier":
+		k := 2.0
+		if a.K != nil {
+			k = *a.K
+		}
+		if k <= 0 {
+			return nil, callError(tool, "/k", nil, "k must be greater than 0")
+		}
+		b.line("WITH avg(%s) AS mean, stDevP(%s) AS stdev", x, x)
+		stats = []string{"mean", "stdev"}
+		pred = "abs(" + x + " - mean) > " + b.named("k", k) + " * stdev"
+		orders = []order{{expr: "abs(" + x + " - mean)", desc: true}}
+	}
+	// Pass 2: the entities beyond it.
+	b.reset(stats...)
+	b.passOver(r)
+	b.filterScope([]string{pred})
+	orders = append(orders, b.idOrder())
+	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
+	var computed []fieldRef
+	if r.c != nil {
+		computed = append(computed, r)
+	}
+	if err := b.returnEntities(b.defaultStored(), computed, stats, orders); err != nil {
+		return nil, err
+	}
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Stats: stats}), nil
+}
+
+// passOver matches the entity's nodes whose field is not null, computing
+// the field first when it is a runtime computed field.
+func (b *builder) passOver(r fieldRef) {
+	x := b.expr(r)
+	if b.runtime(r) {
+		b.match(nil)
+		if err := b.ensure(r); err != nil {
+			panic(err) // dependency errors surface at compile time
+		}
+		b.filterScope([]string{x + " IS NOT NULL"})
+		return
+	}
+	b.match([]string{x + " IS NOT NULL"})
+}
+
+// reset forgets computed variables after an aggregation, keeping the given
+// variables in scope.
+func (b *builder) reset(keep ...string) {
+	b.scope = append([]string(nil), keep...)
+	b.have = map[string]bool{}
+	b.haveAlias = map[string]bool{}
+}
+
+// histogram plans number_range_search's histogram: with buckets, the range
+// [min, max] cut into equal buckets (the maximum falls in the last); with
+// bucket_width, buckets aligned on multiples of the width. Only non-empty
+// buckets are returned, lowest first, at most MaxBuckets.
+func (p *Planner) histogram(a *tools.NumberRangeSearchArgs, state State) (*Statement, error) {
+	const tool = tools.NumberRangeSearch
+	e := p.m.Entity(a.EntityType)
+	b, err := p.newBuilder(tool, e, state)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.field(a.Field, "/field")
+	if err != nil {
+		return nil, err
+	}
+	b.use(r, UseAggregate)
+	b.use(r, UseGroup)
+	x := b.expr(r)
+	maxB := p.limits.MaxBuckets
+	if a.BucketWidth != nil {
+		if a.Buckets > 0 {
+			return nil, callError(tool, "/bucket_width", nil, "give buckets or bucket_width, not both")
+		}
+		w := *a.BucketWidth
+		if w <= 0 {
+			return nil, callError(tool, "/bucket_width", nil, "bucket_width must be greater than 0")
+		}
+		b.passOver(r)
+		wp := b.named("width", w)
+		b.line("WITH toInteger(floor(%s / %s)) AS bucket, count(*) AS `count`", x, wp)
+		b.line("RETURN bucket * %s AS lower, (bucket + 1) * %s AS upper, `count`\nORDER BY lower\nLIMIT %s", wp, wp, b.named("limit", int64(maxB)))
+		return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB}), nil
+	}
+	n := a.Buckets
+	if n <= 0 {
+		n = 10
+	}
+	if n > maxB {
+		n = maxB
+	}
+	b.passOver(r)
+	b.line("WITH min(%s) AS lo, max(%s) AS hi", x, x)
+	b.reset("lo", "hi")
+	b.passOver(r)
+	np := b.named("buckets", int64(n))
+	b.line("WITH lo, hi, CASE WHEN hi = lo THEN 0 ELSE toInteger(floor(toFloat(%s - lo) * %s / (hi - lo))) END AS i", x, np)
+	b.line("WITH lo, hi, CASE WHEN i >= %s THEN %s - 1 ELSE i END AS bucket, count(*) AS `count`", np, np)
+	b.line("RETURN lo + bucket * toFloat(hi - lo) / %s AS lower, lo + (bucket + 1) * toFloat(hi - lo) / %s AS upper, `count`\nORDER BY lower\nLIMIT %s", np, np, b.named("limit", int64(maxB)))
+	return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB}), nil
+}

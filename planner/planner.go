@@ -1,0 +1,172 @@
+package planner
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// DefaultScanLimit is how many candidate rows a regex or glob statement may
+// fetch for Go-side matching when Options.ScanLimit is zero: enough for the
+// label sizes the fixture and typical code graphs have, small enough that a
+// match-nothing pattern costs one bounded index or label scan.
+const DefaultScanLimit = 20000
+
+// Options configure a Planner. The zero value plans with the default limits,
+// the default capabilities (full-text indexes present, APOC absent), UTC and
+// the wall clock.
+type Options struct {
+	// Limits bound result sizes (zero fields take tools.DefaultLimits); the
+	// planner clamps every limit to them even when the caller skipped
+	// validation.
+	Limits tools.Limits
+	// Capabilities say which server features the fuzzy mode may use.
+	Capabilities *tools.Capabilities
+	// Now returns the current time for relative periods (time.Now if nil).
+	Now func() time.Time
+	// Location is the zone relative periods and precision truncation are
+	// computed in (UTC if nil).
+	Location *time.Location
+	// ScanLimit bounds the candidate rows of regex and glob statements.
+	ScanLimit int
+}
+
+// Planner plans tool calls for one model. It is safe for concurrent use.
+type Planner struct {
+	m      *model.Model
+	opts   Options
+	limits tools.Limits
+	caps   tools.Capabilities
+	loc    *time.Location
+
+	mu       sync.Mutex
+	entities map[string]*compiledEntity
+	compiled map[string]map[string]ComputedCypher // by entity + ready set
+}
+
+// New returns a planner for m.
+func New(m *model.Model, opts Options) (*Planner, error) {
+	if m == nil {
+		return nil, fmt.Errorf("planner: nil model")
+	}
+	p := &Planner{m: m, opts: opts, compiled: map[string]map[string]ComputedCypher{}, entities: map[string]*compiledEntity{}}
+	p.limits = withDefaults(opts.Limits)
+	p.caps = tools.Capabilities{FullText: true}
+	if opts.Capabilities != nil {
+		p.caps = *opts.Capabilities
+	}
+	p.loc = time.UTC
+	if opts.Location != nil {
+		p.loc = opts.Location
+	}
+	if p.opts.Now == nil {
+		p.opts.Now = time.Now
+	}
+	if p.opts.ScanLimit <= 0 {
+		p.opts.ScanLimit = DefaultScanLimit
+	}
+	return p, nil
+}
+
+func withDefaults(l tools.Limits) tools.Limits {
+	d := tools.DefaultLimits
+	pick := func(v, def int) int {
+		if v > 0 {
+			return v
+		}
+		return def
+	}
+	return tools.Limits{
+		DefaultLimit: pick(l.DefaultLimit, d.DefaultLimit),
+		MaxLimit:     pick(l.MaxLimit, d.MaxLimit),
+		MaxOffset:    pick(l.MaxOffset, d.MaxOffset),
+		MaxDepth:     pick(l.MaxDepth, d.MaxDepth),
+		DefaultTopK:  pick(l.DefaultTopK, d.DefaultTopK),
+		MaxTopK:      pick(l.MaxTopK, d.MaxTopK),
+		MaxBuckets:   pick(l.MaxBuckets, d.MaxBuckets),
+	}
+}
+
+// Call is a tool call whose arguments were parsed by tools.Catalog.Parse:
+// Args is a pointer to one of the tools.*Args types.
+type Call struct {
+	Tool string
+	Args any
+}
+
+// Plan plans one call with default options; see [Planner.Plan].
+func Plan(m *model.Model, call Call, state State) (*Statement, error) {
+	p, err := New(m, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return p.Plan(call, state)
+}
+
+// Plan turns a parsed call into one statement. The arguments should have
+// passed tools.Catalog.Parse; the planner still looks every name up in the
+// model (so nothing else can become an identifier) and clamps every limit,
+// returning a *tools.CallError for anything it cannot plan.
+func (p *Planner) Plan(call Call, state State) (st *Statement, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, err = nil, fmt.Errorf("planner: internal error planning %s: %v", call.Tool, r)
+		}
+	}()
+	switch a := call.Args.(type) {
+	case *tools.QueryEntitiesArgs:
+		return p.queryEntities(a, state)
+	case *tools.GetEntityByIDArgs:
+		return p.getEntityByID(a, state)
+	case *tools.ExploreRelationshipsArgs:
+		return p.exploreRelationships(a, state)
+	case *tools.SemanticSearchArgs:
+		return p.semanticSearch(a, state)
+	case *tools.FulltextSearchArgs:
+		return p.fulltextSearch(a, state)
+	case *tools.TextPatternSearchArgs:
+		return p.textPatternSearch(a, state)
+	case *tools.NumberRangeSearchArgs:
+		return p.numberRangeSearch(a, state)
+	case *tools.DatetimeRangeSearchArgs:
+		return p.datetimeRangeSearch(a, state)
+	case *tools.EnumFilterSearchArgs:
+		return p.enumFilterSearch(a, state)
+	case *tools.DistanceSearchArgs:
+		return p.distanceSearch(a, state)
+	case *tools.AggregateEntitiesArgs:
+		return p.aggregateEntities(a, state)
+	case *tools.RunCypherArgs:
+		return p.runCypher(a)
+	}
+	return nil, callError(call.Tool, "", nil, "the planner has no plan for arguments of type %T", call.Args)
+}
+
+// callError builds a one-problem *tools.CallError.
+func callError(tool, path string, valid []string, format string, args ...any) error {
+	return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: path, Message: fmt.Sprintf(format, args...), Valid: valid}}}
+}
+
+// entity looks an entity up in the model.
+func (p *Planner) entity(tool, name, path string) (*model.Entity, error) {
+	e := p.m.Entity(name)
+	if e == nil {
+		return nil, callError(tool, path, p.m.EntityNames(), "%q is not an entity", name)
+	}
+	return e, nil
+}
+
+// clamp bounds a limit to [1, max], using def for zero or less.
+func clamp(n, def, max int) int {
+	if n <= 0 {
+		n = def
+	}
+	if n > max {
+		n = max
+	}
+	return n
+}
+

@@ -1,0 +1,83 @@
+package planner
+
+import (
+	"strings"
+)
+
+// The columns of entity rows (Shape ShapeEntities).
+const (
+	ColID         = "id"
+	ColProperties = "properties"
+	ColComputed   = "computed"
+	ColLabels     = "labels"
+)
+
+// defaultStored lists the stored fields an entity result carries when the
+// call names none: all of them but the unique field, which is the id.
+func (b *builder) defaultStored() []fieldRef {
+	var out []fieldRef
+	for _, f := range b.e.Fields {
+		if f.Name != b.e.UniqueField {
+			out = append(out, fieldRef{f: f})
+		}
+	}
+	return out
+}
+
+// order is an ORDER BY item already rendered.
+type order struct {
+	expr string
+	desc bool
+}
+
+func (o order) String() string {
+	if o.desc {
+		return o.expr + " DESC"
+	}
+	return o.expr
+}
+
+func orderList(os []order) string {
+	parts := make([]string, len(os))
+	for i, o := range os {
+		parts[i] = o.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// idOrder is the tie-break every sorted entity statement ends with, so
+// equal sort keys come back in one stable order and offset paging neither
+// repeats nor skips entities.
+func (b *builder) idOrder() order {
+	return order{expr: prop("n", b.e.UniqueField)}
+}
+
+// returnEntities computes the computed fields to return (after any ORDER
+// BY … LIMIT, so only returned rows pay for them) and emits the RETURN of
+// entity rows, re-stating the order because later clauses need not keep it.
+func (b *builder) returnEntities(stored, computed []fieldRef, extra []string, orders []order) error {
+	if err := b.ensure(computed...); err != nil {
+		return err
+	}
+	props := make([]string, 0, len(stored))
+	for _, r := range stored {
+		b.use(r, UseProject)
+		props = append(props, "."+Ident(r.f.Name))
+	}
+	comps := make([]string, 0, len(computed))
+	for _, r := range computed {
+		b.use(r, UseProject)
+		comps = append(comps, Ident(r.f.Name)+": "+b.expr(r))
+	}
+	cols := []string{
+		prop("n", b.e.UniqueField) + " AS " + ColID,
+		"n {" + strings.Join(props, ", ") + "} AS " + ColProperties,
+		"{" + strings.Join(comps, ", ") + "} AS " + ColComputed,
+	}
+	cols = append(cols, extra...)
+	b.line("RETURN %s", strings.Join(cols, ", "))
+	if len(orders) > 0 {
+		b.line("ORDER BY %s", orderList(orders))
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package planner
+
+import (
+	"github.com/ragforge/ragforge/tools"
+)
+
+// queryEntities plans query_entities:
+//
+//	MATCH (n:L) WHERE <stored predicates> [AND <sort property> IS NOT NULL]
+//	<computed fields the filter or sort needs>
+//	WITH … WHERE <computed predicates>
+//	WITH … ORDER BY <sort>, <unique field> SKIP $offset LIMIT $limit
+//	<computed fields only returned>
+//	RETURN id, properties, computed ORDER BY …
+func (p *Planner) queryEntities(a *tools.QueryEntitiesArgs, state State) (*Statement, error) {
+	e, err := p.entity(tools.QueryEntities, a.EntityType, "/entity_type")
+	if err != nil {
+		return nil, err
+	}
+	b, err := p.newBuilder(tools.QueryEntities, e, state)
+	if err != nil {
+		return nil, err
+	}
+	var ps preds
+	if err := b.conditions(a.Conditions, "conditions", &ps); err != nil {
+		return nil, err
+	}
+	var orders []order
+	if a.OrderBy != nil {
+		r, err := b.field(a.OrderBy.Field, "/order_by/field")
+		if err != nil {
+			return nil, err
+		}
+		b.use(r, UseOrder)
+		if !b.runtime(r) {
+			// Lets Neo4j read the order from a range index (and makes a
+			// sorted call's answer the same with or without one).
+			ps.stored = append(ps.stored, b.expr(r)+" IS NOT NULL")
+		} else {
+			ps.refs = append(ps.refs, r)
+			ps.computed = append(ps.computed, b.expr(r)+" IS NOT NULL")
+		}
+		orders = append(orders, order{expr: b.expr(r), desc: a.OrderBy.Direction == "DESC"})
+	}
+	if a.OrderBy == nil || a.OrderBy.Field != e.UniqueField {
+		orders = append(orders, b.idOrder())
+	}
+	b.match(ps.stored)
+	if err := b.ensure(ps.refs...); err != nil {
+		return nil, err
+	}
+	b.filterScope(ps.computed)
+
+	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
+	offset := a.Offset
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > p.limits.MaxOffset {
+		offset = p.limits.MaxOffset
+	}
+	b.line("WITH %s\nORDER BY %s\nSKIP %s LIMIT %s", b.carried(), orderList(orders), b.named("offset", int64(offset)), b.named("limit", int64(limit)))
+
+	stored, computed := b.defaultStored(), []fieldRef(nil)
+	if len(a.Fields) > 0 {
+		stored = nil
+		for i, name := range a.Fields {
+			r, err := b.field(name, "/fields/"+itoa(i))
+			if err != nil {
+				return nil, err
+			}
+			if r.c != nil {
+				computed = append(computed, r)
+			} else if r.f.Name != e.UniqueField {
+				stored = append(stored, r)
+			}
+		}
+	}
+	// Computed fields the call filtered or sorted on are already computed:
+	// return them too, they answer "why was this entity chosen".
+	for _, r := range ps.refs {
+		if !containsRef(computed, r) {
+			computed = append(computed, r)
+		}
+	}
+	if err := b.returnEntities(stored, computed, nil, orders); err != nil {
+		return nil, err
+	}
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit}), nil
+}
+
+func containsRef(rs []fieldRef, r fieldRef) bool {
+	for _, x := range rs {
+		if x.f == r.f {
+			return true
+		}
+	}
+	return false
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}

@@ -1,0 +1,108 @@
+package planner
+
+// Statement is one tool call as Cypher: the text (identifiers from the model
+// only), the parameters (every value the agent sent), which fields it used,
+// and how the engine shapes its rows.
+type Statement struct {
+	// Cypher is the statement text; it never contains agent input.
+	Cypher string `json:"cypher"`
+	// Params holds the values, by parameter name (without the $).
+	Params map[string]any `json:"params"`
+	// Uses lists the fields the statement filters, orders, aggregates,
+	// groups or returns, so usage can be counted per computed field.
+	Uses []Use `json:"uses,omitempty"`
+	// Shape says how the engine turns the rows into a result.
+	Shape Shape `json:"shape"`
+	// Filter, when set, is a match the engine applies in Go to each row
+	// before counting it (regex and glob modes).
+	Filter *Filter `json:"filter,omitempty"`
+	// Embed, when set, asks the engine to embed a text and put the vector in
+	// Params[Embed.Param] before running (semantic_search).
+	Embed *Embed `json:"embed,omitempty"`
+	// Raw marks an agent-written statement (run_cypher): the engine must
+	// check with EXPLAIN that it is a read before running it.
+	Raw bool `json:"raw,omitempty"`
+}
+
+// UseKind is how a statement uses a field.
+type UseKind string
+
+// The kinds of field use the materialization policy counts.
+const (
+	UseFilter    UseKind = "filter"
+	UseOrder     UseKind = "order"
+	UseAggregate UseKind = "aggregate"
+	UseGroup     UseKind = "group"
+	UseProject   UseKind = "project"
+)
+
+// Use is one use of one field by a statement.
+type Use struct {
+	Entity string  `json:"entity"`
+	Field  string  `json:"field"`
+	Kind   UseKind `json:"kind"`
+	// Computed is true for a computed field.
+	Computed bool `json:"computed,omitempty"`
+	// Materialized is true when the statement read the field's cache
+	// property instead of computing it.
+	Materialized bool `json:"materialized,omitempty"`
+}
+
+// ShapeKind names the form of a statement's rows.
+type ShapeKind string
+
+// The row forms the engine knows how to shape.
+const (
+	// ShapeEntities rows have the columns id, properties, computed and,
+	// where the entity type varies (explore_relationships), labels; tools
+	// may add score, distance_km, depth, from_id and relationship.
+	ShapeEntities ShapeKind = "entities"
+	// ShapeAggregate rows have the columns group (when grouped) and value.
+	ShapeAggregate ShapeKind = "aggregate"
+	// ShapeHistogram rows have the columns lower, upper and count.
+	ShapeHistogram ShapeKind = "histogram"
+	// ShapeRows rows are returned as they are (run_cypher).
+	ShapeRows ShapeKind = "rows"
+)
+
+// Shape tells the engine how to read a statement's rows.
+type Shape struct {
+	Kind ShapeKind `json:"kind"`
+	// Entity is the entity type of every row, or "" when rows carry labels.
+	Entity string `json:"entity,omitempty"`
+	// Limit is the most entities (or groups) the call asked for; the
+	// statement may fetch more rows when a Go-side Filter drops some.
+	Limit int `json:"limit"`
+	// Extra names extra per-row columns to copy into each result entity
+	// (score, distance_km, depth, from_id, relationship, value).
+	Extra []string `json:"extra,omitempty"`
+	// Stats names columns that are the same on every row and describe the
+	// call (threshold, mean, stdev); the engine reports them once.
+	Stats []string `json:"stats,omitempty"`
+}
+
+// Filter is a Go-side match on the text column "value" of each row, for the
+// modes whose patterns must not reach Neo4j's regex engine.
+type Filter struct {
+	// Mode is regex or glob.
+	Mode    string `json:"mode"`
+	Pattern string `json:"pattern"`
+	// CaseSensitive is false to match ignoring case.
+	CaseSensitive bool `json:"case_sensitive"`
+	// ScanLimit is how many candidate rows the statement may return; when
+	// it returns that many, matches beyond them may exist (the result says
+	// so).
+	ScanLimit int `json:"scan_limit"`
+}
+
+// Embed asks the engine to embed Text with the named vector index's model.
+type Embed struct {
+	Param string `json:"param"`
+	Text  string `json:"text"`
+	// Index names the vector index; Model its embedding model ("" when the
+	// config names none).
+	Index string `json:"index"`
+	Model string `json:"model,omitempty"`
+	// Dimensions is the length the vector must have.
+	Dimensions int `json:"dimensions"`
+}

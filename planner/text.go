@@ -1,0 +1,287 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// ColValue is the column holding the matched text in regex and glob rows,
+// which the engine's Go-side Filter reads.
+const ColValue = "value"
+
+// textPatternSearch plans text_pattern_search. contains, starts_with,
+// ends_with and exact are Cypher string predicates on a parameter (case-
+// insensitive through toLower on both sides); regex and glob fetch at most
+// ScanLimit candidates, narrowed by a literal prefilter, for the engine to
+// match in Go; fuzzy goes through the full-text index or APOC.
+func (p *Planner) textPatternSearch(a *tools.TextPatternSearchArgs, state State) (*Statement, error) {
+	const tool = tools.TextPatternSearch
+	mode := a.Mode
+	if mode == "" {
+		mode = "contains"
+	}
+	e, err := p.entity(tool, a.EntityType, "/entity_type")
+	if err != nil {
+		return nil, err
+	}
+	if f := e.Field(a.Field); f == nil && e.ComputedField(a.Field) == nil {
+		return nil, callError(tool, "/field", e.FieldNames(), "%q is not a field of %s", a.Field, e.Name)
+	} else if f != nil && f.Type.Kind() != model.String || f == nil && e.ComputedField(a.Field).Type.Kind() != model.String {
+		return nil, callError(tool, "/field", nil, "%s is not a string field", a.Field)
+	}
+	if a.Pattern == "" {
+		return nil, callError(tool, "/pattern", nil, "pattern is empty")
+	}
+	ci := !a.CaseSensitive
+	side := func(x string) string {
+		if ci {
+			return "toLower(" + x + ")"
+		}
+		return x
+	}
+	val := func(b *builder, v string) string {
+		if ci {
+			return "toLower(" + b.param(v) + ")"
+		}
+		return b.param(v)
+	}
+	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit}
+	switch mode {
+	case "contains", "starts_with", "ends_with", "exact":
+		op := map[string]string{"contains": "CONTAINS", "starts_with": "STARTS WITH", "ends_with": "ENDS WITH", "exact": "="}[mode]
+		s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
+			return []string{side(x) + " " + op + " " + val(b, a.Pattern)}, nil
+		}
+	case "regex", "glob":
+		return p.scanSearch(a, mode, state)
+	case "fuzzy":
+		return p.fuzzySearch(a, state)
+	default:
+		return nil, callError(tool, "/mode", []string{"contains", "starts_with", "ends_with", "exact", "regex", "glob", "fuzzy"}, "unknown mode %q", mode)
+	}
+	_, st, err := p.search(s, state)
+	return st, err
+}
+
+// scanSearch plans regex and glob: candidates (non-null values passing a
+// literal prefilter) up to ScanLimit, in unique-field order, each with its
+// text in the value column; the Filter does the matching in Go.
+func (p *Planner) scanSearch(a *tools.TextPatternSearchArgs, mode string, state State) (*Statement, error) {
+	const tool = tools.TextPatternSearch
+	var pre prefilter
+	switch mode {
+	case "regex":
+		expr := "^(?:" + a.Pattern + ")$"
+		if !a.CaseSensitive {
+			expr = "(?i)" + expr
+		}
+		re, err := syntax.Parse(expr, syntax.Perl)
+		if err != nil {
+			return nil, callError(tool, "/pattern", nil, "not a valid RE2 regular expression: %v", err)
+		}
+		if _, err := regexp.Compile(expr); err != nil {
+			return nil, callError(tool, "/pattern", nil, "not a valid RE2 regular expression: %v", err)
+		}
+		pre = regexPrefilter(re.Simplify())
+	case "glob":
+		if !doublestar.ValidatePattern(a.Pattern) {
+			return nil, callError(tool, "/pattern", nil, "not a valid glob (unclosed [ or {, or a trailing \\)")
+		}
+		pre = globPrefilter(a.Pattern, a.CaseSensitive)
+	}
+	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: p.opts.ScanLimit, notNull: true}
+	s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
+		return pre.render(b, x), nil
+	}
+	s.extra = func(b *builder, x string) []string { return []string{x + " AS " + ColValue} }
+	s.maxLimit = p.opts.ScanLimit
+	_, st, err := p.search(s, state)
+	if err != nil {
+		return nil, err
+	}
+	st.Shape.Limit = clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
+	st.Filter = &Filter{Mode: mode, Pattern: a.Pattern, CaseSensitive: a.CaseSensitive, ScanLimit: p.opts.ScanLimit}
+	return st, nil
+}
+
+// prefilter is a cheap necessary condition on a candidate's text: a
+// literal prefix, suffix and/or substring every match has. Literals are
+// parameters.
+type prefilter struct {
+	prefix, suffix, contains string
+	// lower compares lower-cased text with lower-cased literals.
+	lower bool
+}
+
+func (pf prefilter) render(b *builder, x string) []string {
+	if pf.lower {
+		x = "toLower(" + x + ")"
+	}
+	var out []string
+	if pf.prefix != "" {
+		out = append(out, x+" STARTS WITH "+b.param(pf.prefix))
+	}
+	if pf.suffix != "" {
+		out = append(out, x+" ENDS WITH "+b.param(pf.suffix))
+	}
+	if pf.contains != "" && !strings.Contains(pf.prefix, pf.contains) && !strings.Contains(pf.suffix, pf.contains) {
+		out = append(out, x+" CONTAINS "+b.param(pf.contains))
+	}
+	return out
+}
+
+// regexPrefilter finds literals every match of a whole-value regex holds:
+// the top-level concatenation's leading literal is a prefix, its trailing
+// literal a suffix, its longest literal a substring. When matching ignores
+// case, the text is lower-cased in Cypher and only the parts of literals
+// where Cypher's toLower and RE2's case folding agree are kept (ASCII
+// without k and s, which also fold to the Kelvin sign and the long s).
+func regexPrefilter(re *syntax.Regexp) prefilter {
+	var pf prefilter
+	if re.Op != syntax.OpConcat {
+		if re.Op == syntax.OpLiteral {
+			re = &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{re}}
+		} else {
+			return pf
+		}
+	}
+	subs := re.Sub
+	for len(subs) > 0 && (subs[0].Op == syntax.OpBeginText || subs[0].Op == syntax.OpBeginLine) {
+		subs = subs[1:]
+	}
+	for len(subs) > 0 && (subs[len(subs)-1].Op == syntax.OpEndText || subs[len(subs)-1].Op == syntax.OpEndLine) {
+		subs = subs[:len(subs)-1]
+	}
+	// A capture around the whole pattern: look inside it.
+	if len(subs) == 1 && subs[0].Op == syntax.OpCapture {
+		return regexPrefilter(subs[0].Sub[0])
+	}
+	for _, r := range subs {
+		if r.Op == syntax.OpLiteral && r.Flags&syntax.FoldCase != 0 {
+			pf.lower = true
+		}
+	}
+	for i, r := range subs {
+		if r.Op != syntax.OpLiteral {
+			continue
+		}
+		s := string(r.Rune)
+		if !pf.lower {
+			if i == 0 {
+				pf.prefix = s
+			}
+			if i == len(subs)-1 {
+				pf.suffix = s
+			}
+			if len(s) > len(pf.contains) {
+				pf.contains = s
+			}
+			continue
+		}
+		s = strings.ToLower(s)
+		if i == 0 {
+			pf.prefix = safePrefix(s)
+		}
+		if i == len(subs)-1 {
+			pf.suffix = safeSuffix(s)
+		}
+		if run := longestSafeRun(s); len(run) > len(pf.contains) {
+			pf.contains = run
+		}
+	}
+	return pf
+}
+
+// foldUnsafe reports whether Cypher's toLower and RE2's case folding may
+// disagree on r.
+func foldUnsafe(r rune) bool { return r >= 0x80 || strings.ContainsRune("iIkKsS", r) }
+
+func safePrefix(s string) string {
+	if i := strings.IndexFunc(s, foldUnsafe); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func safeSuffix(s string) string {
+	if i := strings.LastIndexFunc(s, foldUnsafe); i >= 0 {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		return s[i+size:]
+	}
+	return s
+}
+
+func longestSafeRun(s string) string {
+	best := ""
+	for _, run := range strings.FieldsFunc(s, foldUnsafe) {
+		if len(run) > len(best) {
+			best = run
+		}
+	}
+	return best
+}
+
+// globMeta are the characters that end a glob's literal prefix or suffix.
+const globMeta = `*?[]{}\,`
+
+// globPrefilter takes the literal text before the first and after the last
+// glob metacharacter as prefix and suffix.
+func globPrefilter(pattern string, caseSensitive bool) prefilter {
+	var pf prefilter
+	if i := strings.IndexAny(pattern, globMeta); i < 0 {
+		pf.prefix = pattern
+		pf.suffix = ""
+	} else {
+		pf.prefix = pattern[:i]
+		j := strings.LastIndexAny(pattern, globMeta)
+		pf.suffix = pattern[j+1:]
+	}
+	if !caseSensitive {
+		pf.lower = true
+		pf.prefix, pf.suffix = safePrefix(strings.ToLower(pf.prefix)), safeSuffix(strings.ToLower(pf.suffix))
+	}
+	return pf
+}
+
+// Matcher compiles the filter into a Go predicate: RE2 for regex (whole
+// value; linear in the text's length, whatever the pattern), doublestar for
+// glob (`**` crosses '/', `*` and `?` do not).
+func (f *Filter) Matcher() (func(string) bool, error) {
+	switch f.Mode {
+	case "regex":
+		expr := "^(?:" + f.Pattern + ")$"
+		if !f.CaseSensitive {
+			expr = "(?i)" + expr
+		}
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return nil, err
+		}
+		return re.MatchString, nil
+	case "glob":
+		pat := f.Pattern
+		if !f.CaseSensitive {
+			pat = strings.ToLower(pat)
+		}
+		if !doublestar.ValidatePattern(pat) {
+			return nil, fmt.Errorf("invalid glob %q", f.Pattern)
+		}
+		cs := f.CaseSensitive
+		return func(s string) bool {
+			if !cs {
+				s = strings.ToLower(s)
+			}
+			ok, _ := doublestar.Match(pat, s)
+			return ok
+		}, nil
+	}
+	return nil, fmt.Errorf("unknown filter mode %q", f.Mode)
+}
