@@ -169,4 +169,3 @@ func clamp(n, def, max int) int {
 	}
 	return n
 }
-
