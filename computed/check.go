@@ -93,7 +93,7 @@ func (ch *checker) check(n ast.Node) node {
 	case *ast.BoolNode:
 		return &lit{at{off, kindBool}, x.Value}
 	case *ast.NilNode:
-		return ch.fail(n, "nil is only supported as `x == nil` or `x != nil` (use ?? for a default)")
+		return ch.fail(n, "nil is only supported as `x == nil`, `x != nil` or as one alternative of ?: and ??")
 	case *ast.IdentifierNode:
 		return ch.ident(x)
 	case *ast.UnaryNode:
@@ -101,7 +101,8 @@ func (ch *checker) check(n ast.Node) node {
 	case *ast.BinaryNode:
 		return ch.binary(x)
 	case *ast.ConditionalNode:
-		c, a, b := ch.check(x.Cond), ch.check(x.Exp1), ch.check(x.Exp2)
+		c := ch.check(x.Cond)
+		a, b := ch.nullable(x.Exp1, x.Exp2)
 		if ch.err != nil {
 			return c
 		}
@@ -220,7 +221,12 @@ func (ch *checker) binary(x *ast.BinaryNode) node {
 	case "matches":
 		return ch.matches(x)
 	}
-	l, r := ch.check(x.Left), ch.check(x.Right)
+	var l, r node
+	if op == "??" {
+		l, r = &lit{}, &lit{}
+	} else {
+		l, r = ch.check(x.Left), ch.check(x.Right)
+	}
 	if ch.err != nil {
 		return l
 	}
@@ -269,6 +275,11 @@ func (ch *checker) binary(x *ast.BinaryNode) node {
 		}
 		return &binary{at{off, kindBool}, op, l, r}
 	case "??":
+		l, r = ch.nullable(x.Left, x.Right)
+		if ch.err != nil {
+			return l
+		}
+		lk, rk = l.kind(), r.kind()
 		k := join(lk, rk)
 		if k == kindInvalid {
 			return mismatch()
@@ -395,4 +406,24 @@ func (ch *checker) call(n ast.Node, name string, argNodes []ast.Node) node {
 		k = kindInt
 	}
 	return &call{at{off, k}, name, args}
+}
+
+// nullable checks two alternatives (ternary branches, the sides of ??) of
+// which one may be the nil literal: nil takes the other side's kind and
+// means null, so `weight > 0 ? price / weight : nil` is an optional number.
+func (ch *checker) nullable(a, b ast.Node) (node, node) {
+	_, aNil := a.(*ast.NilNode)
+	_, bNil := b.(*ast.NilNode)
+	switch {
+	case aNil && bNil:
+		ch.fail(a, "both alternatives are nil")
+		return &lit{}, &lit{}
+	case aNil:
+		y := ch.check(b)
+		return &lit{at{a.Location().From, y.kind()}, nil}, y
+	case bNil:
+		x := ch.check(a)
+		return x, &lit{at{b.Location().From, x.kind()}, nil}
+	}
+	return ch.check(a), ch.check(b)
 }

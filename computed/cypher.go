@@ -255,6 +255,8 @@ func (w *writer) call(x *call) string {
 // escaped, ever appear in them).
 func writeLit(v any) string {
 	switch x := v.(type) {
+	case nil:
+		return "null"
 	case int64:
 		if x < 0 {
 			return "(" + strconv.FormatInt(x, 10) + ")"

@@ -19,7 +19,8 @@ type at struct {
 func (a at) kind() kind  { return a.k }
 func (a at) offset() int { return a.off }
 
-// lit is a constant from the config: int64, float64, string or bool.
+// lit is a constant from the config: int64, float64, string, bool, or nil
+// (null) as an alternative of ?: or ??.
 type lit struct {
 	at
 	value any

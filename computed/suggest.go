@@ -2,7 +2,8 @@ package computed
 
 // suggest returns the candidate closest to name by edit distance, or "" when
 // none is close enough to be a likely typo (at most a third of the name's
-// length, and at least 2 edits allowed).
+// length, at least 2 edits allowed, and never a replacement of the whole
+// name).
 func suggest(name string, candidates []string) string {
 	limit := max(2, len([]rune(name))/3)
 	best, bestD := "", limit+1
@@ -10,7 +11,7 @@ func suggest(name string, candidates []string) string {
 		if c == name {
 			continue
 		}
-		if d := distance(name, c); d < bestD {
+		if d := distance(name, c); d < bestD && d < len([]rune(name)) {
 			best, bestD = c, d
 		}
 	}

@@ -103,6 +103,9 @@ func LoadSources(srcs ...Source) (*model.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if errs := checkComputed(m, srcs); len(errs) > 0 {
+		return nil, errs.sorted()
+	}
 	return m, nil
 }
 
