@@ -99,7 +99,7 @@ func TestRejectsOutsideTheSupportedSet(t *testing.T) {
 		{"lowr(s1)", "string", "did you mean lower?"},
 		{"let x = 1; x", "integer", "let is not supported"},
 		{"1..3", "integer", "operator .. is not supported"},
-		{"i1 ?? nil", "integer", "nil is only supported"},
+		{"i1 + nil", "integer", "nil is only supported"},
 		{"s1 + i1", "string", "invalid operation: string + integer"},
 		{"i1 + 1", "boolean", "expression is integer but the field is declared boolean"},
 		{"i1 / 2", "integer", "expression is float but the field is declared integer"},
