@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"context"

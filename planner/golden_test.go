@@ -1,9 +1,10 @@
-package planner
+package planner_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/ragforge/ragforge/planner"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +27,7 @@ type goldenCase struct {
 	tool    string
 	args    string
 	caps    tools.Capabilities
-	state   State
+	state   planner.State
 }
 
 func readGolden(t *testing.T) []*goldenCase {
@@ -56,10 +57,10 @@ func readGolden(t *testing.T) []*goldenCase {
 			case "fulltext":
 				c.caps.FullText = v != "false"
 			case "materialized":
-				c.state = State{}
+				c.state = planner.State{}
 				for _, ref := range strings.Fields(v) {
 					e, fld, _ := strings.Cut(ref, ".")
-					c.state[FieldRef{e, fld}] = true
+					c.state[planner.FieldRef{e, fld}] = true
 				}
 			}
 		}
@@ -74,7 +75,7 @@ func readGolden(t *testing.T) []*goldenCase {
 // render is what a golden case records: the Cypher, the parameters as
 // JSON (the embedding placeholder as null), the Go-side filter, or the
 // error.
-func render(st *Statement, err error) map[string]string {
+func render(st *planner.Statement, err error) map[string]string {
 	if err != nil {
 		return map[string]string{"error": err.Error() + "\n"}
 	}

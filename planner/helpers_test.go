@@ -1,7 +1,8 @@
-package planner
+package planner_test
 
 import (
 	"encoding/json"
+	"github.com/ragforge/ragforge/planner"
 	"os"
 	"path/filepath"
 	"sync"
@@ -47,7 +48,7 @@ func loadModel(t testing.TB, name string) *model.Model {
 type fixture struct {
 	m   *model.Model
 	cat *tools.Catalog
-	p   *Planner
+	p   *planner.Planner
 }
 
 func newFixture(t testing.TB, config string, caps tools.Capabilities) *fixture {
@@ -57,7 +58,7 @@ func newFixture(t testing.TB, config string, caps tools.Capabilities) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := New(m, Options{Capabilities: &caps, Now: func() time.Time { return testNow }})
+	p, err := planner.New(m, planner.Options{Capabilities: &caps, Now: func() time.Time { return testNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +66,10 @@ func newFixture(t testing.TB, config string, caps tools.Capabilities) *fixture {
 }
 
 // plan parses and plans one call.
-func (f *fixture) plan(tool, args string, state State) (*Statement, error) {
+func (f *fixture) plan(tool, args string, state planner.State) (*planner.Statement, error) {
 	a, err := f.cat.Parse(tool, json.RawMessage(args))
 	if err != nil {
 		return nil, err
 	}
-	return f.p.Plan(Call{Tool: tool, Args: a}, state)
+	return f.p.Plan(planner.Call{Tool: tool, Args: a}, state)
 }

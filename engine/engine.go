@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// Defaults of [Options]; each bounds what one tool call may cost.
+const (
+	// DefaultTimeout is the transaction timeout of one call.
+	DefaultTimeout = 30 * time.Second
+	// DefaultMaxRows is the most rows Execute reads for one call
+	// (run_cypher's cap; generated tools are capped lower by their limits).
+	DefaultMaxRows = 1000
+	// HardMaxRows is the most rows any Options.MaxRows may allow.
+	HardMaxRows = 10000
+	// DefaultMaxString is the length (in characters) a string value is
+	// shortened to unless the call is verbose.
+	DefaultMaxString = 500
+	// detectTimeout bounds capability detection in New.
+	detectTimeout = 15 * time.Second
+)
+
+// Embedder turns the text of a semantic_search call into a vector with the
+// model of the vector index it will be compared with. Applications supply
+// it; without one, semantic_search is left out of the catalog.
+type Embedder interface {
+	Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error)
+}
+
+// EmbedderFunc adapts a function to [Embedder].
+type EmbedderFunc func(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error)
+
+// Embed calls f.
+func (f EmbedderFunc) Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error) {
+	return f(ctx, text, index)
+}
+
+// Options configure an [Engine]. Only Driver is needed to run calls; the
+// zero value of everything else is a safe default.
+type Options struct {
+	// Driver connects to Neo4j; nil gives an engine that can list tools and
+	// plan calls but not execute them.
+	Driver neo4j.DriverWithContext
+	// Database is the Neo4j database ("" for the server's default).
+	Database string
+	// Tools choose the generated tools. When Tools.Capabilities is nil and
+	// Driver is set, New detects them on the server (full-text indexes
+	// online, APOC installed), so the catalog offers only modes that work.
+	Tools tools.Options
+	// Timeout is each call's transaction timeout (DefaultTimeout if zero).
+	Timeout time.Duration
+	// MaxRows caps the rows read per call (DefaultMaxRows if zero, at most
+	// HardMaxRows).
+	MaxRows int
+	// MaxString is the length strings are shortened to unless a call is
+	// verbose (DefaultMaxString if zero; negative never shortens).
+	MaxString int
+	// Embedder embeds semantic_search queries.
+	Embedder Embedder
+	// State reports which computed fields are materialized and ready; nil
+	// computes every computed field at query time.
+	State func(ctx context.Context) (planner.State, error)
+	// RecordUses, when set, receives the field uses of every planned call
+	// (for the materialization policy's counts).
+	RecordUses func(tool string, uses []planner.Use)
+	// Procedures are the procedures run_cypher may call (DefaultProcedures
+	// if nil).
+	Procedures []string
+	// Now and Location set the clock and zone of relative periods (wall
+	// clock, UTC by default).
+	Now      func() time.Time
+	Location *time.Location
+	// ScanLimit bounds the candidates of regex and glob searches
+	// (planner.DefaultScanLimit if zero).
+	ScanLimit int
+}
+
+// Engine runs an agent's tool calls on Neo4j: it owns the tool catalog
+// generated from the model and plans each call into one read statement.
+// It is safe for concurrent use.
+type Engine struct {
+	m       *model.Model
+	opts    Options
+	catalog *tools.Catalog
+	planner *planner.Planner
+	caps    tools.Capabilities
+}
+
+// New builds the engine for m: detects the server's capabilities when
+// needed, generates the catalog and prepares the planner.
+func New(m *model.Model, opts Options) (*Engine, error) {
+	if m == nil {
+		return nil, fmt.Errorf("engine: nil model")
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = DefaultMaxRows
+	}
+	if opts.MaxRows > HardMaxRows {
+		opts.MaxRows = HardMaxRows
+	}
+	if opts.MaxString == 0 {
+		opts.MaxString = DefaultMaxString
+	}
+	if opts.Procedures == nil {
+		opts.Procedures = DefaultProcedures
+	}
+	caps := tools.Capabilities{FullText: true}
+	switch {
+	case opts.Tools.Capabilities != nil:
+		caps = *opts.Tools.Capabilities
+	case opts.Driver != nil:
+		ctx, cancel := context.WithTimeout(context.Background(), detectTimeout)
+		defer cancel()
+		c, err := DetectCapabilities(ctx, opts.Driver, opts.Database, m)
+		if err != nil {
+			return nil, fmt.Errorf("engine: detecting server capabilities: %w", err)
+		}
+		caps = c
+	}
+	topts := opts.Tools
+	topts.Capabilities = &caps
+	if opts.Embedder == nil {
+		topts.NoSemanticSearch = true
+	}
+	cat, err := tools.Generate(m, topts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := planner.New(m, planner.Options{
+		Limits:       cat.Limits(),
+		Capabilities: &caps,
+		Now:          opts.Now,
+		Location:     opts.Location,
+		ScanLimit:    opts.ScanLimit,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{m: m, opts: opts, catalog: cat, planner: p, caps: caps}, nil
+}
+
+// Tools returns the catalog to hand to the LLM (render it with package
+// tools/format).
+func (e *Engine) Tools() *tools.Catalog { return e.catalog }
+
+// Capabilities returns the server capabilities the catalog was built for.
+func (e *Engine) Capabilities() tools.Capabilities { return e.caps }
+
+// Model returns the engine's model.
+func (e *Engine) Model() *model.Model { return e.m }
+
+// Call is one tool call from an agent: the tool's name and its JSON
+// arguments, as the LLM produced them.
+type Call struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	// Verbose returns long strings whole instead of shortened.
+	Verbose bool `json:"verbose,omitempty"`
+}
+
+// Plan validates a call and returns the statement Execute would run,
+// without touching the database (ragforge-plan explain). Custom tools have
+// no statement. The error is a *tools.CallError for a bad call.
+func (e *Engine) Plan(ctx context.Context, call Call) (*planner.Statement, error) {
+	args, err := e.catalog.Parse(call.Name, call.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	if t := e.catalog.Tool(call.Name); t != nil && t.Custom() {
+		return nil, fmt.Errorf("engine: %s is a custom tool; it runs its handler, not a statement", call.Name)
+	}
+	var state planner.State
+	if e.opts.State != nil {
+		if state, err = e.opts.State(ctx); err != nil {
+			return nil, fmt.Errorf("engine: reading materialization state: %w", err)
+		}
+	}
+	return e.planner.Plan(planner.Call{Tool: call.Name, Args: args}, state)
+}

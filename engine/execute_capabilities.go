@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"context"
+	"slices"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// apocFunctions are the APOC functions the fuzzy mode's Cypher calls.
+var apocFunctions = []string{"apoc.text.levenshteinDistance", "apoc.text.levenshteinSimilarity", "apoc.text.split"}
+
+// DetectCapabilities asks the server what the catalog may offer: FullText
+// when every full-text index the model declares exists and is ONLINE (SHOW
+// FULLTEXT INDEXES; true when the model declares none), APOC when the APOC
+// text functions fuzzy matching uses are installed (SHOW FUNCTIONS). A mode
+// the server cannot run is then not offered, rather than failing when
+// called.
+func DetectCapabilities(ctx context.Context, d neo4j.DriverWithContext, database string, m *model.Model) (tools.Capabilities, error) {
+	var caps tools.Capabilities
+	opts := []neo4j.ExecuteQueryConfigurationOption{neo4j.ExecuteQueryWithReadersRouting()}
+	if database != "" {
+		opts = append(opts, neo4j.ExecuteQueryWithDatabase(database))
+	}
+	res, err := neo4j.ExecuteQuery(ctx, d, "SHOW FULLTEXT INDEXES YIELD name, state RETURN name, state", nil, neo4j.EagerResultTransformer, opts...)
+	if err != nil {
+		return caps, err
+	}
+	online := map[string]bool{}
+	for _, r := range res.Records {
+		name, _ := r.Get("name")
+		state, _ := r.Get("state")
+		if s, _ := name.(string); s != "" && state == "ONLINE" {
+			online[s] = true
+		}
+	}
+	caps.FullText = true
+	for _, e := range m.Entities {
+		if e.FullTextIndex != nil && !online[e.FullTextIndex.Name] {
+			caps.FullText = false
+		}
+	}
+	res, err = neo4j.ExecuteQuery(ctx, d, "SHOW FUNCTIONS YIELD name WHERE name IN $names RETURN collect(name) AS names",
+		map[string]any{"names": apocFunctions}, neo4j.EagerResultTransformer, opts...)
+	if err != nil {
+		return caps, err
+	}
+	if len(res.Records) == 1 {
+		names, _ := res.Records[0].Get("names")
+		list, _ := names.([]any)
+		caps.APOC = len(list) == len(apocFunctions)
+		for _, f := range apocFunctions {
+			if !slices.Contains(list, any(f)) {
+				caps.APOC = false
+			}
+		}
+	}
+	return caps, nil
+}

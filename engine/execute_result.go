@@ -1,0 +1,320 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/planner"
+)
+
+// Entity is one entity in a result: its type, its id (the unique field's
+// value), its stored properties and the computed fields the call used or
+// asked for, plus what the tool adds (score, distance, how it was reached).
+type Entity struct {
+	EntityType string         `json:"entity_type"`
+	ID         any            `json:"id"`
+	Properties map[string]any `json:"properties"`
+	Computed   map[string]any `json:"computed,omitempty"`
+	// Score is the search score (semantic, full-text, fuzzy).
+	Score *float64 `json:"score,omitempty"`
+	// DistanceKm is the distance from the searched point (distance_search).
+	DistanceKm *float64 `json:"distance_km,omitempty"`
+	// FromID, Depth and Relationship say how explore_relationships reached
+	// the entity: from which start entity, in how many hops, and the
+	// relationship's properties at depth 1.
+	FromID       any            `json:"from_id,omitempty"`
+	Depth        int            `json:"depth,omitempty"`
+	Relationship map[string]any `json:"relationship,omitempty"`
+}
+
+// Group is one group of an aggregate_entities result.
+type Group struct {
+	Group any `json:"group"`
+	Value any `json:"value"`
+}
+
+// Bucket is one histogram bucket: lower <= x < upper (the last bucket of a
+// min–max histogram includes its upper bound).
+type Bucket struct {
+	Lower any   `json:"lower"`
+	Upper any   `json:"upper"`
+	Count int64 `json:"count"`
+}
+
+type resultKind int
+
+const (
+	kindEntities resultKind = iota
+	kindAggregate
+	kindGroups
+	kindHistogram
+	kindRows
+	kindCustom
+)
+
+// Result is what a tool call returns to the agent. It marshals to the form
+// of its tool: {"entities": [...], "count", "truncated"} for entity tools,
+// {"groups": [...]} or {"value"} for aggregates, {"buckets": [...]} for
+// histograms, {"rows": [...]} for run_cypher, and a custom tool's own
+// value. Notes say what was left out or shortened, and how to get it.
+type Result struct {
+	kind      resultKind
+	Entities  []Entity
+	Groups    []Group
+	Value     any
+	Buckets   []Bucket
+	Rows      []map[string]any
+	Stats     map[string]any
+	Count     int
+	Truncated bool
+	Notes     []string
+	// Custom is a custom tool handler's result.
+	Custom any
+}
+
+// MarshalJSON renders the result in its tool's form.
+func (r *Result) MarshalJSON() ([]byte, error) {
+	type page struct {
+		Entities  *[]Entity         `json:"entities,omitempty"`
+		Groups    *[]Group          `json:"groups,omitempty"`
+		Buckets   *[]Bucket         `json:"buckets,omitempty"`
+		Rows      *[]map[string]any `json:"rows,omitempty"`
+		Stats     map[string]any    `json:"stats,omitempty"`
+		Count     int               `json:"count"`
+		Truncated bool              `json:"truncated"`
+		Notes     []string          `json:"notes,omitempty"`
+	}
+	p := page{Stats: r.Stats, Count: r.Count, Truncated: r.Truncated, Notes: r.Notes}
+	switch r.kind {
+	case kindCustom:
+		return json.Marshal(r.Custom)
+	case kindAggregate:
+		return json.Marshal(struct {
+			Value any      `json:"value"`
+			Notes []string `json:"notes,omitempty"`
+		}{r.Value, r.Notes})
+	case kindGroups:
+		g := nonNil(r.Groups)
+		p.Groups = &g
+	case kindHistogram:
+		b := nonNil(r.Buckets)
+		p.Buckets = &b
+	case kindRows:
+		rows := nonNil(r.Rows)
+		p.Rows = &rows
+	default:
+		e := nonNil(r.Entities)
+		p.Entities = &e
+	}
+	return json.Marshal(p)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// shaper turns rows into a Result as they stream in.
+type shaper struct {
+	e       *Engine
+	st      *planner.Statement
+	verbose bool
+	res     *Result
+	// shortened and dropped collect the names of shortened strings and
+	// dropped embedding-like lists, for the notes.
+	shortened, dropped map[string]bool
+	truncated          bool
+	scanCapped         bool
+}
+
+func newShaper(e *Engine, st *planner.Statement, verbose bool) *shaper {
+	sh := &shaper{e: e, st: st, verbose: verbose}
+	sh.reset()
+	return sh
+}
+
+// reset empties the shaper (a retried transaction starts over).
+func (sh *shaper) reset() {
+	kind := kindEntities
+	switch sh.st.Shape.Kind {
+	case planner.ShapeAggregate:
+		kind = kindGroups
+		if !strings.Contains(sh.st.Cypher, "`group`") {
+			kind = kindAggregate
+		}
+	case planner.ShapeHistogram:
+		kind = kindHistogram
+	case planner.ShapeRows:
+		kind = kindRows
+	}
+	sh.res = &Result{kind: kind}
+	sh.shortened, sh.dropped = map[string]bool{}, map[string]bool{}
+	sh.truncated, sh.scanCapped = false, false
+}
+
+// full reports whether the call's limit is reached.
+func (sh *shaper) full() bool {
+	n := sh.res.Count
+	if sh.st.Shape.Kind == planner.ShapeRows {
+		return n >= sh.e.opts.MaxRows
+	}
+	return sh.st.Shape.Limit > 0 && n >= sh.st.Shape.Limit
+}
+
+// add shapes one row.
+func (sh *shaper) add(rec *neo4j.Record) {
+	r := sh.res
+	get := func(k string) any { v, _ := rec.Get(k); return v }
+	switch r.kind {
+	case kindAggregate:
+		r.Value = sh.value("value", get("value"))
+	case kindGroups:
+		r.Groups = append(r.Groups, Group{Group: sh.value("group", get("group")), Value: sh.value("value", get("value"))})
+	case kindHistogram:
+		c, _ := get("count").(int64)
+		r.Buckets = append(r.Buckets, Bucket{Lower: sh.value("lower", get("lower")), Upper: sh.value("upper", get("upper")), Count: c})
+	case kindRows:
+		row := map[string]any{}
+		for i, k := range rec.Keys {
+			if v := sh.value(k, rec.Values[i]); v != dropped {
+				row[k] = v
+			}
+		}
+		r.Rows = append(r.Rows, row)
+	default:
+		r.Entities = append(r.Entities, sh.entity(rec, get))
+		for _, k := range sh.st.Shape.Stats {
+			if r.Stats == nil {
+				r.Stats = map[string]any{}
+			}
+			r.Stats[k] = sh.value(k, get(k))
+		}
+	}
+	r.Count++
+}
+
+func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
+	ent := Entity{EntityType: sh.st.Shape.Entity, ID: sh.value("id", get(planner.ColID))}
+	if ent.EntityType == "" {
+		labels, _ := get(planner.ColLabels).([]any)
+		ent.EntityType = sh.entityType(labels)
+	}
+	ent.Properties = sh.props(get(planner.ColProperties), ent.EntityType)
+	if c := sh.props(get(planner.ColComputed), ""); len(c) > 0 {
+		ent.Computed = c
+	}
+	for _, k := range sh.st.Shape.Extra {
+		v := get(k)
+		switch k {
+		case "score", "distance_km":
+			if f, ok := v.(float64); ok {
+				if k == "score" {
+					ent.Score = &f
+				} else {
+					ent.DistanceKm = &f
+				}
+			}
+		case "from_id":
+			ent.FromID = sh.value(k, v)
+		case "depth":
+			d, _ := v.(int64)
+			ent.Depth = int(d)
+		case "relationship":
+			if m := sh.props(v, ""); len(m) > 0 {
+				ent.Relationship = m
+			}
+		}
+	}
+	return ent
+}
+
+// entityType picks the model entity among a node's labels.
+func (sh *shaper) entityType(labels []any) string {
+	for _, e := range sh.e.m.Entities {
+		for _, l := range labels {
+			if l == e.Name {
+				return e.Name
+			}
+		}
+	}
+	if len(labels) > 0 {
+		return fmt.Sprint(labels[0])
+	}
+	return ""
+}
+
+// props converts a map column, dropping null values (absent properties)
+// and the entity's vector-index properties.
+func (sh *shaper) props(v any, entity string) map[string]any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return map[string]any{}
+	}
+	var ent *model.Entity
+	if entity != "" {
+		ent = sh.e.m.Entity(entity)
+	}
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		if x == nil {
+			continue
+		}
+		if ent != nil && slices.ContainsFunc(ent.VectorIndexes, func(vi *model.VectorIndex) bool { return vi.Property == k }) {
+			sh.dropped[k] = true
+			continue
+		}
+		if c := sh.value(k, x); c != dropped {
+			out[k] = c
+		}
+	}
+	return out
+}
+
+// result finishes the result with its notes.
+func (sh *shaper) result() *Result {
+	r := sh.res
+	r.Truncated = sh.truncated
+	if sh.scanCapped {
+		r.Truncated = true
+		r.Notes = append(r.Notes, fmt.Sprintf("only the first %d candidates were matched against the pattern; narrow the pattern with a literal prefix or use another mode to search further", sh.st.Filter.ScanLimit))
+	}
+	if sh.truncated && r.kind == kindEntities {
+		r.Notes = append(r.Notes, "more results exist than were returned; raise limit (within its maximum), page with offset, or add conditions")
+	}
+	if len(sh.shortened) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("long text shortened to %d characters in %s; call again with verbose for the full text", sh.e.opts.MaxString, joinSorted(sh.shortened)))
+	}
+	if len(sh.dropped) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("embedding vectors left out: %s", joinSorted(sh.dropped)))
+	}
+	return r
+}
+
+func joinSorted(m map[string]bool) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ", ")
+}
+
+// vectorIndex returns the model's vector index with the given name.
+func (e *Engine) vectorIndex(name string) *model.VectorIndex {
+	for _, ent := range e.m.Entities {
+		for _, vi := range ent.VectorIndexes {
+			if vi.Name == name {
+				return vi
+			}
+		}
+	}
+	return nil
+}
