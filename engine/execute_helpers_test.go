@@ -1,0 +1,5 @@
+package engine_test
+
+import "errors"
+
+func errorsAs(err error, target any) bool { return err != nil && errors.As(err, target) }
