@@ -378,10 +378,23 @@ func empty(ctx context.Context, d neo4j.DriverWithContext, db string) error {
 			return err
 		}
 	}
-	// Batched so that a large benchmark graph does not need one huge
-	// transaction (CALL IN TRANSACTIONS needs an auto-commit transaction,
-	// which session.Run is).
-	return run("MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS")
+	// One transaction per batch, so that a large benchmark graph never needs
+	// one huge transaction. Separate statements rather than CALL { } IN
+	// TRANSACTIONS: with the latter the server's transaction memory pool
+	// overflowed deleting the standard library fixture on a 1 GiB heap.
+	for {
+		res, err := session.Run(ctx, "MATCH (n) WITH n LIMIT 5000 DETACH DELETE n", nil)
+		if err != nil {
+			return fmt.Errorf("deleting nodes: %w", err)
+		}
+		sum, err := res.Consume(ctx)
+		if err != nil {
+			return fmt.Errorf("deleting nodes: %w", err)
+		}
+		if sum.Counters().NodesDeleted() == 0 {
+			return nil
+		}
+	}
 }
 
 // quote escapes a schema name the way Cypher requires: in backticks, inner
