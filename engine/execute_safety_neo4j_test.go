@@ -1,0 +1,115 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/tools"
+)
+
+func codeRAG(t *testing.T, d neo4j.DriverWithContext, opts engine.Options) *engine.Engine {
+	t.Helper()
+	m, err := engine.Load("../testdata/configs/valid/code-rag.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Driver = d
+	opts.Database = neo4jtest.Database()
+	opts.Tools.RawCypher = true
+	e, err := engine.New(m, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestCatastrophicRegexAnswersQuickly runs (a+)+b, which makes a
+// backtracking engine (Java's, behind Cypher's =~) take exponential time,
+// against long strings of a's: the pattern is matched in Go with RE2, so
+// the call answers in well under a second.
+func TestCatastrophicRegexAnswersQuickly(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `UNWIND range(1, 200) AS i
+		CREATE (:Scope {uuid: 'u' + i, name: CASE WHEN i % 50 = 0 THEN reduce(s = '', x IN range(1, 20) | s + 'aaaaa') + 'b' ELSE reduce(s = '', x IN range(1, 2000) | s + 'aaaaa') END})`, nil)
+	e := codeRAG(t, d, engine.Options{})
+	for _, ci := range []bool{true, false} {
+		start := time.Now()
+		r, err := e.Execute(context.Background(), engine.Call{Name: tools.TextPatternSearch,
+			Arguments: json.RawMessage(`{"entity_type":"Scope","field":"name","pattern":"(a+)+b","mode":"regex","case_sensitive":` + map[bool]string{true: "true", false: "false"}[ci] + `,"limit":50}`)})
+		took := time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Count != 4 {
+			t.Errorf("case_sensitive=%v: %d matches, want the 4 strings ending in b", ci, r.Count)
+		}
+		if took > 500*time.Millisecond {
+			t.Errorf("case_sensitive=%v: (a+)+b took %v", ci, took)
+		}
+	}
+}
+
+// TestTimeoutStopsALongCall proves the transaction timeout applies: a raw
+// query that would run for minutes fails fast with a timeout error.
+func TestTimeoutStopsALongCall(t *testing.T) {
+	d := neo4jtest.Open(t)
+	e := codeRAG(t, d, engine.Options{Timeout: 300 * time.Millisecond})
+	start := time.Now()
+	_, err := e.Execute(context.Background(), engine.Call{Name: tools.RunCypher,
+		Arguments: json.RawMessage(`{"query":"UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 99 RETURN count(x)"}`)})
+	if err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("got %v, want a timeout", err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the timeout took %v to act", took)
+	}
+}
+
+// TestSortOnIndexedPropertyReadsTheIndexInOrder checks with EXPLAIN that a
+// query_entities sorted on an indexed stored property lets Neo4j read the
+// order from the range index (IS NOT NULL on the sort property): the plan
+// scans the index and has no full Top or Sort, only the partial sort of
+// the unique-field tie-break.
+func TestSortOnIndexedPropertyReadsTheIndexInOrder(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, "CREATE INDEX scope_name IF NOT EXISTS FOR (n:Scope) ON (n.name)", nil)
+	neo4jtest.Run(t, d, "CALL db.awaitIndexes(60)", nil)
+	neo4jtest.Run(t, d, "UNWIND range(1, 5000) AS i CREATE (:Scope {uuid: 'u' + i, name: 'n' + (i % 977)})", nil)
+	e := codeRAG(t, d, engine.Options{})
+	st, err := e.Plan(context.Background(), engine.Call{Name: tools.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","order_by":{"field":"name","direction":"DESC"},"limit":10}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := neo4j.ExecuteQuery(context.Background(), d, "EXPLAIN "+st.Cypher, st.Params, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []string
+	var walk func(p neo4j.Plan)
+	walk = func(p neo4j.Plan) {
+		ops = append(ops, p.Operator())
+		for _, c := range p.Children() {
+			walk(c)
+		}
+	}
+	walk(res.Summary.Plan())
+	joined := strings.Join(ops, " ")
+	t.Logf("plan operators: %s", joined)
+	if !strings.Contains(joined, "NodeIndexScan") {
+		t.Errorf("no index scan in %v", ops)
+	}
+	for _, op := range ops {
+		base := strings.SplitN(op, "@", 2)[0]
+		if base == "Top" || base == "Sort" {
+			t.Errorf("full %s in %v: the order is not read from the index", base, ops)
+		}
+	}
+}
