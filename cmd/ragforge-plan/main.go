@@ -25,6 +25,8 @@ var commands = map[string]command{
 	"select":         {runSelect, "choose the tools for a message from a tool catalog"},
 	"eval-retrieval": {runEvalRetrieval, "measure tool retrieval on the public MetaTool and BFCL data"},
 	"vet":            {runVet, "check configs against the schema and report every problem"},
+	"explain":        {runExplain, "print the Cypher and parameters a tool call becomes (no database)"},
+	"call":           {runCall, "run a tool call on Neo4j and print its result"},
 	"tools":          {runTools, "print the tools a config generates (listing, or MCP/OpenAI/Anthropic/Gemini JSON)"},
 	"fixture":        {runFixture, "load a Go source tree into Neo4j as a code graph"},
 }

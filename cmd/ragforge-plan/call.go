@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// runCall runs one tool call on Neo4j and prints its result, the way an
+// application's agent would get it.
+func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	conn := addConnectionFlags(fs)
+	tool := fs.String("tool", "", "tool name, e.g. query_entities")
+	argsJSON := fs.String("args", "{}", "the call's arguments as JSON")
+	format := fs.String("format", "text", "output format: text or json")
+	timeout := fs.Duration("timeout", engine.DefaultTimeout, "transaction timeout of the call")
+	verbose := fs.Bool("verbose", false, "return long strings whole")
+	raw := fs.Bool("raw-cypher", false, "offer run_cypher (read-only statements, checked with EXPLAIN)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ragforge-plan call CONFIG... --tool NAME --args JSON [--format text|json] [--timeout D] [--verbose] [--raw-cypher] [--uri URI --user U --password P --database DB]")
+		fs.PrintDefaults()
+	}
+	configs, err := parseInterleaved(fs, args)
+	if err != nil {
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "ragforge-plan call: unknown --format %q (allowed: text, json)\n", *format)
+		return 2
+	}
+	if len(configs) == 0 || *tool == "" {
+		fs.Usage()
+		return 2
+	}
+	if *timeout <= 0 {
+		fmt.Fprintln(stderr, "ragforge-plan call: --timeout must be positive")
+		return 2
+	}
+	m, err := engine.Load(configs...)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	d, err := conn.open(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
+		return 1
+	}
+	defer d.Close(context.Background())
+	e, err := engine.New(m, engine.Options{
+		Driver:   d,
+		Database: conn.database,
+		Timeout:  *timeout,
+		Tools:    tools.Options{Aggregations: true, RawCypher: *raw},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
+		return 1
+	}
+	start := time.Now()
+	res, err := e.Execute(ctx, engine.Call{Name: *tool, Arguments: json.RawMessage(*argsJSON), Verbose: *verbose})
+	if err != nil {
+		return reportCallError("call", err, *format, stdout, stderr)
+	}
+	if *format == "json" {
+		writeJSON(stdout, res)
+		return 0
+	}
+	b, _ := json.MarshalIndent(res, "", "  ")
+	fmt.Fprintln(stdout, string(b))
+	fmt.Fprintf(stderr, "%d result(s) in %v\n", res.Count, time.Since(start).Round(time.Millisecond))
+	return 0
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+)
+
+// serverFlags returns the connection flags of the test server: from the
+// NEO4J_* variables, else from the settings file scripts/neo4j writes.
+func serverFlags(t *testing.T) []string {
+	t.Helper()
+	vars := map[string]string{}
+	for _, k := range []string{"NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD"} {
+		vars[k] = os.Getenv(k)
+	}
+	if vars["NEO4J_URI"] == "" {
+		dir := os.Getenv("RAGFORGE_NEO4J_DIR")
+		if dir == "" {
+			dir = filepath.Join("..", "..", ".neo4j")
+		}
+		f, err := os.Open(filepath.Join(dir, "env"))
+		if err != nil {
+			t.Fatalf("no server settings: %v", err)
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), "="); ok {
+				vars[k] = v
+			}
+		}
+	}
+	if vars["NEO4J_USER"] == "" {
+		vars["NEO4J_USER"] = "neo4j"
+	}
+	return []string{"--uri", vars["NEO4J_URI"], "--user", vars["NEO4J_USER"], "--password", vars["NEO4J_PASSWORD"], "--database", neo4jtest.Database()}
+}
+
+func TestCallRunsAToolCallOnNeo4j(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `UNWIND range(1, 30) AS i CREATE (:Scope {uuid: 'u' + i, name: 'Parse' + i, type: 'function', startLine: 1, endLine: i})`, nil)
+	flags := serverFlags(t)
+	args := append([]string{"call", codeRAG, "--tool", "query_entities", "--format", "json",
+		"--args", `{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"limit":3}`}, flags...)
+	code, out, errOut := execute(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Entities []struct {
+			ID       string         `json:"id"`
+			Computed map[string]any `json:"computed"`
+		} `json:"entities"`
+		Count     int  `json:"count"`
+		Truncated bool `json:"truncated"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if res.Count != 3 || !res.Truncated || res.Entities[0].ID != "u30" || res.Entities[0].Computed["line_count"] != float64(30) {
+		t.Errorf("result:\n%s", out)
+	}
+	// A bad call exits 1 with the problems; a missing server exits 1.
+	args = append([]string{"call", codeRAG, "--tool", "query_entities", "--args", `{"entity_type":"Scope","limit":0}`}, flags...)
+	if code, _, errOut := execute(t, args...); code != 1 || !strings.Contains(errOut, "/limit") {
+		t.Errorf("bad call: exit %d, stderr %s", code, errOut)
+	}
+	if code, _, _ := execute(t, "call", codeRAG, "--tool", "query_entities", "--uri", "bolt://127.0.0.1:1", "--password", "x"); code != 1 {
+		t.Errorf("unreachable server: exit %d, want 1", code)
+	}
+	if code, _, _ := execute(t, "call", codeRAG, "--tool", "query_entities", "--timeout", "-1s"); code != 2 {
+		t.Errorf("negative timeout: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// explainOutput is `explain --format json`: the statement a call becomes,
+// and the Go-side pattern filter or the text to embed when it has one.
+type explainOutput struct {
+	Cypher string           `json:"cypher"`
+	Params map[string]any   `json:"params"`
+	Filter *planner.Filter  `json:"filter,omitempty"`
+	Embed  *planner.Embed   `json:"embed,omitempty"`
+	Uses   []planner.Use    `json:"uses,omitempty"`
+	Error  *tools.CallError `json:"error,omitempty"`
+	Shape  *planner.Shape   `json:"-"`
+}
+
+// runExplain prints the Cypher and parameters of a tool call without a
+// database, so an operator can read (and run by hand) what an agent's call
+// does.
+func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	tool := fs.String("tool", "", "tool name, e.g. query_entities")
+	argsJSON := fs.String("args", "{}", "the call's arguments as JSON")
+	format := fs.String("format", "text", "output format: text or json")
+	apoc := fs.Bool("apoc", false, "plan as for a server with APOC (fuzzy matching on any string field)")
+	noFullText := fs.Bool("no-fulltext", false, "plan as for a server without the config's full-text indexes")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ragforge-plan explain CONFIG... --tool NAME --args JSON [--format text|json] [--apoc] [--no-fulltext]")
+		fs.PrintDefaults()
+	}
+	configs, err := parseInterleaved(fs, args)
+	if err != nil {
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "ragforge-plan explain: unknown --format %q (allowed: text, json)\n", *format)
+		return 2
+	}
+	if len(configs) == 0 || *tool == "" {
+		fs.Usage()
+		return 2
+	}
+	m, err := engine.Load(configs...)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	caps := tools.Capabilities{FullText: !*noFullText, APOC: *apoc}
+	// Every tool is explainable, including those off by default.
+	e, err := engine.New(m, engine.Options{
+		Tools:    tools.Options{Aggregations: true, RawCypher: true, Capabilities: &caps},
+		Embedder: engine.EmbedderFunc(nil),
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan explain: %v\n", err)
+		return 1
+	}
+	st, err := e.Plan(ctx, engine.Call{Name: *tool, Arguments: json.RawMessage(*argsJSON)})
+	if err != nil {
+		return reportCallError("explain", err, *format, stdout, stderr)
+	}
+	if *format == "json" {
+		writeJSON(stdout, explainOutput{Cypher: st.Cypher, Params: st.Params, Filter: st.Filter, Embed: st.Embed, Uses: st.Uses})
+		return 0
+	}
+	fmt.Fprintln(stdout, st.Cypher)
+	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout, "params:")
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(st.Params)
+	if st.Filter != nil {
+		fmt.Fprintf(stdout, "\nthen matched in Go: %s %q (case-sensitive: %v) on the value column, over at most %d candidates\n",
+			st.Filter.Mode, st.Filter.Pattern, st.Filter.CaseSensitive, st.Filter.ScanLimit)
+	}
+	if st.Embed != nil {
+		fmt.Fprintf(stdout, "\n$%s is the embedding of %q by the model of index %s (%d dimensions)\n", st.Embed.Param, st.Embed.Text, st.Embed.Index, st.Embed.Dimensions)
+	}
+	if st.Raw {
+		fmt.Fprintln(stdout, "\n(run_cypher: the agent's own statement; call checks it with EXPLAIN before running it)")
+	}
+	return 0
+}
+
+// reportCallError prints a bad call's problems (as JSON with --format
+// json) and returns exit code 1; other errors are printed as they are.
+func reportCallError(cmd string, err error, format string, stdout, stderr io.Writer) int {
+	var ce *tools.CallError
+	if errors.As(err, &ce) {
+		if format == "json" {
+			writeJSON(stdout, map[string]any{"error": ce})
+		} else {
+			fmt.Fprintln(stderr, ce.Error())
+		}
+		return 1
+	}
+	fmt.Fprintf(stderr, "ragforge-plan %s: %v\n", cmd, err)
+	return 1
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const codeRAG = "../../testdata/configs/valid/code-rag.yaml"
+
+func TestExplainPrintsCypherAndParamsAsJSON(t *testing.T) {
+	code, out, errOut := execute(t, "explain", codeRAG, "--tool", "query_entities",
+		"--args", `{"entity_type":"Scope","conditions":[{"field":"name","operator":"=","value":"x' OR 1=1 //"}]}`, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Cypher string         `json:"cypher"`
+		Params map[string]any `json:"params"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(got.Cypher, "MATCH (n:`Scope`)") || strings.Contains(got.Cypher, "OR 1=1") {
+		t.Errorf("cypher:\n%s", got.Cypher)
+	}
+	if got.Params["p0"] != "x' OR 1=1 //" {
+		t.Errorf("params: %v", got.Params)
+	}
+}
+
+func TestExplainTextShowsTheGoSideFilter(t *testing.T) {
+	code, out, errOut := execute(t, "explain", "--tool", "text_pattern_search", codeRAG,
+		"--args", `{"entity_type":"File","field":"path","pattern":"**/internal/**/*_test.go","mode":"glob"}`)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "then matched in Go: glob") || !strings.Contains(out, "params:") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestExplainBadCallExitsOneWithTheValidChoices(t *testing.T) {
+	code, out, _ := execute(t, "explain", codeRAG, "--tool", "query_entities", "--args", `{"entity_type":"Scop"}`, "--format", "json")
+	if code != 1 || !strings.Contains(out, `"valid"`) || !strings.Contains(out, `"Scope"`) {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	code, _, errOut := execute(t, "explain", codeRAG, "--tool", "no_such_tool")
+	if code != 1 || !strings.Contains(errOut, "unknown tool") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+func TestExplainUsageErrorsExitTwo(t *testing.T) {
+	for _, args := range [][]string{
+		{"explain"},
+		{"explain", codeRAG},
+		{"explain", codeRAG, "--tool", "query_entities", "--format", "yaml"},
+		{"explain", "--bogus"},
+	} {
+		if code, _, _ := execute(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
