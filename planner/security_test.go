@@ -249,4 +249,3 @@ func TestPlannerClampsLimitsEvenWithoutValidation(t *testing.T) {
 		}
 	}
 }
-
