@@ -260,7 +260,10 @@ func (ch *checker) binary(x *ast.BinaryNode) node {
 		return &binary{at{off, kindBool}, op, l, r}
 	case "<", "<=", ">", ">=":
 		k := join(lk, rk)
-		if k != kindNumber && !k.numeric() && k != kindString && k != kindDatetime {
+		if k == kindString {
+			return ch.fail(x, "strings cannot be ordered with %s: Neo4j orders strings by code point or by UTF-16 unit depending on how a value is held, so the result has no single meaning (compare with == or !=, or order numbers and datetimes)", op)
+		}
+		if !k.numeric() && k != kindDatetime {
 			return mismatch()
 		}
 		return &binary{at{off, kindBool}, op, l, r}
@@ -307,6 +310,16 @@ func (ch *checker) in(x *ast.BinaryNode) node {
 	in := &inList{at: at{off, kindBool}, x: v}
 	for _, el := range arr.Nodes {
 		c := ch.check(el)
+		if u, ok := c.(*unary); ok && u.op == "-" { // a negative constant
+			if l, ok := u.x.(*lit); ok {
+				switch v := l.value.(type) {
+				case int64:
+					c = &lit{at{u.off, l.k}, -v}
+				case float64:
+					c = &lit{at{u.off, l.k}, -v}
+				}
+			}
+		}
 		l, ok := c.(*lit)
 		if !ok {
 			return ch.fail(el, "the list of `in` holds constants only")

@@ -40,7 +40,6 @@ type Field struct {
 	ent       *Entity
 	tree      node
 	depAt     map[string]int
-	closure   []*Field // transitive dependencies, dependency order
 	prog      *program
 }
 
@@ -135,7 +134,7 @@ func Compile(e *model.Entity) (*Entity, error) {
 		if f.tree == nil {
 			continue
 		}
-		p, err := compileProgram(f.tree)
+		p, err := compileProgram(ce, f.tree)
 		if err != nil {
 			return nil, Errors{{Entity: e.Name, Field: f.Config.Name, Pos: f.Config.ExpressionPos, Msg: err.Error()}}
 		}
@@ -245,23 +244,6 @@ func (e *Entity) order() *Error {
 		if err := visit(f); err != nil {
 			return err
 		}
-	}
-	for _, f := range e.Order {
-		f.closure = nil
-		seen := map[string]bool{}
-		var add func(g *Field)
-		add = func(g *Field) {
-			for _, d := range g.DependsOn {
-				if seen[d] {
-					continue
-				}
-				seen[d] = true
-				dep := e.Field(d)
-				add(dep)
-				f.closure = append(f.closure, dep)
-			}
-		}
-		add(f)
 	}
 	return nil
 }

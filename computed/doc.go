@@ -23,10 +23,10 @@
 //	a % b                        (a % nullIf(b, 0))                          truncated remainder; zero divisor → null
 //	a ** b, a ^ b                (a ^ b)                                     float power
 //	-a                           -(a)                                        -minInt64 is an overflow error
-//	a == b, a != b               (a = b), (a <> b)                           null if either is null; int and float compare as numbers
-//	a < b, <=, >, >=             (a < b) …                                   numbers, strings (code point order), datetimes
+//	a == b, a != b               (a = b), (a <> b)                           null if either is null; an int and a float compare exactly
+//	a < b, <=, >, >=             (a < b) …                                   numbers (exactly; -0.0 sorts below 0) and datetimes
 //	a == nil, a != nil           (a IS NULL), (a IS NOT NULL)                never null
-//	a and b, a or b, not a       (a AND b), (a OR b), (NOT a)                three-valued logic, AND stops at false, OR at true
+//	a and b, a or b, not a       (a AND b), (a OR b), (NOT a)                three-valued; false (AND) or true (OR) wins even over an error
 //	c ? a : b                    CASE c WHEN true THEN a WHEN false THEN b END  null condition → null
 //	a ?? b                       coalesce(a, b)
 //	s + t (strings)              (s + t)                                     string + number is a type error
@@ -46,6 +46,10 @@
 //	hours_since(t)               … / 3600000                                 whole hours
 //	days_between(a, b)           ((b.epochMillis - a.epochMillis) / 86400000)
 //	other_computed_field         inlined, or n.`cache_property` when materialized
+//
+// Strings are not ordered (< > on strings is rejected): Neo4j orders a
+// string by code point or by UTF-16 unit depending on how the value is held
+// (a stored property or a function's result), so no single meaning exists.
 //
 // Everything else — member access, lists outside `in`, maps, closures
 // (all/any/filter/map), let, pipes, ranges, slices, other builtins — is

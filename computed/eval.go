@@ -19,7 +19,52 @@ import (
 // meaning) and every value — field, literal, now — is an environment
 // variable (so no config text is re-parsed). expr's own ternary, `let` and
 // `??` give the laziness Cypher has: CASE evaluates only the chosen branch,
-// AND stops at false, OR at true, coalesce at the first non-null value.
+// coalesce stops at the first non-null value.
+//
+// An error (integer overflow, a malformed stored datetime) is a value
+// (evalError) while the program runs, because Neo4j's AND and OR absorb
+// one: `<overflow> OR true` is true and `false AND <overflow>` is false
+// whichever side Neo4j evaluates first. Every other operator passes the
+// error on; Eval returns it.
+
+// evalError is an error travelling through a program as a value.
+type evalError struct{ err error }
+
+// errorsAsValues makes a helper pass on an evalError argument and turn its
+// own error into an evalError.
+func errorsAsValues(f func(...any) (any, error)) func(...any) (any, error) {
+	return func(args ...any) (any, error) {
+		for _, a := range args {
+			if e, ok := a.(evalError); ok {
+				return e, nil
+			}
+		}
+		v, err := f(args...)
+		if err != nil {
+			return evalError{err}, nil
+		}
+		return v, nil
+	}
+}
+
+// logic is Cypher's three-valued AND (or OR when isOr) with errors: the
+// deciding value (false for AND, true for OR) wins over an error on the
+// other side, then an error wins, then null.
+func logic(a, b any, isOr bool) any {
+	if a == isOr || b == isOr {
+		return isOr
+	}
+	if e, ok := a.(evalError); ok {
+		return e
+	}
+	if e, ok := b.(evalError); ok {
+		return e
+	}
+	if a == nil || b == nil {
+		return nil
+	}
+	return !isOr
+}
 
 // program is one field's compiled evaluation.
 type program struct {
@@ -29,13 +74,13 @@ type program struct {
 
 // slot is one environment variable of a program.
 type slot struct {
-	name     string
-	field    string // a stored field, or a computed one when computed is set
-	computed bool
-	value    any // a constant when field == ""
+	name  string
+	field string // a stored field or a raw cypher field, read from properties
+	value any    // a constant when field == ""
 }
 
 type gen struct {
+	ent   *Entity
 	slots []slot
 	lets  int
 }
@@ -69,8 +114,13 @@ func (g *gen) expr(n node) string {
 			}
 			return v
 		}
-		v := g.slot(slot{field: x.name, computed: true})
-		if x.k == kindDatetime && x.computed.Cypher != "" {
+		if x.computed.Cypher == "" {
+			// Inlined, as the Cypher fragment inlines it, so a dependency
+			// in an unevaluated branch cannot fail the evaluation.
+			return "(" + g.expr(g.ent.Field(x.name).tree) + ")"
+		}
+		v := g.slot(slot{field: x.name})
+		if x.k == kindDatetime {
 			return fmt.Sprintf("_dt(%s, %q)", v, model.Temporal)
 		}
 		return v
@@ -81,24 +131,20 @@ func (g *gen) expr(n node) string {
 		return "_not(" + g.expr(x.x) + ")"
 	case *binary:
 		switch x.op {
-		case "and":
-			l := g.let()
-			return fmt.Sprintf("(let %s = %s; %s == false ? false : _and(%s, %s))", l, g.expr(x.l), l, l, g.expr(x.r))
-		case "or":
-			l := g.let()
-			return fmt.Sprintf("(let %s = %s; %s == true ? true : _or(%s, %s))", l, g.expr(x.l), l, l, g.expr(x.r))
+		case "and", "or":
+			return fmt.Sprintf("_%s(%s, %s)", x.op, g.expr(x.l), g.expr(x.r))
 		case "??":
 			return fmt.Sprintf("(%s ?? %s)", g.expr(x.l), g.expr(x.r))
 		}
 		return fmt.Sprintf("%s(%s, %s)", binaryFns[x.op], g.expr(x.l), g.expr(x.r))
 	case *cond:
 		l := g.let()
-		return fmt.Sprintf("(let %s = %s; %s == nil ? nil : (%s ? %s : %s))", l, g.expr(x.c), l, l, g.expr(x.a), g.expr(x.b))
+		return fmt.Sprintf("(let %s = %s; _isErr(%s) ? %s : (%s == nil ? nil : (%s ? %s : %s)))", l, g.expr(x.c), l, l, l, l, g.expr(x.a), g.expr(x.b))
 	case *isNull:
 		if x.negate {
-			return "(" + g.expr(x.x) + " != nil)"
+			return "_notNull(" + g.expr(x.x) + ")"
 		}
-		return "(" + g.expr(x.x) + " == nil)"
+		return "_isNull(" + g.expr(x.x) + ")"
 	case *inList:
 		items := []string{g.expr(x.x)}
 		for _, l := range x.list {
@@ -137,7 +183,6 @@ var helpers = func() []expr.Option {
 	fs := map[string]func(...any) (any, error){
 		"_add": fn2(opAdd), "_sub": fn2(opSub), "_mul": fn2(opMul), "_div": fn2(opDiv),
 		"_mod": fn2(opMod), "_pow": fn2(opPow), "_neg": fn1(opNeg), "_not": fn1(opNot),
-		"_and": fn2(opAnd), "_or": fn2(opOr),
 		"_eq": fn2(opCompare("==")), "_ne": fn2(opCompare("!=")),
 		"_lt": fn2(opCompare("<")), "_le": fn2(opCompare("<=")),
 		"_gt": fn2(opCompare(">")), "_ge": fn2(opCompare(">=")),
@@ -160,16 +205,23 @@ var helpers = func() []expr.Option {
 			return dt(args[0], model.DatetimeStorage(args[1].(string)))
 		},
 	}
-	opts := make([]expr.Option, 0, len(fs))
+	fs["_isNull"] = func(args ...any) (any, error) { return args[0] == nil, nil }
+	fs["_notNull"] = func(args ...any) (any, error) { return args[0] != nil, nil }
+	opts := make([]expr.Option, 0, len(fs)+4)
 	for name, f := range fs {
-		opts = append(opts, expr.Function(name, f))
+		opts = append(opts, expr.Function(name, errorsAsValues(f)))
 	}
+	opts = append(opts,
+		expr.Function("_and", func(args ...any) (any, error) { return logic(args[0], args[1], false), nil }),
+		expr.Function("_or", func(args ...any) (any, error) { return logic(args[0], args[1], true), nil }),
+		expr.Function("_isErr", func(args ...any) (any, error) { _, ok := args[0].(evalError); return ok, nil }),
+	)
 	return opts
 }()
 
 // compileProgram writes the field's tree as an expr program.
-func compileProgram(tree node) (*program, error) {
-	g := &gen{}
+func compileProgram(ent *Entity, tree node) (*program, error) {
+	g := &gen{ent: ent}
 	src := g.expr(tree)
 	p, err := expr.Compile(src, helpers...)
 	if err != nil {
@@ -181,29 +233,17 @@ func compileProgram(tree node) (*program, error) {
 // Eval computes the field in Go from a node's stored properties (absent
 // keys and nil values are null) at the current time. It is the oracle the
 // differential tests hold Neo4j to: nil for null, int64, float64, string,
-// bool or a UTC time.Time otherwise. Computed dependencies are evaluated
-// first; a raw cypher field cannot be evaluated in Go, so its value is read
-// from properties under the field's name.
+// bool or a UTC time.Time otherwise. Computed dependencies are inlined, as
+// in the fragment; a raw cypher field cannot be evaluated in Go, so its
+// value is read from properties under the field's name.
 func (f *Field) Eval(properties map[string]any) (any, error) {
 	return f.EvalAt(properties, time.Now())
 }
 
 // EvalAt is [Field.Eval] with now() fixed to the given instant.
 func (f *Field) EvalAt(properties map[string]any, now time.Time) (any, error) {
-	values := map[string]any{}
-	for _, dep := range f.closure {
-		v, err := dep.evalOne(properties, values, now)
-		if err != nil {
-			return nil, err
-		}
-		values[dep.Config.Name] = v
-	}
-	return f.evalOne(properties, values, now)
-}
-
-func (f *Field) evalOne(props, values map[string]any, now time.Time) (any, error) {
 	if f.prog == nil { // raw cypher field: the caller supplies its value
-		v := normalize(props[f.Config.Name])
+		v := normalize(properties[f.Config.Name])
 		if kindOf(f.Config.Type) == kindDatetime {
 			return dt(v, model.Temporal)
 		}
@@ -212,16 +252,16 @@ func (f *Field) evalOne(props, values map[string]any, now time.Time) (any, error
 	env := make(map[string]any, len(f.prog.slots)+1)
 	env["_now"] = now.UTC()
 	for _, s := range f.prog.slots {
-		switch {
-		case s.field == "":
+		if s.field == "" {
 			env[s.name] = s.value
-		case s.computed:
-			env[s.name] = values[s.field]
-		default:
-			env[s.name] = normalize(props[s.field])
+		} else {
+			env[s.name] = normalize(properties[s.field])
 		}
 	}
 	out, err := expr.Run(f.prog.prog, env)
+	if e, ok := out.(evalError); ok {
+		err = e.err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s.%s: %w", f.ent.Name, f.Config.Name, err)
 	}

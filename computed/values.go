@@ -215,42 +215,33 @@ func opNot(a any) (any, error) {
 	return nil, typeErr("not", a)
 }
 
-// opAnd is the rest of Cypher's three-valued AND once the left side is known
-// not to be false (the evaluator short-circuits false like Neo4j does).
-func opAnd(a, b any) (any, error) {
-	if b == false {
-		return false, nil
-	}
-	if a == nil || b == nil {
-		return nil, nil
-	}
-	return true, nil
-}
-
-// opOr is the rest of three-valued OR once the left side is known not to be
-// true.
-func opOr(a, b any) (any, error) {
-	if b == true {
-		return true, nil
-	}
-	if a == nil || b == nil {
-		return nil, nil
-	}
-	return false, nil
-}
-
 // compare orders two non-null values of one kind: -1, 0, 1, or ok=false
-// when they are not comparable (NaN, mixed kinds).
-func compare(a, b any) (int, bool) {
+// when they are not comparable (NaN, mixed kinds). Numbers compare exactly
+// (an integer and a float by their mathematical values, not after rounding
+// the integer to a float), as Neo4j does at run time. With order set (<,
+// <=, >, >=) -0.0 sorts below 0 and 0.0, as in Neo4j; for == and != they
+// are equal.
+func compare(a, b any, order bool) (int, bool) {
 	if x, y, ok := bothInt(a, b); ok {
 		return cmp3(x < y, x > y), true
 	}
 	if isNum(a) && isNum(b) {
-		x, y := toFloat(a), toFloat(b)
-		if math.IsNaN(x) || math.IsNaN(y) {
+		if (isFloat(a) && math.IsNaN(toFloat(a))) || (isFloat(b) && math.IsNaN(toFloat(b))) {
 			return 0, false
 		}
-		return cmp3(x < y, x > y), true
+		if order && toFloat(a) == 0 && toFloat(b) == 0 {
+			return cmp3(negZero(a) && !negZero(b), !negZero(a) && negZero(b)), true
+		}
+		switch x := a.(type) {
+		case int64:
+			return cmpIntFloat(x, b.(float64)), true
+		case float64:
+			if y, ok := b.(int64); ok {
+				return -cmpIntFloat(y, x), true
+			}
+			y := b.(float64)
+			return cmp3(x < y, x > y), true
+		}
 	}
 	switch x := a.(type) {
 	case string:
@@ -269,6 +260,28 @@ func compare(a, b any) (int, bool) {
 	return 0, false
 }
 
+func isFloat(v any) bool { _, ok := v.(float64); return ok }
+
+func negZero(v any) bool {
+	f, ok := v.(float64)
+	return ok && f == 0 && math.Signbit(f)
+}
+
+// cmpIntFloat compares an integer and a finite float exactly.
+func cmpIntFloat(x int64, y float64) int {
+	switch {
+	case y >= 0x1p63:
+		return -1
+	case y < -0x1p63:
+		return 1
+	}
+	t := math.Trunc(y)
+	if ti := int64(t); x != ti {
+		return cmp3(x < ti, x > ti)
+	}
+	return cmp3(y > t, y < t)
+}
+
 func cmp3(less, more bool) int {
 	switch {
 	case less:
@@ -284,7 +297,7 @@ func opCompare(op string) func(a, b any) (any, error) {
 		if a == nil || b == nil {
 			return nil, nil
 		}
-		c, ok := compare(a, b)
+		c, ok := compare(a, b, op != "==" && op != "!=")
 		if !ok {
 			if isNum(a) && isNum(b) { // NaN: every comparison false, <> true
 				return op == "!=", nil
@@ -328,7 +341,7 @@ func opIn(x any, list ...any) (any, error) {
 		return nil, nil
 	}
 	for _, l := range list {
-		if c, ok := compare(x, l); ok && c == 0 {
+		if c, ok := compare(x, l, false); ok && c == 0 {
 			return true, nil
 		}
 	}
@@ -445,7 +458,7 @@ func fnMinMax(isMax bool) func(a, b any) (any, error) {
 		if a == nil || b == nil {
 			return nil, nil
 		}
-		c, ok := compare(a, b)
+		c, ok := compare(a, b, true)
 		if !ok {
 			return nil, nil
 		}
