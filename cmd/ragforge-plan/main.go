@@ -29,6 +29,7 @@ var commands = map[string]command{
 	"call":           {runCall, "run a tool call on Neo4j and print its result"},
 	"tools":          {runTools, "print the tools a config generates (listing, or MCP/OpenAI/Anthropic/Gemini JSON)"},
 	"fixture":        {runFixture, "load a Go source tree into Neo4j as a code graph"},
+	"plan":           {runPlan, "print how each computed field is evaluated (its Cypher, dependencies, stored property)"},
 }
 
 func main() {
