@@ -34,7 +34,9 @@ type netHTTP struct {
 	changes map[string][]time.Time // scope uuid → change timestamps
 }
 
-func loadNetHTTP(t *testing.T, opts engine.Options) *netHTTP {
+func loadNetHTTP(t *testing.T, opts engine.Options) *netHTTP { return loadNetHTTPTB(t, opts) }
+
+func loadNetHTTPTB(t testing.TB, opts engine.Options) *netHTTP {
 	t.Helper()
 	d := neo4jtest.Open(t)
 	src, err := fixture.GOROOTSrc()
