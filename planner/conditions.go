@@ -161,27 +161,32 @@ func (b *builder) value(r fieldRef, v any, at string) (any, error) {
 	return nil, callError(b.tool, at, nil, "%s (%s) cannot be compared with a value", r.f.Name, r.f.Type)
 }
 
-// timeParam is the parameter a datetime field is compared with, by
-// storage: a DATETIME (time.Time, UTC) for temporal and ISO-string fields
-// (ISO strings are parsed on the field side), epoch seconds or
-// milliseconds as integers.
+// timeParam is the parameter a datetime field is compared with: an
+// integer, epoch seconds for fields stored so, epoch milliseconds for every
+// other storage (compared with timeSide's instant). Integers compare
+// instants exactly; Neo4j's DATETIME ordering does not (two DATETIMEs of
+// one instant in different offsets are ordered by offset, so a boundary
+// instant written in another zone would fall on the wrong side).
 func timeParam(f *model.Field, t time.Time) any {
-	switch f.StoredAs {
-	case model.EpochSeconds:
+	if f.StoredAs == model.EpochSeconds {
 		return t.Unix()
-	case model.EpochMillis:
-		return t.UnixMilli()
 	}
-	return t.UTC()
+	return t.UnixMilli()
 }
 
-// timeSide is the field side of a datetime comparison: the stored value,
-// or datetime(value) for ISO strings, so instants compare correctly across
-// zones and formats (at the cost of an index on that property).
+// timeSide is the field side of a datetime comparison, as an instant in
+// epoch units: the stored number for epoch fields; for ISO strings the
+// parsed instant's epochMillis; for temporal values the instant in UTC
+// (a DATE is midnight UTC, a LOCAL DATETIME is read as UTC, as package
+// computed reads them).
 func (b *builder) timeSide(r fieldRef) string {
 	x := b.expr(r)
-	if r.f.StoredAs == model.ISOString {
-		return "datetime(" + x + ")"
+	switch r.f.StoredAs {
+	case model.EpochSeconds, model.EpochMillis:
+		return x
+	case model.ISOString:
+		return "datetime(" + x + ").epochMillis"
 	}
-	return x
+	return "CASE WHEN " + x + " IS :: DATE NOT NULL THEN datetime({date: " + x + ", timezone: 'Z'}).epochMillis WHEN " + x +
+		" IS NOT NULL THEN datetime({datetime: " + x + ", timezone: 'Z'}).epochMillis END"
 }

@@ -35,7 +35,8 @@ func ceil(t time.Time, precision string, loc *time.Location) time.Time {
 
 // datetimeRangeSearch plans datetime_range_search. The precision truncates
 // both compared times; the planner moves that truncation onto the
-// parameters so the field is compared bare (and a range index applies):
+// parameters so the field's side needs no truncation (and an epoch field
+// is compared bare, where a range index applies):
 //
 //	before t:      trunc(x) <  trunc(t)   ⇔ x <  trunc(t)
 //	after t:       trunc(x) >  trunc(t)   ⇔ x >= trunc(t) + 1 unit
@@ -135,7 +136,7 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 	}
 	s.orders = func(b *builder, x string) []order {
 		if f.StoredAs == model.ISOString {
-			x = "datetime(" + x + ")"
+			x = "datetime(" + x + ").epochMillis"
 		}
 		return []order{{expr: x, desc: true}}
 	}

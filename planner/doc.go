@@ -30,8 +30,11 @@
 // Time-zone rules: datetimes an agent writes without a zone are UTC;
 // relative periods ("today", "last_week", "last_7_days") and precision
 // truncation are computed in [Options.Location] (UTC unless set) at
-// [Options.Now]. Datetime fields are compared according to how they are
-// stored (model.Field.StoredAs): temporal fields against a DATETIME
-// parameter, epoch fields against an integer, ISO strings through Cypher's
-// datetime().
+// [Options.Now]. Datetime fields are compared as instants, whatever their
+// storage (model.Field.StoredAs): epoch fields bare against an integer
+// (so a range index applies); ISO strings and temporal values through
+// their epochMillis in UTC against epoch milliseconds. Comparing DATETIME
+// values directly would be wrong at the boundary: Neo4j orders two
+// DATETIMEs of the same instant by their offset. Parameters are truncated
+// to the millisecond.
 package planner
