@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/model"
@@ -184,4 +187,36 @@ func unescape(b []byte) (rune, int) {
 		return r, 2
 	}
 	return '\\', 1
+}
+
+// CheckCypherFields asks the server to plan every raw `cypher:` computed
+// field (computed.ExplainCheck): a body that does not parse, returns other
+// than one column or could write is a config error at the field. Only
+// `ragforge-plan vet` with a server configured pays for these round trips.
+func CheckCypherFields(ctx context.Context, driver neo4j.DriverWithContext, database string, m *model.Model) (ConfigErrors, error) {
+	compiled, err := computed.CompileModel(m)
+	if err != nil {
+		return nil, err
+	}
+	var out ConfigErrors
+	for _, e := range m.Entities {
+		ce := compiled[e.Name]
+		for _, c := range e.Computed {
+			if c.Cypher == "" {
+				continue
+			}
+			if err := computed.ExplainCheck(ctx, driver, database, ce.Field(c.Name)); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				msg := err.Error()
+				var cerr *computed.Error
+				if errors.As(err, &cerr) {
+					msg = cerr.Msg
+				}
+				out = append(out, ConfigError{Pos: c.ExpressionPos, Path: "entities." + e.Name + ".computed_fields." + c.Name + ".cypher", Msg: msg})
+			}
+		}
+	}
+	return out, nil
 }

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,31 +12,7 @@ import (
 // NEO4J_* variables, else from the settings file scripts/neo4j writes.
 func serverFlags(t *testing.T) []string {
 	t.Helper()
-	vars := map[string]string{}
-	for _, k := range []string{"NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD"} {
-		vars[k] = os.Getenv(k)
-	}
-	if vars["NEO4J_URI"] == "" {
-		dir := os.Getenv("RAGFORGE_NEO4J_DIR")
-		if dir == "" {
-			dir = filepath.Join("..", "..", ".neo4j")
-		}
-		f, err := os.Open(filepath.Join(dir, "env"))
-		if err != nil {
-			t.Fatalf("no server settings: %v", err)
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if k, v, ok := strings.Cut(sc.Text(), "="); ok {
-				vars[k] = v
-			}
-		}
-	}
-	if vars["NEO4J_USER"] == "" {
-		vars["NEO4J_USER"] = "neo4j"
-	}
-	return []string{"--uri", vars["NEO4J_URI"], "--user", vars["NEO4J_USER"], "--password", vars["NEO4J_PASSWORD"], "--database", neo4jtest.Database()}
+	return neo4jtest.Flags(t)
 }
 
 func TestCallRunsAToolCallOnNeo4j(t *testing.T) {

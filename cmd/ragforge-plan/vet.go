@@ -38,8 +38,10 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text or json")
+	conn := addConnectionFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan vet [--format text|json] CONFIG...")
+		fmt.Fprintln(stderr, "usage: ragforge-plan vet [--format text|json] [--uri URI ...] CONFIG...")
+		fmt.Fprintln(stderr, "With a server configured (--uri or NEO4J_URI), raw cypher: computed fields are also checked with EXPLAIN.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -55,6 +57,9 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := engine.Load(fs.Args()...)
 	report := vetReport{Errors: []vetError{}}
+	if err == nil && conn.uri != "" {
+		err = explainCypherFields(ctx, conn, m)
+	}
 	if err != nil {
 		var ces engine.ConfigErrors
 		if !errors.As(err, &ces) {
@@ -87,6 +92,23 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "ok: %d entities, %d fields, %d computed fields, %d relationships; %d tools: %s\n",
 		report.Entities, report.Fields, report.ComputedFields, report.Relationships, len(report.Tools), strings.Join(report.Tools, ", "))
 	return 0
+}
+
+// explainCypherFields runs the server-side checks of raw cypher: fields.
+func explainCypherFields(ctx context.Context, conn *connection, m *model.Model) error {
+	d, err := conn.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close(ctx)
+	ces, err := engine.CheckCypherFields(ctx, d, conn.database, m)
+	if err != nil {
+		return err
+	}
+	if len(ces) > 0 {
+		return ces
+	}
+	return nil
 }
 
 func count(r *vetReport, m *model.Model) {

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
 // execute runs the command in-process and returns its exit code and output.
@@ -57,5 +61,26 @@ func TestVetRejectsBadUsageWithExitCode2(t *testing.T) {
 		if code, _, _ := execute(t, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+func TestVetWithAServerRejectsAWritingCypherField(t *testing.T) {
+	neo4jtest.Open(t)
+	server := serverFlags(t)
+	data, err := os.ReadFile("../../testdata/configs/valid/code-rag.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writing := strings.Replace(string(data), "RETURN count(c) AS change_count", "SET c.touched = true RETURN count(c) AS change_count", 1)
+	path := filepath.Join(t.TempDir(), "writing.yaml")
+	if err := os.WriteFile(path, []byte(writing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := execute(t, append(append([]string{"vet"}, server...), "../../testdata/configs/valid/code-rag.yaml")...); code != 0 {
+		t.Fatalf("valid config rejected with a server: exit %d %s %s", code, out, errOut)
+	}
+	code, _, errOut := execute(t, append(append([]string{"vet"}, server...), path)...)
+	if code != 1 || !strings.Contains(errOut, "writing.yaml:66:9: cypher:") || !strings.Contains(errOut, "read-only") {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 }

@@ -402,3 +402,17 @@ func empty(ctx context.Context, d neo4j.DriverWithContext, db string) error {
 func quote(name string) string {
 	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
+
+// Flags returns the connection flags (--uri, --user, --password, --database)
+// of the server Open uses, for tests of commands that connect on their own,
+// such as `ragforge-plan call` and `ragforge-plan vet`. Call it after Open,
+// which has already skipped or failed when no server is configured.
+func Flags(t testing.TB) []string {
+	t.Helper()
+	cfg, ok, err := loadConfig()
+	if err != nil || !ok {
+		t.Fatalf("neo4jtest: no server settings (call Open first): %v", err)
+		return nil
+	}
+	return []string{"--uri", cfg.URI, "--user", cfg.User, "--password", cfg.Password, "--database", cfg.Database}
+}
