@@ -87,18 +87,21 @@ func loadNetHTTPTB(t testing.TB, opts engine.Options) *netHTTP {
 	return f
 }
 
+// entity is a decoded result entity.
+type entity struct {
+	EntityType string         `json:"entity_type"`
+	ID         any            `json:"id"`
+	Properties map[string]any `json:"properties"`
+	Computed   map[string]any `json:"computed"`
+	Score      *float64       `json:"score"`
+	FromID     any            `json:"from_id"`
+	Depth      int            `json:"depth"`
+}
+
 // result is a decoded Execute result.
 type result struct {
-	Entities []struct {
-		EntityType string         `json:"entity_type"`
-		ID         any            `json:"id"`
-		Properties map[string]any `json:"properties"`
-		Computed   map[string]any `json:"computed"`
-		Score      *float64       `json:"score"`
-		FromID     any            `json:"from_id"`
-		Depth      int            `json:"depth"`
-	} `json:"entities"`
-	Groups []struct {
+	Entities []entity `json:"entities"`
+	Groups   []struct {
 		Group any     `json:"group"`
 		Value float64 `json:"value"`
 	} `json:"groups"`
@@ -498,6 +501,79 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		r = f.call(t, tools.RunCypher, `{"query":"UNWIND range(1, 100000) AS x RETURN x"}`)
 		if r.Count != engine.DefaultMaxRows || !r.Truncated {
 			t.Errorf("row cap: %d rows, truncated %v", r.Count, r.Truncated)
+		}
+	})
+	t.Run("the remaining modes: ends_with, exact, equal, gt, gte, lt, lte, not_in, SUM, MIN", func(t *testing.T) {
+		lc := func(s fixture.Scope) int { return lineCount(s) }
+		asc := func(a, b fixture.Scope) int { return lc(a) - lc(b) }
+		desc := func(a, b fixture.Scope) int { return lc(b) - lc(a) }
+		for _, c := range []struct {
+			tool, args string
+			keep       func(fixture.Scope) bool
+			less       func(a, b fixture.Scope) int
+		}{
+			{tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"handler","mode":"ends_with","limit":50}`, func(s fixture.Scope) bool { return strings.HasSuffix(strings.ToLower(s.Name), "handler") }, byUUID},
+			{tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"ServeHTTP","mode":"exact","case_sensitive":true,"limit":50}`, func(s fixture.Scope) bool { return s.Name == "ServeHTTP" }, byUUID},
+			{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"equal","value":77,"limit":50}`, func(s fixture.Scope) bool { return lc(s) == 77 }, asc},
+			{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"gt","value":300,"limit":50}`, func(s fixture.Scope) bool { return lc(s) > 300 }, asc},
+			{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"gte","value":300,"limit":50}`, func(s fixture.Scope) bool { return lc(s) >= 300 }, asc},
+			{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"lt","value":3,"limit":50}`, func(s fixture.Scope) bool { return lc(s) < 3 }, desc},
+			{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"lte","value":2,"limit":50}`, func(s fixture.Scope) bool { return lc(s) <= 2 }, desc},
+			{tools.EnumFilterSearch, `{"entity_type":"Scope","field":"type","values":["function","method","var","const"],"exclude":true,"limit":50}`, func(s fixture.Scope) bool { return s.Type == "type" || s.Type == "interface" }, byUUID},
+		} {
+			r := f.call(t, c.tool, c.args)
+			same(t, c.args, r.ids(), topScopes(g.Scopes, c.keep, c.less, 50))
+		}
+		var sum, minLines float64 = 0, math.MaxFloat64
+		for _, s := range g.Scopes {
+			if s.Type == "method" {
+				sum += float64(lineCount(s))
+			}
+		}
+		for _, fl := range g.Files {
+			minLines = math.Min(minLines, float64(fl.Lines))
+		}
+		if r := f.call(t, tools.AggregateEntities, `{"entity_type":"Scope","operation":"SUM","field":"line_count","conditions":[{"field":"type","operator":"=","value":"method"}]}`); r.Value != sum {
+			t.Errorf("SUM line_count of methods: %v, want %v", r.Value, sum)
+		}
+		if r := f.call(t, tools.AggregateEntities, `{"entity_type":"File","operation":"MIN","field":"lines"}`); r.Value != minLines {
+			t.Errorf("MIN lines: %v, want %v", r.Value, minLines)
+		}
+	})
+	t.Run("explore_relationships depth 2 incoming: the directory above a method's file", func(t *testing.T) {
+		// ServeHTTP methods: incoming CONTAINS reaches their file and
+		// receiver type at depth 1, and the file's directory (and the
+		// type's file) at depth 2: one Directory row per start.
+		r := f.call(t, tools.ExploreRelationships, `{"start_entity_type":"Scope","start_conditions":[{"field":"file","operator":"=","value":"net/http/server.go"},{"field":"name","operator":"=","value":"ServeHTTP"}],"relationship_type":"CONTAINS","direction":"incoming","depth":2,"limit":50}`)
+		dirs := 0
+		for _, e := range r.Entities {
+			switch e.EntityType {
+			case "Directory":
+				dirs++
+				if e.ID != "net/http" || e.Depth != 2 {
+					t.Errorf("reached %+v", e)
+				}
+			case "File", "Scope":
+			default:
+				t.Errorf("reached %+v", e)
+			}
+		}
+		n := 0
+		for _, s := range g.Scopes {
+			if s.File == "net/http/server.go" && s.Name == "ServeHTTP" {
+				n++
+			}
+		}
+		if dirs != n {
+			t.Errorf("%d directories reached at depth 2, want one per ServeHTTP of server.go (%d)", dirs, n)
+		}
+	})
+	t.Run("fulltext_search fuzzy tolerates typos", func(t *testing.T) {
+		r := f.call(t, tools.FulltextSearch, `{"entity_type":"Scope","query":"SrveHTTP","fields":["name"],"fuzzy":true,"limit":50}`)
+		if !slices.ContainsFunc(r.Entities, func(e entity) bool {
+			return e.Properties["name"] == "ServeHTTP"
+		}) {
+			t.Errorf("SrveHTTP~ did not find ServeHTTP: %v", r.ids())
 		}
 	})
 	t.Run("validation errors name the valid choices", func(t *testing.T) {
