@@ -46,7 +46,7 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 		need = append(need, r)
 		arg = b.expr(r)
 		if k == model.Datetime && r.f.StoredAs == model.ISOString {
-			arg = "datetime(" + arg + ")"
+			arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
 		}
 	} else if fn != "count" {
 		return nil, callError(tool, "/field", nil, "%s needs a field", a.Operation)

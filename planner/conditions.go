@@ -185,8 +185,22 @@ func (b *builder) timeSide(r fieldRef) string {
 	case model.EpochSeconds, model.EpochMillis:
 		return x
 	case model.ISOString:
-		return "datetime(" + x + ").epochMillis"
+		return isoInstant(x)
 	}
 	return "CASE WHEN " + x + " IS :: DATE NOT NULL THEN datetime({date: " + x + ", timezone: 'Z'}).epochMillis WHEN " + x +
 		" IS NOT NULL THEN datetime({datetime: " + x + ", timezone: 'Z'}).epochMillis END"
+}
+
+// isoPattern accepts the ISO-8601 forms Cypher's datetime() parses that a
+// config's ISO-string fields hold: a date, optionally a time (to the
+// minute, second or fraction) and a zone. It is the planner's own constant,
+// never agent text, and linear: no two adjacent parts can match the same
+// characters.
+const isoPattern = `\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?)?(Z|[+-]\\d{2}:\\d{2})?`
+
+// isoInstant reads an ISO-string field as epoch milliseconds; a value that
+// is not such a string is null (it matches no comparison) instead of
+// failing the whole statement in datetime().
+func isoInstant(x string) string {
+	return "CASE WHEN " + x + " =~ '" + isoPattern + "' THEN datetime(" + x + ").epochMillis END"
 }

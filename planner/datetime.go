@@ -136,7 +136,7 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 	}
 	s.orders = func(b *builder, x string) []order {
 		if f.StoredAs == model.ISOString {
-			x = "datetime(" + x + ").epochMillis"
+			x = isoInstant(x)
 		}
 		return []order{{expr: x, desc: true}}
 	}
