@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/planner"
@@ -36,8 +37,10 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	format := fs.String("format", "text", "output format: text or json")
 	apoc := fs.Bool("apoc", false, "plan as for a server with APOC (fuzzy matching on any string field)")
 	noFullText := fs.Bool("no-fulltext", false, "plan as for a server without the config's full-text indexes")
+	var materialized stringList
+	fs.Var(&materialized, "materialized", "Entity.field of a computed field to plan as materialized and ready (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan explain CONFIG... --tool NAME --args JSON [--format text|json] [--apoc] [--no-fulltext]")
+		fmt.Fprintln(stderr, "usage: ragforge-plan explain CONFIG... --tool NAME --args JSON [--format text|json] [--apoc] [--no-fulltext] [--materialized Entity.field]...")
 		fs.PrintDefaults()
 	}
 	configs, err := parseInterleaved(fs, args)
@@ -57,11 +60,21 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	state := planner.State{}
+	for _, ref := range materialized {
+		ent, field, ok := strings.Cut(ref, ".")
+		if !ok || m.Entity(ent) == nil || m.Entity(ent).ComputedField(field) == nil {
+			fmt.Fprintf(stderr, "ragforge-plan explain: --materialized %q is not Entity.field of a computed field\n", ref)
+			return 2
+		}
+		state[planner.FieldRef{Entity: ent, Field: field}] = true
+	}
 	caps := tools.Capabilities{FullText: !*noFullText, APOC: *apoc}
 	// Every tool is explainable, including those off by default.
 	e, err := engine.New(m, engine.Options{
 		Tools:    tools.Options{Aggregations: true, RawCypher: true, Capabilities: &caps},
 		Embedder: engine.EmbedderFunc(nil),
+		State:    func(context.Context) (planner.State, error) { return state, nil },
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan explain: %v\n", err)

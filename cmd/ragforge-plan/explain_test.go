@@ -63,3 +63,18 @@ func TestExplainUsageErrorsExitTwo(t *testing.T) {
 		}
 	}
 }
+
+func TestExplainMaterializedReadsTheCacheProperty(t *testing.T) {
+	args := []string{"explain", codeRAG, "--tool", "query_entities", "--args", `{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"}}`}
+	_, runtime, _ := execute(t, args...)
+	code, stored, errOut := execute(t, append(args, "--materialized", "Scope.line_count")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(runtime, "AS `cf_line_count`") || strings.Contains(stored, "cf_line_count") || !strings.Contains(stored, "n.`line_count` IS NOT NULL") {
+		t.Errorf("runtime:\n%s\nmaterialized:\n%s", runtime, stored)
+	}
+	if code, _, _ := execute(t, append(args, "--materialized", "Scope.name")...); code != 2 {
+		t.Errorf("a stored field as --materialized: exit %d, want 2", code)
+	}
+}
