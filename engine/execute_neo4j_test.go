@@ -345,8 +345,19 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		for _, b := range r.Buckets {
 			total += b.Count
 		}
-		if total != len(g.Files) || len(r.Buckets) > 4 {
+		if total != len(g.Files) || len(r.Buckets) != 4 {
 			t.Errorf("4 buckets hold %d files in %d buckets, want %d", total, len(r.Buckets), len(g.Files))
+		}
+		r = f.call(t, tools.NumberRangeSearch, `{"entity_type":"File","field":"lines","operator":"histogram","buckets":40}`)
+		empty, total := 0, 0
+		for _, b := range r.Buckets {
+			total += b.Count
+			if b.Count == 0 {
+				empty++
+			}
+		}
+		if len(r.Buckets) != 40 || total != len(g.Files) || empty == 0 {
+			t.Errorf("40 buckets: %d buckets, %d files (want %d), %d empty", len(r.Buckets), total, len(g.Files), empty)
 		}
 	})
 	t.Run("aggregate_entities: counts and average line_count by type", func(t *testing.T) {

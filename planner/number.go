@@ -196,8 +196,9 @@ func (b *builder) reset(keep ...string) {
 
 // histogram plans number_range_search's histogram: with buckets, the range
 // [min, max] cut into equal buckets (the maximum falls in the last); with
-// bucket_width, buckets aligned on multiples of the width. Only non-empty
-// buckets are returned, lowest first, at most MaxBuckets.
+// bucket_width, buckets aligned on multiples of the width. With buckets
+// every bucket is returned (empty ones count 0); with bucket_width only the
+// non-empty ones, lowest first, at most MaxBuckets.
 func (p *Planner) histogram(a *tools.NumberRangeSearchArgs, state State) (*Statement, error) {
 	const tool = tools.NumberRangeSearch
 	e := p.m.Entity(a.EntityType)
@@ -240,7 +241,10 @@ func (p *Planner) histogram(a *tools.NumberRangeSearchArgs, state State) (*State
 	b.passOver(r)
 	np := b.named("buckets", int64(n))
 	b.line("WITH lo, hi, CASE WHEN hi = lo THEN 0 ELSE toInteger(floor(toFloat(%s - lo) * %s / (hi - lo))) END AS i", x, np)
-	b.line("WITH lo, hi, CASE WHEN i >= %s THEN %s - 1 ELSE i END AS bucket, count(*) AS `count`", np, np)
-	b.line("RETURN lo + bucket * toFloat(hi - lo) / %s AS lower, lo + (bucket + 1) * toFloat(hi - lo) / %s AS upper, `count`\nORDER BY lower\nLIMIT %s", np, np, b.named("limit", int64(maxB)))
+	b.line("WITH lo, hi, CASE WHEN i >= %s THEN %s - 1 ELSE i END AS bucket, count(*) AS c", np, np)
+	// Every bucket is returned, empty ones with count 0, so the agent
+	// reads the distribution's shape directly.
+	b.line("WITH lo, hi, collect([bucket, c]) AS counts\nUNWIND range(0, %s - 1) AS bucket", np)
+	b.line("RETURN lo + bucket * toFloat(hi - lo) / %s AS lower, lo + (bucket + 1) * toFloat(hi - lo) / %s AS upper, coalesce([x IN counts WHERE x[0] = bucket][0][1], 0) AS `count`\nORDER BY lower\nLIMIT %s", np, np, b.named("limit", int64(maxB)))
 	return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB}), nil
 }
