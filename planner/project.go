@@ -30,6 +30,8 @@ type order struct {
 	desc bool
 }
 
+// String renders the item as Cypher: the expression, then DESC when
+// descending.
 func (o order) String() string {
 	if o.desc {
 		return o.expr + " DESC"
