@@ -8,12 +8,9 @@ import (
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
-// serverFlags returns the connection flags of the test server: from the
-// NEO4J_* variables, else from the settings file scripts/neo4j writes.
-func serverFlags(t *testing.T) []string {
-	t.Helper()
-	return neo4jtest.Flags(t)
-}
+// serverFlags returns the connection flags of the test server (the vet
+// tests share it).
+func serverFlags(t *testing.T) []string { return neo4jtest.Flags(t) }
 
 func TestCallRunsAToolCallOnNeo4j(t *testing.T) {
 	d := neo4jtest.Open(t)
