@@ -1,0 +1,120 @@
+package materialize
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+
+	"github.com/ragforge/ragforge/planner"
+)
+
+// StateLabel is the label of the state nodes, one per materialized
+// entity.field. The state lives in Neo4j next to the data (DESIGN
+// invariant 3), so every process that plans queries sees the same truth.
+const StateLabel = "_RagforgeMaterialization"
+
+// Status is where a field's materialization stands.
+type Status string
+
+// The statuses a state node holds.
+const (
+	// StatusBuilding: values are being written (or a write was
+	// interrupted); the planner computes the field at runtime.
+	StatusBuilding Status = "building"
+	// StatusReady: every node holds the value for Hash and the index (if
+	// any) is online; the planner may read the property.
+	StatusReady Status = "ready"
+	// StatusDropping: values are being removed; the planner computes at
+	// runtime, and re-running drop (or apply) finishes the job.
+	StatusDropping Status = "dropping"
+)
+
+// FieldState is one state node: who owns which property, for which
+// expression, how far the write got.
+type FieldState struct {
+	Entity   string `json:"entity"`
+	Field    string `json:"name"`
+	Property string `json:"property"`
+	Hash     string `json:"hash"`
+	Status   Status `json:"status"`
+	// Rows is how many nodes the last (or current) write has set.
+	Rows int64 `json:"rows"`
+	// Cursor is the last node id an interrupted write finished; -1 when no
+	// write is under way. A resumed apply or refresh continues after it.
+	Cursor int64 `json:"-"`
+	// Index is the name of the range index apply created, "" if none.
+	Index      string    `json:"index,omitempty"`
+	StartedAt  time.Time `json:"started_at,omitzero"`
+	UpdatedAt  time.Time `json:"updated_at,omitzero"`
+	FinishedAt time.Time `json:"finished_at,omitzero"`
+}
+
+// Ref names the field the state is for.
+func (s FieldState) Ref() planner.FieldRef {
+	return planner.FieldRef{Entity: s.Entity, Field: s.Field}
+}
+
+// stateConstraint makes a second state node for one entity.field
+// impossible, whatever two processes do at once.
+var stateConstraint = "CREATE CONSTRAINT ragforge_materialization_field IF NOT EXISTS FOR (s:" + planner.Ident(StateLabel) + ") REQUIRE (s.entity, s.field) IS UNIQUE"
+
+const stateReturn = "s.entity AS entity, s.field AS field, s.property AS property, s.hash AS hash, s.status AS status, " +
+	"s.rows AS rows, s.cursor AS cursor, s.index AS index, s.started_at AS started_at, s.updated_at AS updated_at, s.finished_at AS finished_at"
+
+// ReadStates returns every state node of the database.
+func ReadStates(ctx context.Context, driver neo4j.DriverWithContext, db string) ([]FieldState, error) {
+	q := "MATCH (s:" + planner.Ident(StateLabel) + ") RETURN " + stateReturn + " ORDER BY entity, field"
+	res, err := neo4j.ExecuteQuery(ctx, driver, q, nil, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(db), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		return nil, fmt.Errorf("materialize: reading state: %w", err)
+	}
+	out := make([]FieldState, 0, len(res.Records))
+	for _, r := range res.Records {
+		out = append(out, stateFrom(r.AsMap()))
+	}
+	return out, nil
+}
+
+func stateFrom(m map[string]any) FieldState {
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	num := func(k string, def int64) int64 {
+		if n, ok := m[k].(int64); ok {
+			return n
+		}
+		return def
+	}
+	tm := func(k string) time.Time {
+		switch v := m[k].(type) {
+		case time.Time:
+			return v.UTC()
+		case dbtype.LocalDateTime:
+			return time.Time(v).UTC()
+		}
+		return time.Time{}
+	}
+	return FieldState{
+		Entity: str("entity"), Field: str("field"), Property: str("property"), Hash: str("hash"),
+		Status: Status(str("status")), Rows: num("rows", 0), Cursor: num("cursor", -1), Index: str("index"),
+		StartedAt: tm("started_at"), UpdatedAt: tm("updated_at"), FinishedAt: tm("finished_at"),
+	}
+}
+
+// ReadyState is the planner.State the states give for a config whose
+// expression hashes are hashes and cache properties are props: a field is
+// ready only when its state node says ready, for the same hash and the
+// same property. Missing, building, dropping or stale states leave the
+// field to runtime (DESIGN invariant 3).
+func ReadyState(states []FieldState, hashes map[planner.FieldRef]string, props map[planner.FieldRef]string) planner.State {
+	out := planner.State{}
+	for _, s := range states {
+		ref := s.Ref()
+		if s.Status == StatusReady && s.Hash != "" && s.Hash == hashes[ref] && s.Property == props[ref] {
+			out[ref] = true
+		}
+	}
+	return out
+}

@@ -1,0 +1,421 @@
+package materialize
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/ragforge/ragforge/planner"
+)
+
+// IndexName is the name of the range index apply creates on a stored
+// property: derived from entity and property, so drop finds it again.
+func IndexName(entity, property string) string {
+	return "ragforge_mat_" + entity + "_" + property
+}
+
+// OwnershipError is the refusal to write a property that nodes already
+// hold when no state node claims it: it may be the user's data (DESIGN
+// invariant 7).
+type OwnershipError struct {
+	Entity, Field, Property string
+	// Owner is the field whose state claims the property, "" when no
+	// state does but nodes hold it, or the stored field of that name.
+	Owner string
+	// StoredField is true when the property is a declared stored field.
+	StoredField bool
+}
+
+func (e *OwnershipError) Error() string {
+	switch {
+	case e.StoredField:
+		return fmt.Sprintf("materialize: refusing to write %s.%s into property %q: it is a stored field of %s; set cache_property to another name",
+			e.Entity, e.Field, e.Property, e.Entity)
+	case e.Owner != "":
+		return fmt.Sprintf("materialize: refusing to write %s.%s into property %q: %s.%s's state owns it; drop that field first (materialize drop --field %s.%s) or set cache_property to another name",
+			e.Entity, e.Field, e.Property, e.Entity, e.Owner, e.Entity, e.Owner)
+	}
+	return fmt.Sprintf("materialize: refusing to write %s.%s into property %q: %s nodes already hold that property and no materialization state claims it (it may be your data); set cache_property to another name, or remove the property yourself if it is a leftover",
+		e.Entity, e.Field, e.Property, e.Entity)
+}
+
+func (x *Materializer) query(ctx context.Context, q string, params map[string]any) (*neo4j.EagerResult, error) {
+	return neo4j.ExecuteQuery(ctx, x.driver, q, params, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(x.opts.Database), neo4j.ExecuteQueryWithWritersRouting())
+}
+
+var stateMatch = "MATCH (s:" + planner.Ident(StateLabel) + " {entity: $entity, field: $field}) "
+
+// setState updates the field's state node with the given assignments
+// (Cypher over s, with $entity and $field bound) and invalidates caches.
+func (x *Materializer) setState(ctx context.Context, entity, field, set string, params map[string]any) error {
+	p := map[string]any{"entity": entity, "field": field}
+	for k, v := range params {
+		p[k] = v
+	}
+	if _, err := x.query(ctx, stateMatch+"SET "+set+", s.updated_at = datetime()", p); err != nil {
+		return fmt.Errorf("materialize: updating the state of %s.%s: %w", entity, field, err)
+	}
+	x.invalidate()
+	return nil
+}
+
+// claim checks that the field may own its property and creates its state
+// node, status building, in one transaction.
+func (x *Materializer) claim(ctx context.Context, p *FieldPlan) error {
+	if e := x.m.Entity(p.Entity); e != nil && e.Field(p.Property) != nil {
+		return &OwnershipError{Entity: p.Entity, Field: p.Name, Property: p.Property, StoredField: true}
+	}
+	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	params := map[string]any{"entity": p.Entity, "field": p.Name, "property": p.Property, "hash": p.Hash}
+	_, err := sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, "MATCH (s:"+planner.Ident(StateLabel)+" {entity: $entity, property: $property}) WHERE s.field <> $field RETURN s.field AS owner", params)
+		if err != nil {
+			return nil, err
+		}
+		if rec, err := res.Single(ctx); err == nil {
+			owner, _ := rec.Get("owner")
+			o, _ := owner.(string)
+			return nil, &OwnershipError{Entity: p.Entity, Field: p.Name, Property: p.Property, Owner: o}
+		}
+		res, err = tx.Run(ctx, "RETURN EXISTS { MATCH (n:"+planner.Ident(p.Entity)+") WHERE n."+planner.Ident(p.Property)+" IS NOT NULL } AS held", nil)
+		if err != nil {
+			return nil, err
+		}
+		rec, err := res.Single(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if held, _ := rec.Get("held"); held == true {
+			return nil, &OwnershipError{Entity: p.Entity, Field: p.Name, Property: p.Property}
+		}
+		res, err = tx.Run(ctx, "CREATE (s:"+planner.Ident(StateLabel)+" {entity: $entity, field: $field, property: $property, hash: $hash, status: 'building', rows: 0, started_at: datetime(), updated_at: datetime()})", params)
+		if err != nil {
+			return nil, err
+		}
+		_, err = res.Consume(ctx)
+		return nil, err
+	})
+	if err != nil {
+		if oe, ok := err.(*OwnershipError); ok {
+			return oe
+		}
+		return fmt.Errorf("materialize: claiming %s.%s: %w", p.Entity, p.Name, err)
+	}
+	x.invalidate()
+	return nil
+}
+
+// materialize brings one field to ready for the plan's hash: claim (or
+// reset on a new hash), write from the cursor, index, mark ready. With
+// refresh, a ready field is rewritten too.
+func (x *Materializer) materialize(ctx context.Context, p *FieldPlan, refresh bool) (Action, error) {
+	a := Action{Entity: p.Entity, Name: p.Name}
+	st := p.State
+	if st != nil && (st.Property != p.Property || st.Status == StatusDropping) {
+		// A renamed cache property, or an interrupted drop: finish
+		// removing the old values first.
+		if _, err := x.drop(ctx, *st); err != nil {
+			return a, err
+		}
+		st = nil
+	}
+	cursor := int64(-1)
+	switch {
+	case st == nil:
+		if err := x.claim(ctx, p); err != nil {
+			return a, err
+		}
+	case st.Hash != p.Hash:
+		// The expression changed: the planner stops reading the property
+		// (status building) before any value is rewritten.
+		if err := x.setState(ctx, p.Entity, p.Name, "s.status = 'building', s.hash = $hash, s.rows = 0, s.cursor = null, s.started_at = datetime(), s.finished_at = null",
+			map[string]any{"hash": p.Hash}); err != nil {
+			return a, err
+		}
+	case st.Status == StatusReady && !refresh:
+		if _, err := x.ensureIndex(ctx, p); err != nil {
+			return a, err
+		}
+		a.Did, a.Rows = "up-to-date", st.Rows
+		return a, nil
+	default:
+		// Resume an interrupted apply or refresh after its last batch.
+		cursor = st.Cursor
+		if cursor < 0 {
+			if err := x.setState(ctx, p.Entity, p.Name, "s.rows = 0, s.started_at = datetime()", nil); err != nil {
+				return a, err
+			}
+		}
+	}
+	start := time.Now()
+	rows, err := x.write(ctx, p, cursor)
+	a.Rows = rows
+	if err != nil {
+		return a, err
+	}
+	d := time.Since(start)
+	a.Seconds = d.Seconds()
+	if d > 0 {
+		a.NodesPerSecond = float64(rows) / d.Seconds()
+	}
+	index, err := x.ensureIndex(ctx, p)
+	if err != nil {
+		return a, err
+	}
+	if err := x.setState(ctx, p.Entity, p.Name, "s.status = 'ready', s.cursor = null, s.index = $index, s.finished_at = datetime()",
+		map[string]any{"index": nilIfEmpty(index)}); err != nil {
+		return a, err
+	}
+	a.Did = "materialized"
+	if refresh {
+		a.Did = "refreshed"
+	}
+	if st, err := x.readState(ctx, p.Ref()); err == nil && st != nil {
+		a.Rows = st.Rows
+	}
+	return a, nil
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func (x *Materializer) readState(ctx context.Context, ref planner.FieldRef) (*FieldState, error) {
+	res, err := x.query(ctx, stateMatch+"RETURN "+stateReturn, map[string]any{"entity": ref.Entity, "field": ref.Field})
+	if err != nil || len(res.Records) == 0 {
+		return nil, err
+	}
+	s := stateFrom(res.Records[0].AsMap())
+	return &s, nil
+}
+
+// ids streams the ids of entity's nodes (after cursor, or those holding
+// property when property is not "") and returns them sorted, so batches
+// go in id order and a cursor can resume.
+func (x *Materializer) ids(ctx context.Context, entity string, cursor int64, property string) ([]int64, error) {
+	q := "MATCH (n:" + planner.Ident(entity) + ") WHERE id(n) > $cursor RETURN id(n) AS id"
+	if property != "" {
+		q = "MATCH (n:" + planner.Ident(entity) + ") WHERE n." + planner.Ident(property) + " IS NOT NULL RETURN id(n) AS id"
+	}
+	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeRead})
+	defer sess.Close(ctx)
+	ids, err := neo4j.ExecuteRead(ctx, sess, func(tx neo4j.ManagedTransaction) ([]int64, error) {
+		res, err := tx.Run(ctx, q, map[string]any{"cursor": cursor})
+		if err != nil {
+			return nil, err
+		}
+		var out []int64
+		for res.Next(ctx) {
+			v, _ := res.Record().Values[0].(int64)
+			out = append(out, v)
+		}
+		return out, res.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("materialize: listing %s nodes: %w", entity, err)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// setClause is the Cypher that computes the field for node n and stores it.
+func setClause(p *FieldPlan) string {
+	var b strings.Builder
+	for _, sq := range p.Fragment.Subqueries {
+		b.WriteString(sq)
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "SET n.%s = %s", planner.Ident(p.Property), p.Fragment.Cypher)
+	return b.String()
+}
+
+func (x *Materializer) bar(total int64, what string) *progressbar.ProgressBar {
+	if x.opts.Progress == nil {
+		return nil
+	}
+	return progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(x.opts.Progress),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("nodes"),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(250*time.Millisecond),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(x.opts.Progress) }),
+	)
+}
+
+// write computes and stores the field for every node after cursor and
+// returns how many nodes it set.
+func (x *Materializer) write(ctx context.Context, p *FieldPlan, cursor int64) (int64, error) {
+	label := planner.Ident(p.Entity)
+	if x.opts.Method == WriteInTransactions {
+		bar := x.bar(-1, p.Entity+"."+p.Name)
+		q := "MATCH (n:" + label + ") CALL (n) {\n" + setClause(p) + "\n} IN TRANSACTIONS OF $batch ROWS"
+		sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+		defer sess.Close(ctx)
+		done := make(chan struct{})
+		if bar != nil {
+			go func() {
+				for {
+					select {
+					case <-done:
+						return
+					case <-time.After(250 * time.Millisecond):
+						_ = bar.Add(0)
+					}
+				}
+			}()
+		}
+		res, err := sess.Run(ctx, q, map[string]any{"batch": x.opts.BatchSize})
+		if err == nil {
+			_, err = res.Consume(ctx)
+		}
+		close(done)
+		if err != nil {
+			return 0, fmt.Errorf("materialize: writing %s.%s: %w", p.Entity, p.Name, err)
+		}
+		r, err := x.query(ctx, "MATCH (n:"+label+") RETURN count(n) AS n", nil)
+		if err != nil {
+			return 0, err
+		}
+		n, _ := r.Records[0].Get("n")
+		rows, _ := n.(int64)
+		if bar != nil {
+			_ = bar.Finish()
+		}
+		return rows, x.setState(ctx, p.Entity, p.Name, "s.rows = $rows", map[string]any{"rows": rows})
+	}
+	ids, err := x.ids(ctx, p.Entity, cursor, "")
+	if err != nil {
+		return 0, err
+	}
+	bar := x.bar(int64(len(ids)), p.Entity+"."+p.Name)
+	q := "UNWIND $ids AS id MATCH (n:" + label + ") WHERE id(n) = id\n" + setClause(p) + "\nRETURN count(*) AS rows"
+	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	var total int64
+	for i := 0; i < len(ids); i += x.opts.BatchSize {
+		batch := ids[i:min(i+x.opts.BatchSize, len(ids))]
+		n, err := neo4j.ExecuteWrite(ctx, sess, func(tx neo4j.ManagedTransaction) (int64, error) {
+			res, err := tx.Run(ctx, q, map[string]any{"ids": batch})
+			if err != nil {
+				return 0, err
+			}
+			rec, err := res.Single(ctx)
+			if err != nil {
+				return 0, err
+			}
+			n, _ := rec.Values[0].(int64)
+			// The cursor moves in the same transaction as the values, so
+			// a resumed apply never skips an unwritten batch.
+			res, err = tx.Run(ctx, stateMatch+"SET s.cursor = $cursor, s.rows = coalesce(s.rows, 0) + $rows, s.updated_at = datetime()",
+				map[string]any{"entity": p.Entity, "field": p.Name, "cursor": batch[len(batch)-1], "rows": n})
+			if err != nil {
+				return 0, err
+			}
+			_, err = res.Consume(ctx)
+			return n, err
+		})
+		if err != nil {
+			return total, fmt.Errorf("materialize: writing %s.%s (resumable: re-run apply): %w", p.Entity, p.Name, err)
+		}
+		total += n
+		if bar != nil {
+			_ = bar.Add(len(batch))
+		}
+	}
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	return total, nil
+}
+
+// ensureIndex creates the range index on the property when the config asks
+// for one, waits until it is online, and returns its name when apply owns
+// it ("" when no index is wanted or an equivalent index already existed
+// under another name, which drop then leaves alone).
+func (x *Materializer) ensureIndex(ctx context.Context, p *FieldPlan) (string, error) {
+	if p.field == nil || !p.field.Config.Index {
+		return "", nil
+	}
+	name := IndexName(p.Entity, p.Property)
+	q := "CREATE RANGE INDEX " + planner.Ident(name) + " IF NOT EXISTS FOR (n:" + planner.Ident(p.Entity) + ") ON (n." + planner.Ident(p.Property) + ")"
+	if _, err := x.query(ctx, q, nil); err != nil {
+		return "", fmt.Errorf("materialize: creating index %s: %w", name, err)
+	}
+	res, err := x.query(ctx, "SHOW RANGE INDEXES YIELD name, entityType, labelsOrTypes, properties WHERE entityType = 'NODE' AND labelsOrTypes = [$label] AND properties = [$prop] RETURN name",
+		map[string]any{"label": p.Entity, "prop": p.Property})
+	if err != nil {
+		return "", fmt.Errorf("materialize: finding index %s: %w", name, err)
+	}
+	if len(res.Records) == 0 {
+		return "", fmt.Errorf("materialize: index %s was created but is not listed", name)
+	}
+	actual, _ := res.Records[0].Values[0].(string)
+	bar := x.bar(-1, "index "+actual)
+	if _, err := x.query(ctx, "CALL db.awaitIndex($name, $secs)", map[string]any{"name": actual, "secs": int64(x.opts.IndexWait.Seconds())}); err != nil {
+		return "", fmt.Errorf("materialize: waiting for index %s: %w", actual, err)
+	}
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if actual != name {
+		return "", nil
+	}
+	return name, nil
+}
+
+// drop removes one field's index, values and state. The state goes to
+// dropping first, so the planner stops reading the property before any
+// value disappears; an interrupted drop is finished by the next drop or
+// apply.
+func (x *Materializer) drop(ctx context.Context, s FieldState) (Action, error) {
+	a := Action{Entity: s.Entity, Name: s.Field, Did: "dropped"}
+	if err := x.setState(ctx, s.Entity, s.Field, "s.status = 'dropping'", nil); err != nil {
+		return a, err
+	}
+	for _, name := range []string{s.Index, IndexName(s.Entity, s.Property)} {
+		if name == "" {
+			continue
+		}
+		if _, err := x.query(ctx, "DROP INDEX "+planner.Ident(name)+" IF EXISTS", nil); err != nil {
+			return a, fmt.Errorf("materialize: dropping index %s: %w", name, err)
+		}
+	}
+	ids, err := x.ids(ctx, s.Entity, -1, s.Property)
+	if err != nil {
+		return a, err
+	}
+	bar := x.bar(int64(len(ids)), "drop "+s.Entity+"."+s.Field)
+	q := "UNWIND $ids AS id MATCH (n:" + planner.Ident(s.Entity) + ") WHERE id(n) = id REMOVE n." + planner.Ident(s.Property)
+	for i := 0; i < len(ids); i += x.opts.BatchSize {
+		batch := ids[i:min(i+x.opts.BatchSize, len(ids))]
+		if _, err := x.query(ctx, q, map[string]any{"ids": batch}); err != nil {
+			return a, fmt.Errorf("materialize: removing %s.%s values (re-run drop to finish): %w", s.Entity, s.Field, err)
+		}
+		a.Rows += int64(len(batch))
+		if bar != nil {
+			_ = bar.Add(len(batch))
+		}
+	}
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if _, err := x.query(ctx, stateMatch+"DELETE s", map[string]any{"entity": s.Entity, "field": s.Field}); err != nil {
+		return a, fmt.Errorf("materialize: deleting the state of %s.%s: %w", s.Entity, s.Field, err)
+	}
+	x.invalidate()
+	return a, nil
+}
