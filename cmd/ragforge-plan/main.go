@@ -65,6 +65,6 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		fmt.Fprintf(w, "  %-12s %s\n", name, commands[name].summary)
+		fmt.Fprintf(w, "  %-15s %s\n", name, commands[name].summary)
 	}
 }
