@@ -69,6 +69,9 @@ type Materializer struct {
 	driver   neo4j.DriverWithContext
 	opts     Options
 	compiled map[string]*computed.Entity
+	// afterBatch, when set (tests), runs after each committed write batch;
+	// an error stops the write as an interruption would.
+	afterBatch func(rows int64) error
 }
 
 // New returns a materializer for m on driver.

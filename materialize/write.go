@@ -335,6 +335,11 @@ func (x *Materializer) write(ctx context.Context, p *FieldPlan, cursor int64) (i
 		if bar != nil {
 			_ = bar.Add(len(batch))
 		}
+		if x.afterBatch != nil {
+			if err := x.afterBatch(total); err != nil {
+				return total, err
+			}
+		}
 	}
 	if bar != nil {
 		_ = bar.Finish()

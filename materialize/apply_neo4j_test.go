@@ -1,0 +1,265 @@
+package materialize
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/planner"
+)
+
+// seedScopes creates n Scope nodes with line ranges (every 17th without
+// a startLine, so line_count is null there) and a few changes.
+func seedScopes(t *testing.T, d neo4j.DriverWithContext, n int) {
+	t.Helper()
+	neo4jtest.Run(t, d, `UNWIND range(1, $n) AS i
+		CREATE (s:Scope {uuid: 'u' + i, endLine: 10 + (i * 37) % 500})
+		SET s.startLine = CASE WHEN i % 17 = 0 THEN null ELSE 10 END
+		FOREACH (_ IN CASE WHEN i % 10 = 0 THEN range(1, i % 7) ELSE [] END | CREATE (s)-[:HAS_CHANGE]->(:Change))`, map[string]any{"n": n})
+}
+
+func query1(t *testing.T, d neo4j.DriverWithContext, q string, params map[string]any) any {
+	t.Helper()
+	res, err := neo4j.ExecuteQuery(context.Background(), d, q, params, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) == 0 {
+		return nil
+	}
+	return res.Records[0].Values[0]
+}
+
+func newMaterializer(t *testing.T, d neo4j.DriverWithContext, m *model.Model) *Materializer {
+	t.Helper()
+	x, err := New(m, d, Options{Database: neo4jtest.Database(), BatchSize: 40, LockStaleAfter: 4 * time.Second, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func actions(as []Action) map[string]Action {
+	out := map[string]Action{}
+	for _, a := range as {
+		out[a.Name] = a
+	}
+	return out
+}
+
+func TestApplyWritesRuntimeValuesIndexesThemAndMarksThemReady(t *testing.T) {
+	d := neo4jtest.Open(t)
+	ctx := context.Background()
+	seedScopes(t, d, 230)
+	m := scopeModel(model.Always)
+	m.Entities[0].Computed[2].Materialized = model.Always // change_count (cypher, no index)
+	x := newMaterializer(t, d, m)
+	as, err := x.Apply(ctx, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := actions(as)
+	if a["line_count"].Did != "materialized" || a["line_count"].Rows != 230 || a["change_count"].Did != "materialized" || a["is_large"].Did != "runtime" || a["busy"].Did != "runtime" {
+		t.Fatalf("actions %+v", as)
+	}
+	if n := query1(t, d, "MATCH (s:Scope) WHERE s.line_count IS NULL <> s.startLine IS NULL OR s.line_count <> s.endLine - s.startLine + 1 RETURN count(s)", nil); n != int64(0) {
+		t.Errorf("%d nodes hold a wrong line_count", n)
+	}
+	if n := query1(t, d, "MATCH (s:Scope) WHERE s.change_count <> COUNT { (s)-[:HAS_CHANGE]->(:Change) } RETURN count(s)", nil); n != int64(0) {
+		t.Errorf("%d nodes hold a wrong change_count", n)
+	}
+	if st := query1(t, d, "SHOW RANGE INDEXES YIELD name, state WHERE name = 'ragforge_mat_Scope_line_count' RETURN state", nil); st != "ONLINE" {
+		t.Errorf("index state %v", st)
+	}
+	statuses, err := x.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range statuses {
+		want := s.Name == "line_count" || s.Name == "change_count"
+		if (s.Status == "ready") != want || s.Readable != want || (want && (s.Rows != 230 || s.FinishedAt.IsZero())) {
+			t.Errorf("status %+v", s)
+		}
+	}
+	drift, err := x.Verify(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(drift) != 2 || drift[0].Drift != 0 || drift[1].Drift != 0 || drift[0].Nodes != 230 {
+		t.Errorf("drift %+v", drift)
+	}
+
+	// Idempotent: nothing to do the second time.
+	as, err = x.Apply(ctx, nil, nil)
+	if err != nil || actions(as)["line_count"].Did != "up-to-date" {
+		t.Errorf("second apply: %+v, %v", as, err)
+	}
+
+	// Values go stale when data changes outside ragforge; verify counts
+	// them, refresh recomputes them.
+	neo4jtest.Run(t, d, "MATCH (s:Scope {uuid: 'u1'}) SET s.endLine = 1000", nil)
+	neo4jtest.Run(t, d, "MATCH (s:Scope {uuid: 'u2'}) CREATE (s)-[:HAS_CHANGE]->(:Change)", nil)
+	drift, _ = x.Verify(ctx, []planner.FieldRef{{Entity: "Scope", Field: "line_count"}})
+	if len(drift) != 1 || drift[0].Drift != 1 {
+		t.Errorf("drift after a change %+v", drift)
+	}
+	if _, err := x.Refresh(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	drift, _ = x.Verify(ctx, nil)
+	if drift[0].Drift+drift[1].Drift != 0 {
+		t.Errorf("drift after refresh %+v", drift)
+	}
+
+	// Recompute keeps one node current after a write.
+	neo4jtest.Run(t, d, "MATCH (s:Scope {uuid: 'u3'}) SET s.endLine = 2000", nil)
+	states, _ := ReadStates(ctx, d, neo4jtest.Database())
+	q, err := Recompute(m, "Scope", Materialized(m, states, "Scope"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	neo4jtest.Run(t, d, q, map[string]any{RecomputeParam: "u3"})
+	if v := query1(t, d, "MATCH (s:Scope {uuid: 'u3'}) RETURN s.line_count", nil); v != int64(1991) {
+		t.Errorf("recomputed line_count %v", v)
+	}
+
+	// Drop removes values, index and state.
+	as, err = x.Drop(ctx, nil)
+	if err != nil || len(as) != 2 {
+		t.Fatalf("drop: %+v %v", as, err)
+	}
+	if n := query1(t, d, "MATCH (s:Scope) WHERE s.line_count IS NOT NULL OR s.change_count IS NOT NULL RETURN count(s)", nil); n != int64(0) {
+		t.Errorf("%d nodes still hold values", n)
+	}
+	if n := query1(t, d, "SHOW INDEXES YIELD name WHERE name STARTS WITH 'ragforge_mat_' RETURN count(*)", nil); n != int64(0) {
+		t.Errorf("%d indexes left", n)
+	}
+	if n := query1(t, d, "MATCH (s:_RagforgeMaterialization) RETURN count(s)", nil); n != int64(0) {
+		t.Errorf("%d state nodes left", n)
+	}
+	if n := query1(t, d, "MATCH (l:_RagforgeLock) RETURN count(l)", nil); n != int64(0) {
+		t.Errorf("lock not released")
+	}
+}
+
+func TestApplyRefusesAPropertyItDoesNotOwn(t *testing.T) {
+	d := neo4jtest.Open(t)
+	ctx := context.Background()
+	seedScopes(t, d, 50)
+	neo4jtest.Run(t, d, "MATCH (s:Scope {uuid: 'u7'}) SET s.line_count = 'mine'", nil)
+	m := scopeModel(model.Always)
+	x := newMaterializer(t, d, m)
+	_, err := x.Apply(ctx, nil, []planner.FieldRef{{Entity: "Scope", Field: "line_count"}})
+	var oe *OwnershipError
+	if !errors.As(err, &oe) || oe.Owner != "" {
+		t.Fatalf("apply over user data: %v", err)
+	}
+	if v := query1(t, d, "MATCH (s:Scope {uuid: 'u7'}) RETURN s.line_count", nil); v != "mine" {
+		t.Errorf("user value overwritten: %v", v)
+	}
+	if n := query1(t, d, "MATCH (s:_RagforgeMaterialization) RETURN count(s)", nil); n != int64(0) {
+		t.Errorf("a refused apply left %d state nodes", n)
+	}
+	// A property another field's state owns is refused too.
+	neo4jtest.Run(t, d, "MATCH (s:Scope) REMOVE s.line_count", nil)
+	neo4jtest.Run(t, d, "CREATE (:_RagforgeMaterialization {entity: 'Scope', field: 'old_field', property: 'line_count', status: 'ready', hash: 'x'})", nil)
+	_, err = x.Apply(ctx, nil, []planner.FieldRef{{Entity: "Scope", Field: "line_count"}})
+	if !errors.As(err, &oe) || oe.Owner != "old_field" {
+		t.Fatalf("apply over another field's property: %v", err)
+	}
+	// Naming a field that does not exist lists the valid ones.
+	if _, err := x.Apply(ctx, nil, []planner.FieldRef{{Entity: "Scope", Field: "nope"}}); err == nil {
+		t.Error("unknown --field accepted")
+	}
+}
+
+func TestApplyResumesAfterAnInterruptionAndThePlannerWaitsForReady(t *testing.T) {
+	d := neo4jtest.Open(t)
+	ctx := context.Background()
+	seedScopes(t, d, 200)
+	m := scopeModel(model.Always)
+	x := newMaterializer(t, d, m)
+	cache, err := NewStateCache(m, d, neo4jtest.Database(), StateCacheOptions{Refresh: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.opts.Invalidate = []func(){cache.Invalidate}
+	interrupt := errors.New("interrupted")
+	x.afterBatch = func(rows int64) error {
+		if rows >= 80 {
+			return interrupt
+		}
+		return nil
+	}
+	only := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
+	if _, err := x.Apply(ctx, nil, only); !errors.Is(err, interrupt) {
+		t.Fatalf("apply: %v", err)
+	}
+	states, _ := ReadStates(ctx, d, neo4jtest.Database())
+	if len(states) != 1 || states[0].Status != StatusBuilding || states[0].Rows != 80 || states[0].Cursor < 0 {
+		t.Fatalf("state after interruption: %+v", states)
+	}
+	if st, _ := cache.State(ctx); st.Ready("Scope", "line_count") {
+		t.Fatal("the planner may read a half-written property")
+	}
+	if n := query1(t, d, "MATCH (l:_RagforgeLock) RETURN count(l)", nil); n != int64(0) {
+		t.Errorf("the interrupted apply kept the lock")
+	}
+	// The re-run writes only the rest.
+	var written []int64
+	x.afterBatch = func(rows int64) error { written = append(written, rows); return nil }
+	as, err := x.Apply(ctx, nil, only)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(written) == 0 || written[len(written)-1] != 120 || as[0].Rows != 200 {
+		t.Errorf("resumed batches %v, action %+v", written, as)
+	}
+	if st, _ := cache.State(ctx); !st.Ready("Scope", "line_count") {
+		t.Error("not ready after the resumed apply")
+	}
+	if n := query1(t, d, "MATCH (s:Scope) WHERE s.startLine IS NOT NULL AND s.line_count IS NULL RETURN count(s)", nil); n != int64(0) {
+		t.Errorf("%d nodes missed", n)
+	}
+}
+
+func TestLockKeepsASecondApplyOutAndFreesItselfWhenStale(t *testing.T) {
+	d := neo4jtest.Open(t)
+	ctx := context.Background()
+	db := neo4jtest.Database()
+	l1, err := AcquireLock(ctx, d, db, "materialize", "first", 4*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = AcquireLock(ctx, d, db, "materialize", "second", 4*time.Second)
+	var le *LockedError
+	if !errors.As(err, &le) || le.Owner != "first" {
+		t.Fatalf("second acquire: %v", err)
+	}
+	x := newMaterializer(t, d, scopeModel(model.Always))
+	if _, err := x.Apply(ctx, nil, nil); !errors.As(err, &le) {
+		t.Fatalf("apply under a held lock: %v", err)
+	}
+	// The holder's heartbeat keeps it alive past the stale age.
+	time.Sleep(5 * time.Second)
+	if _, err := AcquireLock(ctx, d, db, "materialize", "third", 4*time.Second); !errors.As(err, &le) {
+		t.Fatalf("a live lock was taken over: %v", err)
+	}
+	if err := l1.Release(); err != nil {
+		t.Fatal(err)
+	}
+	// A holder that died (no heartbeat) is taken over once stale.
+	neo4jtest.Run(t, d, "CREATE (:_RagforgeLock {name: 'materialize', token: 'dead', owner: 'killed', acquired_at: datetime(), heartbeat: datetime() - duration('PT10S')})", nil)
+	l2, err := AcquireLock(ctx, d, db, "materialize", "fourth", 4*time.Second)
+	if err != nil {
+		t.Fatalf("stale lock not taken over: %v", err)
+	}
+	if err := l2.Release(); err != nil {
+		t.Fatal(err)
+	}
+}
