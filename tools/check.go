@@ -334,6 +334,7 @@ func (c *Catalog) checkExplore(a *ExploreRelationshipsArgs, p *problems) {
 		p.choose("/direction", dirs, "%s has no %s %s relationship", o.Entity.Name, a.Direction, a.RelationshipType)
 		return
 	}
+	targets = reachable(c.edges, targets, a.RelationshipType, a.Direction, a.Depth)
 	if a.TargetEntityType != "" && !slices.Contains(targets, a.TargetEntityType) {
 		p.choose("/target_entity_type", targets, "%s --[%s]-- (%s) never reaches %s", o.Entity.Name, a.RelationshipType, a.Direction, a.TargetEntityType)
 	}

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,26 @@ func TestParseDatetimeAcceptsTheDocumentedForms(t *testing.T) {
 	}
 	if _, err := tools.ParseDatetime("yesterday"); err == nil {
 		t.Error("yesterday parsed as a datetime")
+	}
+}
+
+func TestExploreAcceptsATargetReachedWithinTheDepth(t *testing.T) {
+	m, err := engine.Load("../testdata/configs/valid/code-rag.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := tools.Generate(m, tools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(depth int) error {
+		return c.Validate(tools.ExploreRelationships, []byte(fmt.Sprintf(
+			`{"start_entity_type":"Directory","relationship_type":"CONTAINS","direction":"outgoing","target_entity_type":"Scope","depth":%d}`, depth)))
+	}
+	if err := call(1); err == nil || !strings.Contains(err.Error(), "never reaches Scope") {
+		t.Errorf("depth 1: %v, want Scope refused (Directory CONTAINS File and Directory only)", err)
+	}
+	if err := call(2); err != nil {
+		t.Errorf("depth 2: %v, want Scope accepted (Directory → File → Scope)", err)
 	}
 }
