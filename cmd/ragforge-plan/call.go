@@ -24,6 +24,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "transaction timeout of the call")
 	verbose := fs.Bool("verbose", false, "return long strings whole")
 	raw := fs.Bool("raw-cypher", false, "offer run_cypher (read-only statements, checked with EXPLAIN)")
+	sf := addStatsFlags(fs, false)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ragforge-plan call CONFIG... --tool NAME --args JSON [--format text|json] [--timeout D] [--verbose] [--raw-cypher] [--uri URI --user U --password P --database DB]")
 		fs.PrintDefaults()
@@ -55,12 +56,18 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer d.Close(context.Background())
-	e, err := engine.New(m, engine.Options{
+	flush, withUsage, err := usageHooks(ctx, sf, d, conn.database, m, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
+		return 1
+	}
+	defer flush()
+	e, err := engine.New(m, withUsage(engine.Options{
 		Driver:   d,
 		Database: conn.database,
 		Timeout:  *timeout,
 		Tools:    tools.Options{Aggregations: true, RawCypher: *raw},
-	})
+	}))
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
 		return 1

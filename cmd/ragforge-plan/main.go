@@ -29,7 +29,9 @@ var commands = map[string]command{
 	"call":           {runCall, "run a tool call on Neo4j and print its result"},
 	"tools":          {runTools, "print the tools a config generates (listing, or MCP/OpenAI/Anthropic/Gemini JSON)"},
 	"fixture":        {runFixture, "load a Go source tree into Neo4j as a code graph"},
-	"plan":           {runPlan, "print how each computed field is evaluated (its Cypher, dependencies, stored property)"},
+	"plan":           {runPlan, "print how each computed field is evaluated, and whether usage says to materialize it, with the reason"},
+	"materialize":    {runMaterialize, "plan, apply, check and drop stored (materialized) computed fields on Neo4j"},
+	"stats":          {runStats, "export or import the usage counts that drive materialization, as JSON"},
 }
 
 func main() {

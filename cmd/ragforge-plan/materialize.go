@@ -1,0 +1,292 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/materialize"
+	"github.com/ragforge/ragforge/planner"
+)
+
+// fieldList is a repeatable --field Entity.field flag.
+type fieldList []planner.FieldRef
+
+func (l *fieldList) String() string {
+	parts := make([]string, len(*l))
+	for i, r := range *l {
+		parts[i] = r.Entity + "." + r.Field
+	}
+	return strings.Join(parts, ",")
+}
+
+func (l *fieldList) Set(v string) error {
+	ent, fld, ok := strings.Cut(v, ".")
+	if !ok || ent == "" || fld == "" {
+		return fmt.Errorf("want Entity.field, got %q", v)
+	}
+	*l = append(*l, planner.FieldRef{Entity: ent, Field: fld})
+	return nil
+}
+
+// materializePlanLine is one field of `materialize plan --format json`:
+// the decision, and what apply would do about it.
+type materializePlanLine struct {
+	Entity   string `json:"entity"`
+	Name     string `json:"name"`
+	Decision string `json:"decision"`
+	// Action is write, resume, rewrite (new expression hash), drop, keep
+	// (ready for this hash) or none.
+	Action string            `json:"action"`
+	State  string            `json:"state"`
+	Reason string            `json:"reason"`
+	Uses   materialize.Usage `json:"uses"`
+	Nodes  int64             `json:"nodes"`
+}
+
+// runMaterialize plans and applies the materialization of computed fields:
+// plan | apply | status | verify | refresh | drop.
+func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("materialize", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	conn := addConnectionFlags(fs)
+	sf := addStatsFlags(fs, true)
+	format := fs.String("format", "text", "output format: text or json")
+	var only fieldList
+	fs.Var(&only, "field", "restrict to this computed field, as Entity.field (repeatable)")
+	batch := fs.Int("batch-size", materialize.DefaultBatchSize, "nodes per write transaction")
+	method := fs.String("method", string(materialize.WriteUnwind), "how apply writes: unwind (resumable batches of ids) or in-transactions (CALL … IN TRANSACTIONS)")
+	staleAfter := fs.Duration("lock-stale-after", materialize.DefaultLockStaleAfter, "take over a lock whose holder's heartbeat is older than this")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ragforge-plan materialize plan|apply|status|verify|refresh|drop CONFIG... [--field Entity.field]... [--format text|json]")
+		fmt.Fprintln(stderr, "       [--stats FILE | --stats-store FILE|neo4j] [--batch-size N] [--uri URI --user U --password P --database DB]")
+		fmt.Fprintln(stderr, "  plan     what apply would do, with each decision's reason")
+		fmt.Fprintln(stderr, "  apply    write decided fields (resumable), index them, mark them ready; drop fields decided runtime")
+		fmt.Fprintln(stderr, "  status   each field's state: none, building, ready, stale, dropping")
+		fmt.Fprintln(stderr, "  verify   count nodes whose stored value differs from the runtime value (exit 1 on any drift)")
+		fmt.Fprintln(stderr, "  refresh  recompute the stored values of materialized fields")
+		fmt.Fprintln(stderr, "  drop     remove stored values, indexes and state")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return 2
+	}
+	subs := []string{"plan", "apply", "status", "verify", "refresh", "drop"}
+	if len(pos) < 2 || !contains(subs, pos[0]) {
+		fs.Usage()
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "ragforge-plan materialize: unknown --format %q (allowed: text, json)\n", *format)
+		return 2
+	}
+	sub, configs := pos[0], pos[1:]
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "ragforge-plan materialize %s: %v\n", sub, err)
+		return 1
+	}
+	m, err := engine.Load(configs...)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	d, err := conn.open(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	defer d.Close(context.Background())
+	x, err := materialize.New(m, d, materialize.Options{
+		Database: conn.database, BatchSize: *batch, Method: materialize.WriteMethod(*method),
+		Progress: stderr, LockStaleAfter: *staleAfter,
+	})
+	if err != nil {
+		return fail(err)
+	}
+	counts := func() ([]materialize.Count, error) { return sf.counts(ctx, d, conn.database) }
+	switch sub {
+	case "plan":
+		c, err := counts()
+		if err != nil {
+			return fail(err)
+		}
+		plans, err := x.Plan(ctx, c)
+		if err != nil {
+			return fail(err)
+		}
+		var lines []materializePlanLine
+		for _, p := range plans {
+			if len(only) > 0 && !contains(only, p.Ref()) {
+				continue
+			}
+			lines = append(lines, materializePlanLine{Entity: p.Entity, Name: p.Name, Decision: string(p.Decision), Action: planAction(p),
+				State: p.StateLabel(), Reason: p.Reason, Uses: p.Usage, Nodes: p.Nodes})
+		}
+		if *format == "json" {
+			writeJSON(stdout, map[string]any{"fields": nonNilSlice(lines)})
+			return 0
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ENTITY\tFIELD\tSTATE\tDECISION\tAPPLY WOULD")
+		for _, l := range lines {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.Entity, l.Name, l.State, l.Decision, l.Action)
+		}
+		tw.Flush()
+		for _, l := range lines {
+			fmt.Fprintf(stdout, "%s\n", l.Reason)
+		}
+		return 0
+	case "apply", "refresh", "drop":
+		var as []materialize.Action
+		switch sub {
+		case "apply":
+			c, cerr := counts()
+			if cerr != nil {
+				return fail(cerr)
+			}
+			as, err = x.Apply(ctx, c, only)
+		case "refresh":
+			as, err = x.Refresh(ctx, only)
+		case "drop":
+			as, err = x.Drop(ctx, only)
+		}
+		printActions(as, *format, stdout)
+		if err != nil {
+			var le *materialize.LockedError
+			if errors.As(err, &le) || ctx.Err() != nil {
+				fmt.Fprintf(stderr, "ragforge-plan materialize %s: %v\n", sub, err)
+				if ctx.Err() != nil {
+					fmt.Fprintln(stderr, "interrupted: re-run the same command to resume")
+				}
+				return 1
+			}
+			return fail(err)
+		}
+		return 0
+	case "status":
+		st, err := x.Status(ctx)
+		if err != nil {
+			return fail(err)
+		}
+		if len(only) > 0 {
+			var kept []materialize.FieldStatus
+			for _, s := range st {
+				if contains(only, planner.FieldRef{Entity: s.Entity, Field: s.Name}) {
+					kept = append(kept, s)
+				}
+			}
+			st = kept
+		}
+		if *format == "json" {
+			writeJSON(stdout, map[string]any{"fields": nonNilSlice(st)})
+			return 0
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ENTITY\tFIELD\tPROPERTY\tSTATUS\tREADABLE\tROWS\tINDEX\tUPDATED")
+		for _, s := range st {
+			upd := "-"
+			if !s.UpdatedAt.IsZero() {
+				upd = s.UpdatedAt.Format(time.RFC3339)
+			}
+			idx := s.Index
+			if idx == "" {
+				idx = "-"
+			}
+			name := s.Name
+			if !s.InConfig {
+				name += " (not in config)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%d\t%s\t%s\n", s.Entity, name, s.Property, s.Status, s.Readable, s.Rows, idx, upd)
+		}
+		tw.Flush()
+		return 0
+	case "verify":
+		drift, err := x.Verify(ctx, only)
+		if err != nil {
+			return fail(err)
+		}
+		if *format == "json" {
+			writeJSON(stdout, map[string]any{"fields": nonNilSlice(drift)})
+		} else {
+			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ENTITY\tFIELD\tSTATUS\tNODES\tDRIFT")
+			for _, d := range drift {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", d.Entity, d.Name, d.Status, d.Nodes, d.Drift)
+			}
+			tw.Flush()
+			if len(drift) == 0 {
+				fmt.Fprintln(stdout, "no materialized fields to verify")
+			}
+		}
+		for _, d := range drift {
+			if d.Drift > 0 {
+				fmt.Fprintf(stderr, "%s.%s: %d nodes hold a stored value that differs from the runtime value: run `ragforge-plan materialize refresh`\n", d.Entity, d.Name, d.Drift)
+			}
+		}
+		for _, d := range drift {
+			if d.Drift > 0 {
+				return 1
+			}
+		}
+		return 0
+	}
+	return 2
+}
+
+// planAction is what apply would do with one field.
+func planAction(p *materialize.FieldPlan) string {
+	s := p.State
+	switch {
+	case p.Decision == materialize.Materialize && s == nil:
+		return "write"
+	case p.Decision == materialize.Materialize && p.Current:
+		return "keep"
+	case p.Decision == materialize.Materialize && s.Hash != p.Hash:
+		return "rewrite"
+	case p.Decision == materialize.Materialize:
+		return "resume"
+	case s != nil:
+		return "drop"
+	}
+	return "none"
+}
+
+func printActions(as []materialize.Action, format string, w io.Writer) {
+	if format == "json" {
+		writeJSON(w, map[string]any{"fields": nonNilSlice(as)})
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ENTITY\tFIELD\tACTION\tROWS\tNODES/S")
+	for _, a := range as {
+		rate := "-"
+		if a.NodesPerSecond > 0 {
+			rate = fmt.Sprintf("%.0f", a.NodesPerSecond)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", a.Entity, a.Name, a.Did, a.Rows, rate)
+	}
+	tw.Flush()
+}
+
+func contains[T comparable](list []T, v T) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// nonNilSlice makes an empty list encode as [] rather than null.
+func nonNilSlice[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
