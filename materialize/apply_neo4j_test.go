@@ -180,51 +180,75 @@ func TestApplyRefusesAPropertyItDoesNotOwn(t *testing.T) {
 
 func TestApplyResumesAfterAnInterruptionAndThePlannerWaitsForReady(t *testing.T) {
 	d := neo4jtest.Open(t)
-	ctx := context.Background()
 	seedScopes(t, d, 200)
-	m := scopeModel(model.Always)
-	x := newMaterializer(t, d, m)
-	cache, err := NewStateCache(m, d, neo4jtest.Database(), StateCacheOptions{Refresh: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	x.opts.Invalidate = []func(){cache.Invalidate}
-	interrupt := errors.New("interrupted")
-	x.afterBatch = func(rows int64) error {
-		if rows >= 80 {
-			return interrupt
-		}
-		return nil
-	}
-	only := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
-	if _, err := x.Apply(ctx, nil, only); !errors.Is(err, interrupt) {
-		t.Fatalf("apply: %v", err)
-	}
-	states, _ := ReadStates(ctx, d, neo4jtest.Database())
-	if len(states) != 1 || states[0].Status != StatusBuilding || states[0].Rows != 80 || states[0].Cursor < 0 {
-		t.Fatalf("state after interruption: %+v", states)
-	}
-	if st, _ := cache.State(ctx); st.Ready("Scope", "line_count") {
-		t.Fatal("the planner may read a half-written property")
-	}
-	if n := query1(t, d, "MATCH (l:_RagforgeLock) RETURN count(l)", nil); n != int64(0) {
-		t.Errorf("the interrupted apply kept the lock")
-	}
-	// The re-run writes only the rest.
-	var written []int64
-	x.afterBatch = func(rows int64) error { written = append(written, rows); return nil }
-	as, err := x.Apply(ctx, nil, only)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(written) == 0 || written[len(written)-1] != 120 || as[0].Rows != 200 {
-		t.Errorf("resumed batches %v, action %+v", written, as)
-	}
-	if st, _ := cache.State(ctx); !st.Ready("Scope", "line_count") {
-		t.Error("not ready after the resumed apply")
-	}
-	if n := query1(t, d, "MATCH (s:Scope) WHERE s.startLine IS NOT NULL AND s.line_count IS NULL RETURN count(s)", nil); n != int64(0) {
-		t.Errorf("%d nodes missed", n)
+	for _, tc := range []struct {
+		method WriteMethod
+		// stopAt is the rows after which the first apply is interrupted;
+		// resumed is what the re-run's progress reports first.
+		stopAt, resumed int64
+	}{
+		{WriteUnwind, 80, 40},         // batches of 40 after the cursor: 40, 80, 120
+		{WriteInTransactions, 40, 40}, // chunks of 10 batches (40 nodes): it compares, not rewrites, the first
+	} {
+		t.Run(string(tc.method), func(t *testing.T) {
+			ctx := context.Background()
+			neo4jtest.Run(t, d, "MATCH (s:_RagforgeMaterialization) DELETE s", nil)
+			neo4jtest.Run(t, d, "MATCH (s:Scope) REMOVE s.line_count", nil)
+			m := scopeModel(model.Always)
+			x := newMaterializer(t, d, m)
+			x.opts.Method = tc.method
+			if tc.method == WriteInTransactions {
+				x.opts.BatchSize = 4
+			}
+			cache, err := NewStateCache(m, d, neo4jtest.Database(), StateCacheOptions{Refresh: time.Hour})
+			if err != nil {
+				t.Fatal(err)
+			}
+			x.opts.Invalidate = []func(){cache.Invalidate}
+			interrupt := errors.New("interrupted")
+			x.afterBatch = func(rows int64) error {
+				if rows >= tc.stopAt {
+					return interrupt
+				}
+				return nil
+			}
+			only := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
+			if _, err := x.Apply(ctx, nil, only); !errors.Is(err, interrupt) {
+				t.Fatalf("apply: %v", err)
+			}
+			states, _ := ReadStates(ctx, d, neo4jtest.Database())
+			if len(states) != 1 || states[0].Status != StatusBuilding || states[0].Rows != tc.stopAt {
+				t.Fatalf("state after interruption: %+v", states)
+			}
+			if tc.method == WriteUnwind && states[0].Cursor < 0 {
+				t.Errorf("no cursor after an interrupted unwind apply")
+			}
+			written := query1(t, d, "MATCH (s:Scope) WHERE s.line_count IS NOT NULL RETURN count(s)", nil)
+			if written == int64(0) || written == int64(188) {
+				t.Errorf("%v nodes written before the interruption", written)
+			}
+			if st, _ := cache.State(ctx); st.Ready("Scope", "line_count") {
+				t.Fatal("the planner may read a half-written property")
+			}
+			if n := query1(t, d, "MATCH (l:_RagforgeLock) RETURN count(l)", nil); n != int64(0) {
+				t.Errorf("the interrupted apply kept the lock")
+			}
+			var progress []int64
+			x.afterBatch = func(rows int64) error { progress = append(progress, rows); return nil }
+			as, err := x.Apply(ctx, nil, only)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(progress) == 0 || progress[0] != tc.resumed || as[0].Rows != 200 {
+				t.Errorf("resumed progress %v, action %+v", progress, as)
+			}
+			if st, _ := cache.State(ctx); !st.Ready("Scope", "line_count") {
+				t.Error("not ready after the resumed apply")
+			}
+			if n := query1(t, d, "MATCH (s:Scope) WHERE s.line_count IS NULL <> s.startLine IS NULL OR s.line_count <> s.endLine - s.startLine + 1 RETURN count(s)", nil); n != int64(0) {
+				t.Errorf("%d nodes wrong or missed", n)
+			}
+		})
 	}
 }
 

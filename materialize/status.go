@@ -68,7 +68,8 @@ type Drift struct {
 	Name   string `json:"name"`
 	Status string `json:"status"`
 	// Drift counts nodes whose stored value differs from the runtime
-	// value (a missing value where the runtime one is not null counts).
+	// value: another value, another type (an integer where the runtime
+	// value is a float), or null on one side only.
 	Drift int64 `json:"drift"`
 	// Nodes is how many nodes were compared.
 	Nodes int64 `json:"nodes"`
@@ -99,8 +100,8 @@ func (x *Materializer) Verify(ctx context.Context, only []planner.FieldRef) ([]D
 		for _, sq := range p.Fragment.Subqueries {
 			q += sq + "\n"
 		}
-		q += "WITH " + prop + " AS stored, " + p.Fragment.Cypher + " AS runtime\n" +
-			"RETURN count(*) AS nodes, count(CASE WHEN stored IS NULL THEN runtime WHEN runtime IS NULL THEN true WHEN stored <> runtime THEN true END) AS drift"
+		q += "WITH " + prop + " AS s, " + p.Fragment.Cypher + " AS v\n" +
+			"RETURN count(*) AS nodes, count(CASE WHEN " + differs + " THEN 1 END) AS drift"
 		res, err := neo4j.ExecuteQuery(ctx, x.driver, q, nil, neo4j.EagerResultTransformer,
 			neo4j.ExecuteQueryWithDatabase(x.opts.Database), neo4j.ExecuteQueryWithReadersRouting())
 		if err != nil {

@@ -228,6 +228,76 @@ func (x *Materializer) ids(ctx context.Context, entity string, cursor int64, pro
 	return ids, nil
 }
 
+// differs is the Cypher condition "stored value s and runtime value v
+// differ": null against a value, a value against null, another type (so a
+// float replaces an equal integer) or another value.
+const differs = "((s IS NULL) <> (v IS NULL) OR valueType(s) <> valueType(v) OR s <> v)"
+
+// chunkFactor is how many batches one progress step covers in the
+// in-transactions method.
+const chunkFactor = 10
+
+// writeInTransactions is the WriteInTransactions method; it returns the
+// number of nodes of the label.
+func (x *Materializer) writeInTransactions(ctx context.Context, p *FieldPlan) (int64, error) {
+	label := planner.Ident(p.Entity)
+	r, err := x.query(ctx, "MATCH (n:"+label+") RETURN count(n) AS n", nil)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := r.Records[0].Get("n")
+	total, _ := n.(int64)
+	var b strings.Builder
+	for _, sq := range p.Fragment.Subqueries {
+		b.WriteString(sq)
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "WITH n, n.%s AS s, %s AS v WHERE %s\nCALL (n, v) { SET n.%s = v } IN TRANSACTIONS OF $batch ROWS",
+		planner.Ident(p.Property), p.Fragment.Cypher, differs, planner.Ident(p.Property))
+	body := b.String()
+	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	run := func(q string, params map[string]any) error {
+		res, err := sess.Run(ctx, q, params)
+		if err == nil {
+			_, err = res.Consume(ctx)
+		}
+		if err != nil {
+			return fmt.Errorf("materialize: writing %s.%s (resumable: re-run the command): %w", p.Entity, p.Name, err)
+		}
+		return nil
+	}
+	bar := x.bar(total, p.Entity+"."+p.Name)
+	chunk := int64(x.opts.BatchSize * chunkFactor)
+	for skip := int64(0); skip < total; skip += chunk {
+		if err := run("MATCH (n:"+label+") WITH n SKIP $skip LIMIT $limit\n"+body, map[string]any{"skip": skip, "limit": chunk, "batch": x.opts.BatchSize}); err != nil {
+			return 0, err
+		}
+		done := min(skip+chunk, total)
+		if err := x.setState(ctx, p.Entity, p.Name, "s.rows = $rows", map[string]any{"rows": done}); err != nil {
+			return 0, err
+		}
+		if bar != nil {
+			_ = bar.Set64(done)
+		}
+		if x.afterBatch != nil {
+			if err := x.afterBatch(done); err != nil {
+				return 0, err
+			}
+		}
+	}
+	// The label scan's order is not promised to be the same from one
+	// chunk to the next: one pass over every node writes whatever a
+	// chunk missed (and compares the rest).
+	if err := run("MATCH (n:"+label+")\n"+body, map[string]any{"batch": x.opts.BatchSize}); err != nil {
+		return 0, err
+	}
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	return total, x.setState(ctx, p.Entity, p.Name, "s.rows = $rows", map[string]any{"rows": total})
+}
+
 // setClause is the Cypher that computes the field for node n and stores it.
 func setClause(p *FieldPlan) string {
 	var b strings.Builder
@@ -261,41 +331,7 @@ func (x *Materializer) bar(total int64, what string) *progressbar.ProgressBar {
 func (x *Materializer) write(ctx context.Context, p *FieldPlan, cursor int64) (int64, error) {
 	label := planner.Ident(p.Entity)
 	if x.opts.Method == WriteInTransactions {
-		bar := x.bar(-1, p.Entity+"."+p.Name)
-		q := "MATCH (n:" + label + ") CALL (n) {\n" + setClause(p) + "\n} IN TRANSACTIONS OF $batch ROWS"
-		sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
-		defer sess.Close(ctx)
-		done := make(chan struct{})
-		if bar != nil {
-			go func() {
-				for {
-					select {
-					case <-done:
-						return
-					case <-time.After(250 * time.Millisecond):
-						_ = bar.Add(0)
-					}
-				}
-			}()
-		}
-		res, err := sess.Run(ctx, q, map[string]any{"batch": x.opts.BatchSize})
-		if err == nil {
-			_, err = res.Consume(ctx)
-		}
-		close(done)
-		if err != nil {
-			return 0, fmt.Errorf("materialize: writing %s.%s: %w", p.Entity, p.Name, err)
-		}
-		r, err := x.query(ctx, "MATCH (n:"+label+") RETURN count(n) AS n", nil)
-		if err != nil {
-			return 0, err
-		}
-		n, _ := r.Records[0].Get("n")
-		rows, _ := n.(int64)
-		if bar != nil {
-			_ = bar.Finish()
-		}
-		return rows, x.setState(ctx, p.Entity, p.Name, "s.rows = $rows", map[string]any{"rows": rows})
+		return x.writeInTransactions(ctx, p)
 	}
 	ids, err := x.ids(ctx, p.Entity, cursor, "")
 	if err != nil {

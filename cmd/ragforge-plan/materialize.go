@@ -61,7 +61,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 	var only fieldList
 	fs.Var(&only, "field", "restrict to this computed field, as Entity.field (repeatable)")
 	batch := fs.Int("batch-size", materialize.DefaultBatchSize, "nodes per write transaction")
-	method := fs.String("method", string(materialize.WriteUnwind), "how apply writes: unwind (resumable batches of ids) or in-transactions (CALL … IN TRANSACTIONS)")
+	method := fs.String("method", string(materialize.WriteInTransactions), "how apply writes: in-transactions (CALL … IN TRANSACTIONS, only differing values; the faster) or unwind (batches of node ids with a resume cursor)")
 	staleAfter := fs.Duration("lock-stale-after", materialize.DefaultLockStaleAfter, "take over a lock whose holder's heartbeat is older than this")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ragforge-plan materialize plan|apply|status|verify|refresh|drop CONFIG... [--field Entity.field]... [--format text|json]")
