@@ -58,11 +58,13 @@ func LoadSources(srcs ...Source) (*model.Model, error) {
 	if len(srcs) == 0 {
 		return nil, ConfigErrors{{Msg: "no config file given"}}
 	}
+	cueMu.Lock()
+	defer cueMu.Unlock()
 	def, err := configDef()
 	if err != nil {
 		return nil, err
 	}
-	ctx := def.Context()
+	ctx := schemaContext
 	var data cue.Value
 	var errs ConfigErrors
 	for i, src := range srcs {

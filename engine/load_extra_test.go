@@ -117,3 +117,18 @@ func BenchmarkLoad200Entities(b *testing.B) {
 		}
 	}
 }
+
+func TestLoadIsSafeFromSeveralGoroutines(t *testing.T) {
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			_, err := Load("../testdata/configs/valid/code-rag.yaml")
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

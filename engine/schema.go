@@ -8,14 +8,26 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/build"
 	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/parser"
 
 	"github.com/ragforge/ragforge/schema"
 )
 
+// cueMu serializes every use of the compiled schema: CUE values are not safe
+// for concurrent use, and configs are loaded rarely (at start-up), so one
+// lock costs nothing and lets an application load configs from several
+// goroutines.
+var cueMu sync.Mutex
+
+// schemaContext is the context the schema is built in; configs are built in
+// it too (under cueMu), which makes unifying them with #Config cheaper than
+// crossing contexts.
+var schemaContext = cuecontext.New()
+
 // compiledSchema is the embedded CUE schema, built once per process: every
-// Load unifies its config with the same #Config value.
+// Load unifies its config with the same #Config value, in the same context.
 var compiledSchema = sync.OnceValues(func() (cue.Value, error) {
-	ctx := cuecontext.New()
+	ctx := schemaContext
 	inst := build.NewContext().NewInstance("ragforge", nil)
 	files, err := fs.Glob(schema.FS, "*.cue")
 	if err != nil {
@@ -26,7 +38,11 @@ var compiledSchema = sync.OnceValues(func() (cue.Value, error) {
 		if err != nil {
 			return cue.Value{}, err
 		}
-		if err := inst.AddFile("schema/"+name, src); err != nil {
+		f, err := parser.ParseFile("schema/"+name, src)
+		if err != nil {
+			return cue.Value{}, fmt.Errorf("embedded schema %s: %w", name, err)
+		}
+		if err := inst.AddSyntax(f); err != nil {
 			return cue.Value{}, fmt.Errorf("embedded schema %s: %w", name, err)
 		}
 	}

@@ -62,8 +62,6 @@ type fieldRef struct {
 	c *model.ComputedField // nil for a stored field
 }
 
-func (r fieldRef) name() string { return r.f.Name }
-
 // field resolves a field name of the entity, or returns a CallError that
 // lists the valid names.
 func (b *builder) field(name, path string) (fieldRef, error) {

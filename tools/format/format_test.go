@@ -95,21 +95,6 @@ func TestGoldenAllToolsOn(t *testing.T) {
 	}
 }
 
-// walk calls fn for every JSON object inside v.
-func walk(v any, fn func(map[string]any)) {
-	switch x := v.(type) {
-	case map[string]any:
-		fn(x)
-		for _, c := range x {
-			walk(c, fn)
-		}
-	case []any:
-		for _, c := range x {
-			walk(c, fn)
-		}
-	}
-}
-
 func TestGeminiDeclarationsUseOnlyGeminisSchemaSubset(t *testing.T) {
 	allowed := []string{"type", "format", "title", "description", "nullable", "enum", "items", "properties", "required", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "anyOf", "propertyOrdering", "minProperties", "maxProperties", "example"}
 	types := []string{"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"}

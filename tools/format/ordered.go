@@ -103,16 +103,6 @@ func (n *node) set(key string, v *node) {
 	n.vals = append(n.vals, v)
 }
 
-func (n *node) del(key string) {
-	for i, k := range n.keys {
-		if k == key {
-			n.keys = append(n.keys[:i:i], n.keys[i+1:]...)
-			n.vals = append(n.vals[:i:i], n.vals[i+1:]...)
-			return
-		}
-	}
-}
-
 // str returns a scalar string's value, or "".
 func (n *node) str() string {
 	var s string
