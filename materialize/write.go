@@ -49,6 +49,24 @@ func (x *Materializer) query(ctx context.Context, q string, params map[string]an
 		neo4j.ExecuteQueryWithDatabase(x.opts.Database), neo4j.ExecuteQueryWithWritersRouting())
 }
 
+// autoCommitCount runs q in an implicit (auto-commit) transaction, as
+// CALL … IN TRANSACTIONS requires, and returns the single integer it
+// returns.
+func (x *Materializer) autoCommitCount(ctx context.Context, q string, params map[string]any) (int64, error) {
+	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	res, err := sess.Run(ctx, q, params)
+	if err != nil {
+		return 0, err
+	}
+	rec, err := res.Single(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := rec.Values[0].(int64)
+	return n, nil
+}
+
 var stateMatch = "MATCH (s:" + planner.Ident(StateLabel) + " {entity: $entity, field: $field}) "
 
 // setState updates the field's state node with the given assignments
@@ -435,20 +453,22 @@ func (x *Materializer) drop(ctx context.Context, s FieldState) (Action, error) {
 			return a, fmt.Errorf("materialize: dropping index %s: %w", name, err)
 		}
 	}
-	ids, err := x.ids(ctx, s.Entity, -1, s.Property)
-	if err != nil {
-		return a, err
-	}
-	bar := x.bar(int64(len(ids)), "drop "+s.Entity+"."+s.Field)
-	q := "UNWIND $ids AS id MATCH (n:" + planner.Ident(s.Entity) + ") WHERE id(n) = id REMOVE n." + planner.Ident(s.Property)
-	for i := 0; i < len(ids); i += x.opts.BatchSize {
-		batch := ids[i:min(i+x.opts.BatchSize, len(ids))]
-		if _, err := x.query(ctx, q, map[string]any{"ids": batch}); err != nil {
+	// Chunks of at most chunkFactor batches per statement, until none is
+	// left: each statement's transaction stays small, and an interrupted
+	// drop is finished by the next one.
+	bar := x.bar(-1, "drop "+s.Entity+"."+s.Field)
+	q := "MATCH (n:" + planner.Ident(s.Entity) + ") WHERE n." + planner.Ident(s.Property) + " IS NOT NULL WITH n LIMIT $limit CALL (n) { REMOVE n." + planner.Ident(s.Property) + " } IN TRANSACTIONS OF $batch ROWS RETURN count(*) AS removed"
+	for {
+		n, err := x.autoCommitCount(ctx, q, map[string]any{"limit": x.opts.BatchSize * chunkFactor, "batch": x.opts.BatchSize})
+		if err != nil {
 			return a, fmt.Errorf("materialize: removing %s.%s values (re-run drop to finish): %w", s.Entity, s.Field, err)
 		}
-		a.Rows += int64(len(batch))
+		if n == 0 {
+			break
+		}
+		a.Rows += n
 		if bar != nil {
-			_ = bar.Add(len(batch))
+			_ = bar.Add64(n)
 		}
 	}
 	if bar != nil {
