@@ -148,10 +148,12 @@ func BenchmarkMaterialize(b *testing.B) {
 		}
 		m.Entity("Scope").ComputedField("line_count").Materialized = model.Always
 		defer func() { m.Entity("Scope").ComputedField("line_count").Materialized = model.Auto }()
+		start := time.Now()
 		as, err := x.Apply(ctx, nil, lc)
 		if err != nil {
 			b.Fatal(err)
 		}
+		report("  whole apply (write, index, state): %v", time.Since(start).Round(time.Millisecond))
 		return as[0]
 	}
 	drop := func() time.Duration {
