@@ -37,7 +37,7 @@ func query1(t *testing.T, d neo4j.DriverWithContext, q string, params map[string
 
 func newMaterializer(t *testing.T, d neo4j.DriverWithContext, m *model.Model) *Materializer {
 	t.Helper()
-	x, err := New(m, d, Options{Database: neo4jtest.Database(), BatchSize: 40, LockStaleAfter: 4 * time.Second, Now: func() time.Time { return now }})
+	x, err := New(m, d, Options{Database: neo4jtest.Database(), BatchSize: 40, LockStaleAfter: 4 * time.Second, Grace: -1, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,5 +285,34 @@ func TestLockKeepsASecondApplyOutAndFreesItselfWhenStale(t *testing.T) {
 	}
 	if err := l2.Release(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestDropWaitsTheGraceBeforeRemovingReadyValues(t *testing.T) {
+	d := neo4jtest.Open(t)
+	ctx := context.Background()
+	seedScopes(t, d, 30)
+	x := newMaterializer(t, d, scopeModel(model.Always))
+	only := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
+	if _, err := x.Apply(ctx, nil, only); err != nil {
+		t.Fatal(err)
+	}
+	x.opts.Grace = 1500 * time.Millisecond
+	done := make(chan error)
+	start := time.Now()
+	go func() { _, err := x.Drop(ctx, only); done <- err }()
+	time.Sleep(700 * time.Millisecond)
+	// Mid-grace: out of service, values untouched.
+	if st := query1(t, d, "MATCH (s:_RagforgeMaterialization) RETURN s.status", nil); st != "dropping" {
+		t.Errorf("status during the grace %v", st)
+	}
+	if n := query1(t, d, "MATCH (s:Scope) WHERE s.line_count IS NOT NULL RETURN count(s)", nil); n == int64(0) {
+		t.Error("values removed before the grace ended")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el < x.opts.Grace {
+		t.Errorf("drop took %v, less than the grace", el)
 	}
 }

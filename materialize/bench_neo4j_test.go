@@ -142,7 +142,7 @@ func BenchmarkMaterialize(b *testing.B) {
 	lc := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
 	report := func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 	mat := func(method materialize.WriteMethod, batch int) materialize.Action {
-		x, err := materialize.New(m, d, materialize.Options{Database: db, Method: method, BatchSize: batch, Invalidate: []func(){cache.Invalidate}})
+		x, err := materialize.New(m, d, materialize.Options{Database: db, Grace: -1, Method: method, BatchSize: batch, Invalidate: []func(){cache.Invalidate}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -157,7 +157,7 @@ func BenchmarkMaterialize(b *testing.B) {
 		return as[0]
 	}
 	drop := func() time.Duration {
-		x, _ := materialize.New(m, d, materialize.Options{Database: db, Invalidate: []func(){cache.Invalidate}})
+		x, _ := materialize.New(m, d, materialize.Options{Database: db, Grace: -1, Invalidate: []func(){cache.Invalidate}})
 		start := time.Now()
 		if _, err := x.Drop(ctx, nil); err != nil {
 			b.Fatal(err)
@@ -186,7 +186,7 @@ func BenchmarkMaterialize(b *testing.B) {
 		// 2. Refresh with nothing changed (compares, writes nothing), the
 		// other write method, and a larger batch.
 		{
-			x, _ := materialize.New(m, d, materialize.Options{Database: db})
+			x, _ := materialize.New(m, d, materialize.Options{Database: db, Grace: -1})
 			start := time.Now()
 			if _, err := x.Refresh(ctx, lc); err != nil {
 				b.Fatal(err)
@@ -207,7 +207,7 @@ func BenchmarkMaterialize(b *testing.B) {
 		// the apply after call 30 switches. Counts start from zero.
 		m.Materialization.MinUses = 25
 		m.Materialization.MinNodes = 10000
-		x, err := materialize.New(m, d, materialize.Options{Database: db, Invalidate: []func(){cache.Invalidate}})
+		x, err := materialize.New(m, d, materialize.Options{Database: db, Grace: -1, Invalidate: []func(){cache.Invalidate}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -60,6 +60,13 @@ type Options struct {
 	LockStaleAfter time.Duration
 	// IndexWait bounds the wait for an index (DefaultIndexWait if zero).
 	IndexWait time.Duration
+	// Grace is how long apply and drop wait after taking a ready field out
+	// of service (status building or dropping) before they change its
+	// values, so every process's StateCache has re-read the state and
+	// stopped reading the property. It must be at least the longest
+	// StateCache Refresh in use. Zero means DefaultStateRefresh; negative
+	// means no wait (a single process that invalidates its own cache).
+	Grace time.Duration
 	// Invalidate is called after every state change, so in-process
 	// StateCaches see it at once (pass StateCache.Invalidate).
 	Invalidate []func()
@@ -105,6 +112,9 @@ func New(m *model.Model, driver neo4j.DriverWithContext, opts Options) (*Materia
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Grace == 0 {
+		opts.Grace = DefaultStateRefresh
 	}
 	return &Materializer{m: m, driver: driver, opts: opts, compiled: compiled}, nil
 }

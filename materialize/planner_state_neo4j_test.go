@@ -40,7 +40,7 @@ func TestPlannerReadsStoredValuesOnlyWhenReadyAndAnswersAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := materialize.New(m, d, materialize.Options{Database: db, Invalidate: []func(){cache.Invalidate}})
+	x, err := materialize.New(m, d, materialize.Options{Database: db, Grace: -1, Invalidate: []func(){cache.Invalidate}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -157,6 +157,11 @@ func (x *Materializer) materialize(ctx context.Context, p *FieldPlan, refresh bo
 			map[string]any{"hash": p.Hash}); err != nil {
 			return a, err
 		}
+		if st.Status == StatusReady {
+			if err := x.grace(ctx, p.Entity+"."+p.Name); err != nil {
+				return a, err
+			}
+		}
 	case st.Status == StatusReady && !refresh:
 		if _, err := x.ensureIndex(ctx, p); err != nil {
 			return a, err
@@ -436,6 +441,24 @@ func (x *Materializer) ensureIndex(ctx context.Context, p *FieldPlan) (string, e
 	return name, nil
 }
 
+// grace waits Options.Grace after a ready field was taken out of service,
+// so that processes planning with a cached state have re-read it before
+// any value changes (DESIGN invariant 3 across processes).
+func (x *Materializer) grace(ctx context.Context, field string) error {
+	if x.opts.Grace <= 0 {
+		return nil
+	}
+	if x.opts.Progress != nil {
+		fmt.Fprintf(x.opts.Progress, "%s: waiting %v so every process stops reading the stored values (--grace)\n", field, x.opts.Grace)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(x.opts.Grace):
+		return nil
+	}
+}
+
 // drop removes one field's index, values and state. The state goes to
 // dropping first, so the planner stops reading the property before any
 // value disappears; an interrupted drop is finished by the next drop or
@@ -444,6 +467,11 @@ func (x *Materializer) drop(ctx context.Context, s FieldState) (Action, error) {
 	a := Action{Entity: s.Entity, Name: s.Field, Did: "dropped"}
 	if err := x.setState(ctx, s.Entity, s.Field, "s.status = 'dropping'", nil); err != nil {
 		return a, err
+	}
+	if s.Status == StatusReady {
+		if err := x.grace(ctx, s.Entity+"."+s.Field); err != nil {
+			return a, err
+		}
 	}
 	for _, name := range []string{s.Index, IndexName(s.Entity, s.Property)} {
 		if name == "" {

@@ -63,6 +63,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 	batch := fs.Int("batch-size", materialize.DefaultBatchSize, "nodes per write transaction")
 	method := fs.String("method", string(materialize.WriteInTransactions), "how apply writes: in-transactions (CALL … IN TRANSACTIONS, only differing values; the faster) or unwind (batches of node ids with a resume cursor)")
 	staleAfter := fs.Duration("lock-stale-after", materialize.DefaultLockStaleAfter, "take over a lock whose holder's heartbeat is older than this")
+	grace := fs.Duration("grace", materialize.DefaultStateRefresh, "before rewriting or dropping ready values, wait this long so running engines (state refreshed every 30s) stop reading them; 0 when none runs")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ragforge-plan materialize plan|apply|status|verify|refresh|drop CONFIG... [--field Entity.field]... [--format text|json]")
 		fmt.Fprintln(stderr, "       [--stats FILE | --stats-store FILE|neo4j] [--batch-size N] [--uri URI --user U --password P --database DB]")
@@ -104,7 +105,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 	defer d.Close(context.Background())
 	x, err := materialize.New(m, d, materialize.Options{
 		Database: conn.database, BatchSize: *batch, Method: materialize.WriteMethod(*method),
-		Progress: stderr, LockStaleAfter: *staleAfter,
+		Progress: stderr, LockStaleAfter: *staleAfter, Grace: graceOption(*grace),
 	})
 	if err != nil {
 		return fail(err)
@@ -237,6 +238,15 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 		return 0
 	}
 	return 2
+}
+
+// graceOption maps the --grace flag (0: no wait) to Options.Grace (0:
+// the default, negative: no wait).
+func graceOption(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
 
 // planAction is what apply would do with one field.

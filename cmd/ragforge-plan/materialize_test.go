@@ -130,7 +130,7 @@ func TestMaterializeCommandsApplyVerifyRefreshAndDrop(t *testing.T) {
 		t.Errorf("apply under a lock: exit %d, %s", code, errOut)
 	}
 	neo4jtest.Run(t, d, "MATCH (l:_RagforgeLock) DELETE l", nil)
-	dropped := decode(run(0, "drop", scopesConfig, "--format", "json"))
+	dropped := decode(run(0, "drop", scopesConfig, "--format", "json", "--grace", "0"))
 	if len(dropped) != 1 || dropped[0]["action"] != "dropped" {
 		t.Errorf("drop: %v", dropped)
 	}
