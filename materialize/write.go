@@ -222,14 +222,10 @@ func (x *Materializer) readState(ctx context.Context, ref planner.FieldRef) (*Fi
 	return &s, nil
 }
 
-// ids streams the ids of entity's nodes (after cursor, or those holding
-// property when property is not "") and returns them sorted, so batches
-// go in id order and a cursor can resume.
-func (x *Materializer) ids(ctx context.Context, entity string, cursor int64, property string) ([]int64, error) {
+// ids streams the ids of entity's nodes after cursor and returns them
+// sorted, so batches go in id order and a cursor can resume.
+func (x *Materializer) ids(ctx context.Context, entity string, cursor int64) ([]int64, error) {
 	q := "MATCH (n:" + planner.Ident(entity) + ") WHERE id(n) > $cursor RETURN id(n) AS id"
-	if property != "" {
-		q = "MATCH (n:" + planner.Ident(entity) + ") WHERE n." + planner.Ident(property) + " IS NOT NULL RETURN id(n) AS id"
-	}
 	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(ctx)
 	ids, err := neo4j.ExecuteRead(ctx, sess, func(tx neo4j.ManagedTransaction) ([]int64, error) {
@@ -356,7 +352,7 @@ func (x *Materializer) write(ctx context.Context, p *FieldPlan, cursor int64) (i
 	if x.opts.Method == WriteInTransactions {
 		return x.writeInTransactions(ctx, p)
 	}
-	ids, err := x.ids(ctx, p.Entity, cursor, "")
+	ids, err := x.ids(ctx, p.Entity, cursor)
 	if err != nil {
 		return 0, err
 	}
