@@ -23,9 +23,16 @@ var condOps = map[string]string{
 type preds struct {
 	stored, computed []string
 	refs             []fieldRef // runtime computed fields the computed predicates read
+	// chosen lists every computed field a predicate or the sort read,
+	// runtime or materialized: the result shows them whichever way they
+	// were evaluated, so its shape never depends on materialization.
+	chosen []fieldRef
 }
 
 func (ps *preds) add(b *builder, r fieldRef, pred string) {
+	if r.c != nil && !containsRef(ps.chosen, r) {
+		ps.chosen = append(ps.chosen, r)
+	}
 	if b.runtime(r) {
 		ps.computed = append(ps.computed, pred)
 		ps.refs = append(ps.refs, r)

@@ -32,6 +32,9 @@ func (p *Planner) queryEntities(a *tools.QueryEntitiesArgs, state State) (*State
 			return nil, err
 		}
 		b.use(r, UseOrder)
+		if r.c != nil && !containsRef(ps.chosen, r) {
+			ps.chosen = append(ps.chosen, r)
+		}
 		if !b.runtime(r) {
 			// Lets Neo4j read the order from a range index (and makes a
 			// sorted call's answer the same with or without one).
@@ -76,9 +79,9 @@ func (p *Planner) queryEntities(a *tools.QueryEntitiesArgs, state State) (*State
 			}
 		}
 	}
-	// Computed fields the call filtered or sorted on are already computed:
-	// return them too, they answer "why was this entity chosen".
-	for _, r := range ps.refs {
+	// Computed fields the call filtered or sorted on answer "why was this
+	// entity chosen": return them, computed or read from their property.
+	for _, r := range ps.chosen {
 		if !containsRef(computed, r) {
 			computed = append(computed, r)
 		}
