@@ -37,23 +37,6 @@ func documentsFromConfigs(paths []string) ([]retrieval.Document, error) {
 	return engine.Documents(m, catalog), nil
 }
 
-// parseInterleaved parses flags that may come before or after positional
-// arguments (`select --debug "message" --top-k 3`), which the standard flag
-// package does not allow on its own.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return positional, nil
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("select", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -30,8 +30,8 @@ func runTools(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: ragforge-plan tools CONFIG... [--format text|mcp|openai|anthropic|gemini|json] [flags]")
 		fs.PrintDefaults()
 	}
-	configs, ok := parseInterspersed(fs, args)
-	if !ok {
+	configs, err := parseInterleaved(fs, args)
+	if err != nil {
 		return 2
 	}
 	if len(configs) == 0 {
@@ -78,25 +78,4 @@ func runTools(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// parseInterspersed parses flags that may come before, between or after the
-// positional arguments (ragforge-plan tools CONFIG --format mcp), which the
-// flag package alone stops at.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, bool) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, false
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, true
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), true
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
 }

@@ -44,18 +44,19 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "With a server configured (--uri or NEO4J_URI), raw cypher: computed fields are also checked with EXPLAIN.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	configs, err := parseInterleaved(fs, args)
+	if err != nil {
 		return 2
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "ragforge-plan vet: unknown --format %q (allowed: text, json)\n", *format)
 		return 2
 	}
-	if fs.NArg() == 0 {
+	if len(configs) == 0 {
 		fs.Usage()
 		return 2
 	}
-	m, err := engine.Load(fs.Args()...)
+	m, err := engine.Load(configs...)
 	report := vetReport{Errors: []vetError{}}
 	if err == nil && conn.uri != "" {
 		err = explainCypherFields(ctx, conn, m)
