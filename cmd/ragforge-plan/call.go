@@ -20,7 +20,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	conn := addConnectionFlags(fs)
 	tool := fs.String("tool", "", "tool name, e.g. query_entities")
 	argsJSON := fs.String("args", "{}", "the call's arguments as JSON")
-	format := fs.String("format", "text", "output format: text or json")
+	format := formatFlag(fs)
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "transaction timeout of the call")
 	verbose := fs.Bool("verbose", false, "return long strings whole")
 	raw := fs.Bool("raw-cypher", false, "offer run_cypher (read-only statements, checked with EXPLAIN)")
@@ -31,10 +31,6 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	configs, err := parseInterleaved(fs, args)
 	if err != nil {
-		return 2
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "ragforge-plan call: unknown --format %q (allowed: text, json)\n", *format)
 		return 2
 	}
 	if len(configs) == 0 || *tool == "" {
@@ -75,7 +71,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	res, err := e.Execute(ctx, engine.Call{Name: *tool, Arguments: json.RawMessage(*argsJSON), Verbose: *verbose})
 	if err != nil {
-		return reportCallError("call", err, *format, stdout, stderr)
+		return reportCallError("call", err, string(*format), stdout, stderr)
 	}
 	if *format == "json" {
 		writeJSON(stdout, res)

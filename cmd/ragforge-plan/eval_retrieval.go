@@ -35,7 +35,7 @@ func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs.SetOutput(stderr)
 	data := fs.String("data", "", "evaluation data folder (default ../shared/eval/tool-retrieval beside the repository root)")
 	split := fs.String("split", evaluate.SplitDev, "split to measure: dev (tune on it) or test (report it)")
-	format := fs.String("format", "text", "output format: text or json")
+	format := formatFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ragforge-plan eval-retrieval [--data DIR] [--split dev|test] [--format text|json]")
 		fs.PrintDefaults()
@@ -49,10 +49,6 @@ func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	if *split != evaluate.SplitDev && *split != evaluate.SplitTest {
 		fmt.Fprintf(stderr, "ragforge-plan eval-retrieval: unknown --split %q (allowed: dev, test)\n", *split)
-		return 2
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "ragforge-plan eval-retrieval: unknown --format %q (allowed: text, json)\n", *format)
 		return 2
 	}
 	dir := *data

@@ -34,7 +34,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.SetOutput(stderr)
 	tool := fs.String("tool", "", "tool name, e.g. query_entities")
 	argsJSON := fs.String("args", "{}", "the call's arguments as JSON")
-	format := fs.String("format", "text", "output format: text or json")
+	format := formatFlag(fs)
 	apoc := fs.Bool("apoc", false, "plan as for a server with APOC (fuzzy matching on any string field)")
 	noFullText := fs.Bool("no-fulltext", false, "plan as for a server without the config's full-text indexes")
 	var materialized stringList
@@ -45,10 +45,6 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	configs, err := parseInterleaved(fs, args)
 	if err != nil {
-		return 2
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "ragforge-plan explain: unknown --format %q (allowed: text, json)\n", *format)
 		return 2
 	}
 	if len(configs) == 0 || *tool == "" {
@@ -82,7 +78,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	st, err := e.Plan(ctx, engine.Call{Name: *tool, Arguments: json.RawMessage(*argsJSON)})
 	if err != nil {
-		return reportCallError("explain", err, *format, stdout, stderr)
+		return reportCallError("explain", err, string(*format), stdout, stderr)
 	}
 	if *format == "json" {
 		writeJSON(stdout, explainOutput{Cypher: st.Cypher, Params: st.Params, Filter: st.Filter, Embed: st.Embed, Uses: st.Uses})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"slices"
 )
 
@@ -25,4 +26,26 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
+}
+
+// outputFormat is the --format flag of the commands that print text for
+// people or JSON for machines; any other value is a usage error that the
+// flag package reports with the command's usage.
+type outputFormat string
+
+func (f *outputFormat) String() string { return string(*f) }
+
+func (f *outputFormat) Set(v string) error {
+	if v != "text" && v != "json" {
+		return fmt.Errorf("unknown format %q (allowed: text, json)", v)
+	}
+	*f = outputFormat(v)
+	return nil
+}
+
+// formatFlag registers --format (default text).
+func formatFlag(fs *flag.FlagSet) *outputFormat {
+	f := outputFormat("text")
+	fs.Var(&f, "format", "output format: text or json")
+	return &f
 }

@@ -57,7 +57,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.SetOutput(stderr)
 	conn := addConnectionFlags(fs)
 	sf := addStatsFlags(fs, true)
-	format := fs.String("format", "text", "output format: text or json")
+	format := formatFlag(fs)
 	var only fieldList
 	fs.Var(&only, "field", "restrict to this computed field, as Entity.field (repeatable)")
 	batch := fs.Int("batch-size", materialize.DefaultBatchSize, "nodes per write transaction")
@@ -82,10 +82,6 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 	subs := []string{"plan", "apply", "status", "verify", "refresh", "drop"}
 	if len(pos) < 2 || !contains(subs, pos[0]) {
 		fs.Usage()
-		return 2
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "ragforge-plan materialize: unknown --format %q (allowed: text, json)\n", *format)
 		return 2
 	}
 	sub, configs := pos[0], pos[1:]
@@ -157,7 +153,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 		case "drop":
 			as, err = x.Drop(ctx, only)
 		}
-		printActions(as, *format, stdout)
+		printActions(as, string(*format), stdout)
 		if err != nil {
 			var le *materialize.LockedError
 			if errors.As(err, &le) || ctx.Err() != nil {

@@ -55,7 +55,7 @@ type planField struct {
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output format: text or json")
+	format := formatFlag(fs)
 	conn := addConnectionFlags(fs)
 	sf := addStatsFlags(fs, true)
 	fs.Usage = func() {
@@ -65,10 +65,6 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	configs, err := parseInterleaved(fs, args)
 	if err != nil {
-		return 2
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "ragforge-plan plan: unknown --format %q (allowed: text, json)\n", *format)
 		return 2
 	}
 	if len(configs) == 0 {

@@ -44,7 +44,7 @@ func TestPlanExitCodes(t *testing.T) {
 		want string
 	}{
 		{[]string{"plan"}, 2, "usage"},
-		{[]string{"plan", "--format", "xml", bad}, 2, "unknown --format"},
+		{[]string{"plan", "--format", "xml", bad}, 2, "unknown format \"xml\""},
 		{[]string{"plan", bad}, 1, `bad.yaml:9:21: f: unknown name "b"`},
 	} {
 		var out, errOut bytes.Buffer

@@ -47,17 +47,13 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	topK := fs.String("top-k", "", "tools in a confident selection (default "+strconv.Itoa(retrieval.DefaultTopK)+", or "+retrieval.EnvTopK+")")
 	fallbackK := fs.String("fallback-k", "", "tools in an uncertain selection (default "+strconv.Itoa(retrieval.DefaultFallbackK)+", or "+retrieval.EnvFallbackK+")")
 	debug := fs.Bool("debug", false, "show each tool's score, signals and matched terms")
-	format := fs.String("format", "text", "output format: text or json")
+	format := formatFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ragforge-plan select [--config FILE]... [--catalog DIR]... [--top-k N] [--always TOOL]... [--debug] [--format text|json] MESSAGE")
 		fs.PrintDefaults()
 	}
 	positional, err := parseInterleaved(fs, args)
 	if err != nil {
-		return 2
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "ragforge-plan select: unknown --format %q (allowed: text, json)\n", *format)
 		return 2
 	}
 	if len(positional) == 0 {

@@ -37,7 +37,7 @@ type vetError struct {
 func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vet", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output format: text or json")
+	format := formatFlag(fs)
 	conn := addConnectionFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ragforge-plan vet [--format text|json] [--uri URI ...] CONFIG...")
@@ -46,10 +46,6 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	configs, err := parseInterleaved(fs, args)
 	if err != nil {
-		return 2
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "ragforge-plan vet: unknown --format %q (allowed: text, json)\n", *format)
 		return 2
 	}
 	if len(configs) == 0 {
