@@ -29,11 +29,11 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: ragforge-plan call CONFIG... --tool NAME --args JSON [--format text|json] [--timeout D] [--verbose] [--raw-cypher] [--uri URI --user U --password P --database DB]")
 		fs.PrintDefaults()
 	}
-	configs, err := parseInterleaved(fs, args)
-	if err != nil {
+	configs, ok := parseConfigs(fs, args)
+	if !ok {
 		return 2
 	}
-	if len(configs) == 0 || *tool == "" {
+	if *tool == "" {
 		fs.Usage()
 		return 2
 	}

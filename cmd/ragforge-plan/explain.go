@@ -43,11 +43,11 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "usage: ragforge-plan explain CONFIG... --tool NAME --args JSON [--format text|json] [--apoc] [--no-fulltext] [--materialized Entity.field]...")
 		fs.PrintDefaults()
 	}
-	configs, err := parseInterleaved(fs, args)
-	if err != nil {
+	configs, ok := parseConfigs(fs, args)
+	if !ok {
 		return 2
 	}
-	if len(configs) == 0 || *tool == "" {
+	if *tool == "" {
 		fs.Usage()
 		return 2
 	}

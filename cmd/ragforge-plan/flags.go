@@ -49,3 +49,17 @@ func formatFlag(fs *flag.FlagSet) *outputFormat {
 	fs.Var(&f, "format", "output format: text or json")
 	return &f
 }
+
+// parseConfigs parses a command that takes CONFIG... arguments: ok is false
+// (exit 2) on a bad flag or when no config is given, after the usage.
+func parseConfigs(fs *flag.FlagSet, args []string) (configs []string, ok bool) {
+	configs, err := parseInterleaved(fs, args)
+	if err != nil {
+		return nil, false
+	}
+	if len(configs) == 0 {
+		fs.Usage()
+		return nil, false
+	}
+	return configs, true
+}

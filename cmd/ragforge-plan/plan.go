@@ -63,12 +63,8 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "With a server (--uri or NEO4J_URI) the plan shows each field's state and node count; without, state is unknown.")
 		fs.PrintDefaults()
 	}
-	configs, err := parseInterleaved(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(configs) == 0 {
-		fs.Usage()
+	configs, ok := parseConfigs(fs, args)
+	if !ok {
 		return 2
 	}
 	m, err := engine.Load(configs...)

@@ -30,12 +30,8 @@ func runTools(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: ragforge-plan tools CONFIG... [--format text|mcp|openai|anthropic|gemini|json] [flags]")
 		fs.PrintDefaults()
 	}
-	configs, err := parseInterleaved(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(configs) == 0 {
-		fs.Usage()
+	configs, ok := parseConfigs(fs, args)
+	if !ok {
 		return 2
 	}
 	var f format.Format

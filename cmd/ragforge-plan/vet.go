@@ -44,12 +44,8 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "With a server configured (--uri or NEO4J_URI), raw cypher: computed fields are also checked with EXPLAIN.")
 		fs.PrintDefaults()
 	}
-	configs, err := parseInterleaved(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(configs) == 0 {
-		fs.Usage()
+	configs, ok := parseConfigs(fs, args)
+	if !ok {
 		return 2
 	}
 	m, err := engine.Load(configs...)
