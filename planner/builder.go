@@ -37,6 +37,20 @@ func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builde
 	return b, nil
 }
 
+// fieldBuilder starts the statement of a tool that works on one field of
+// one entity (the specialized searches), resolving the field at /field.
+func (p *Planner) fieldBuilder(tool string, e *model.Entity, field string, state State) (*builder, fieldRef, error) {
+	b, err := p.newBuilder(tool, e, state)
+	if err != nil {
+		return nil, fieldRef{}, err
+	}
+	r, err := b.field(field, "/field")
+	if err != nil {
+		return nil, fieldRef{}, err
+	}
+	return b, r, nil
+}
+
 // param adds an agent value and returns its placeholder.
 func (b *builder) param(v any) string {
 	name := fmt.Sprintf("p%d", b.np)

@@ -112,11 +112,7 @@ func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State)
 func (p *Planner) statSearch(a *tools.NumberRangeSearchArgs, entity string, state State) (*Statement, error) {
 	const tool = tools.NumberRangeSearch
 	e := p.m.Entity(entity)
-	b, err := p.newBuilder(tool, e, state)
-	if err != nil {
-		return nil, err
-	}
-	r, err := b.field(a.Field, "/field")
+	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
 	if err != nil {
 		return nil, err
 	}
@@ -202,11 +198,7 @@ func (b *builder) reset(keep ...string) {
 func (p *Planner) histogram(a *tools.NumberRangeSearchArgs, state State) (*Statement, error) {
 	const tool = tools.NumberRangeSearch
 	e := p.m.Entity(a.EntityType)
-	b, err := p.newBuilder(tool, e, state)
-	if err != nil {
-		return nil, err
-	}
-	r, err := b.field(a.Field, "/field")
+	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
 	if err != nil {
 		return nil, err
 	}
