@@ -14,7 +14,7 @@ import (
 // turns them into the model, adding positions and derived capabilities.
 type rawConfig struct {
 	Entities        []rawEntity           `json:"entities"`
-	Materialization *rawMaterialization   `json:"materialization"`
+	Materialization rawMaterialization    `json:"materialization"`
 	ToolDocs        map[string]rawToolDoc `json:"tool_docs"`
 }
 
@@ -121,7 +121,7 @@ func decode(v, data cue.Value) (*model.Model, error) {
 		return nil, fmt.Errorf("reading derived capabilities: %w", err)
 	}
 	m := &model.Model{ToolDocs: map[string]model.ToolDoc{}}
-	if err := decodeMaterialization(&m.Materialization, raw.Materialization, v); err != nil {
+	if err := decodeMaterialization(&m.Materialization, raw.Materialization); err != nil {
 		return nil, err
 	}
 	for name, d := range raw.ToolDocs {
@@ -249,16 +249,9 @@ func targets(v any) []string {
 	return nil
 }
 
-// decodeMaterialization fills the policy, with the schema's defaults when
-// the config has no materialization block.
-func decodeMaterialization(dst *model.Materialization, raw *rawMaterialization, v cue.Value) error {
-	if raw == nil {
-		def, _ := compiledSchema()
-		raw = &rawMaterialization{}
-		if err := def.LookupPath(cue.ParsePath("#Materialization")).Decode(raw); err != nil {
-			return fmt.Errorf("reading materialization defaults: %w", err)
-		}
-	}
+// decodeMaterialization converts the policy (the schema filled in its
+// defaults) into durations and counts.
+func decodeMaterialization(dst *model.Materialization, raw rawMaterialization) error {
 	var err error
 	if dst.Window, err = parseDuration(raw.Window); err != nil {
 		return err

@@ -132,3 +132,14 @@ func TestLoadIsSafeFromSeveralGoroutines(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadFillsTheMaterializationDefaultsWithoutABlock(t *testing.T) {
+	m, err := Load("../testdata/configs/valid/store-catalog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.Materialization
+	if got.Window != 7*24*time.Hour || got.MinUses != 100 || got.MinNodes != 10000 || got.UnusedAfter != 30*24*time.Hour {
+		t.Errorf("materialization = %+v, want the schema defaults 7d, 100, 10000, 30d", got)
+	}
+}
