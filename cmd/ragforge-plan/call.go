@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -15,8 +14,9 @@ import (
 // runCall runs one tool call on Neo4j and prints its result, the way an
 // application's agent would get it.
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("call", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("call", stderr,
+		"usage: ragforge-plan call CONFIG... --tool NAME --args JSON [--format text|json] [--timeout D] [--verbose] [--raw-cypher] [--uri URI --user U --password P --database DB]",
+	)
 	conn := addConnectionFlags(fs)
 	tool := fs.String("tool", "", "tool name, e.g. query_entities")
 	argsJSON := fs.String("args", "{}", "the call's arguments as JSON")
@@ -25,10 +25,6 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("verbose", false, "return long strings whole")
 	raw := fs.Bool("raw-cypher", false, "offer run_cypher (read-only statements, checked with EXPLAIN)")
 	sf := addStatsFlags(fs, false)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan call CONFIG... --tool NAME --args JSON [--format text|json] [--timeout D] [--verbose] [--raw-cypher] [--uri URI --user U --password P --database DB]")
-		fs.PrintDefaults()
-	}
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
 		return 2

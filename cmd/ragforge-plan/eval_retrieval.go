@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -31,15 +30,12 @@ type latencyReport struct {
 }
 
 func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("eval-retrieval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("eval-retrieval", stderr,
+		"usage: ragforge-plan eval-retrieval [--data DIR] [--split dev|test] [--format text|json]",
+	)
 	data := fs.String("data", "", "evaluation data folder (default ../shared/eval/tool-retrieval beside the repository root)")
 	split := fs.String("split", evaluate.SplitDev, "split to measure: dev (tune on it) or test (report it)")
 	format := formatFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan eval-retrieval [--data DIR] [--split dev|test] [--format text|json]")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

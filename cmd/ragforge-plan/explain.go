@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -30,8 +29,9 @@ type explainOutput struct {
 // database, so an operator can read (and run by hand) what an agent's call
 // does.
 func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("explain", stderr,
+		"usage: ragforge-plan explain CONFIG... --tool NAME --args JSON [--format text|json] [--apoc] [--no-fulltext] [--materialized Entity.field]...",
+	)
 	tool := fs.String("tool", "", "tool name, e.g. query_entities")
 	argsJSON := fs.String("args", "{}", "the call's arguments as JSON")
 	format := formatFlag(fs)
@@ -39,10 +39,6 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	noFullText := fs.Bool("no-fulltext", false, "plan as for a server without the config's full-text indexes")
 	var materialized stringList
 	fs.Var(&materialized, "materialized", "Entity.field of a computed field to plan as materialized and ready (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan explain CONFIG... --tool NAME --args JSON [--format text|json] [--apoc] [--no-fulltext] [--materialized Entity.field]...")
-		fs.PrintDefaults()
-	}
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
 		return 2

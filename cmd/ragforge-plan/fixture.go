@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,8 +20,9 @@ func runFixture(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "usage: ragforge-plan fixture load [--src DIR] [--scale N] [--batch N] [--dry-run] [--uri URI --user USER --password PASSWORD --database DB]")
 		return 2
 	}
-	fs := flag.NewFlagSet("fixture load", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("fixture load", stderr,
+		"usage: ragforge-plan fixture load [flags]",
+	)
 	src := fs.String("src", "", "Go source tree to load (default $(go env GOROOT)/src)")
 	scale := fs.Int("scale", 1, "load every Scope this many times (synthetic copies, for benchmarks)")
 	batch := fs.Int("batch", fixture.DefaultBatchSize, "rows per UNWIND statement")
@@ -31,10 +31,6 @@ func runFixture(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	user := fs.String("user", fixtureEnvOr("NEO4J_USER", "neo4j"), "Neo4j user (NEO4J_USER)")
 	password := fs.String("password", os.Getenv("NEO4J_PASSWORD"), "Neo4j password (NEO4J_PASSWORD)")
 	database := fs.String("database", os.Getenv("NEO4J_DATABASE"), "Neo4j database, empty for the default (NEO4J_DATABASE)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan fixture load [flags]")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 )
 
@@ -62,4 +63,18 @@ func parseConfigs(fs *flag.FlagSet, args []string) (configs []string, ok bool) {
 		return nil, false
 	}
 	return configs, true
+}
+
+// newFlagSet makes a command's flag set: errors and usage go to stderr, and
+// the usage prints the given lines, then the flags.
+func newFlagSet(name string, stderr io.Writer, usage ...string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		for _, line := range usage {
+			fmt.Fprintln(stderr, line)
+		}
+		fs.PrintDefaults()
+	}
+	return fs
 }

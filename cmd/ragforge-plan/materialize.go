@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -53,8 +52,16 @@ type materializePlanLine struct {
 // runMaterialize plans and applies the materialization of computed fields:
 // plan | apply | status | verify | refresh | drop.
 func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("materialize", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("materialize", stderr,
+		"usage: ragforge-plan materialize plan|apply|status|verify|refresh|drop CONFIG... [--field Entity.field]... [--format text|json]",
+		"       [--stats FILE | --stats-store FILE|neo4j] [--batch-size N] [--uri URI --user U --password P --database DB]",
+		"  plan     what apply would do, with each decision's reason",
+		"  apply    write decided fields (resumable), index them, mark them ready; drop fields decided runtime",
+		"  status   each field's state: none, building, ready, stale, dropping",
+		"  verify   count nodes whose stored value differs from the runtime value (exit 1 on any drift)",
+		"  refresh  recompute the stored values of materialized fields",
+		"  drop     remove stored values, indexes and state",
+	)
 	conn := addConnectionFlags(fs)
 	sf := addStatsFlags(fs, true)
 	format := formatFlag(fs)
@@ -64,17 +71,6 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 	method := fs.String("method", string(materialize.WriteInTransactions), "how apply writes: in-transactions (CALL … IN TRANSACTIONS, only differing values; the faster) or unwind (batches of node ids with a resume cursor)")
 	staleAfter := fs.Duration("lock-stale-after", materialize.DefaultLockStaleAfter, "take over a lock whose holder's heartbeat is older than this")
 	grace := fs.Duration("grace", materialize.DefaultStateRefresh, "before rewriting or dropping ready values, wait this long so running engines (state refreshed every 30s) stop reading them; 0 when none runs")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan materialize plan|apply|status|verify|refresh|drop CONFIG... [--field Entity.field]... [--format text|json]")
-		fmt.Fprintln(stderr, "       [--stats FILE | --stats-store FILE|neo4j] [--batch-size N] [--uri URI --user U --password P --database DB]")
-		fmt.Fprintln(stderr, "  plan     what apply would do, with each decision's reason")
-		fmt.Fprintln(stderr, "  apply    write decided fields (resumable), index them, mark them ready; drop fields decided runtime")
-		fmt.Fprintln(stderr, "  status   each field's state: none, building, ready, stale, dropping")
-		fmt.Fprintln(stderr, "  verify   count nodes whose stored value differs from the runtime value (exit 1 on any drift)")
-		fmt.Fprintln(stderr, "  refresh  recompute the stored values of materialized fields")
-		fmt.Fprintln(stderr, "  drop     remove stored values, indexes and state")
-		fs.PrintDefaults()
-	}
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2

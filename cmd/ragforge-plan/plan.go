@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -53,16 +52,13 @@ type planField struct {
 }
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plan", stderr,
+		"usage: ragforge-plan plan CONFIG... [--format text|json] [--stats FILE | --stats-store FILE|neo4j] [--uri URI ...]",
+		"With a server (--uri or NEO4J_URI) the plan shows each field's state and node count; without, state is unknown.",
+	)
 	format := formatFlag(fs)
 	conn := addConnectionFlags(fs)
 	sf := addStatsFlags(fs, true)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan plan CONFIG... [--format text|json] [--stats FILE | --stats-store FILE|neo4j] [--uri URI ...]")
-		fmt.Fprintln(stderr, "With a server (--uri or NEO4J_URI) the plan shows each field's state and node count; without, state is unknown.")
-		fs.PrintDefaults()
-	}
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
 		return 2

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -38,8 +37,9 @@ func documentsFromConfigs(paths []string) ([]retrieval.Document, error) {
 }
 
 func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("select", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("select", stderr,
+		"usage: ragforge-plan select [--config FILE]... [--catalog DIR]... [--top-k N] [--always TOOL]... [--debug] [--format text|json] MESSAGE",
+	)
 	var configs, catalogs, always stringList
 	fs.Var(&configs, "config", "ragforge config whose generated tools join the catalog (repeatable)")
 	fs.Var(&catalogs, "catalog", "folder of #ToolDoc JSON files, one per tool (repeatable)")
@@ -48,10 +48,6 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fallbackK := fs.String("fallback-k", "", "tools in an uncertain selection (default "+strconv.Itoa(retrieval.DefaultFallbackK)+", or "+retrieval.EnvFallbackK+")")
 	debug := fs.Bool("debug", false, "show each tool's score, signals and matched terms")
 	format := formatFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan select [--config FILE]... [--catalog DIR]... [--top-k N] [--always TOOL]... [--debug] [--format text|json] MESSAGE")
-		fs.PrintDefaults()
-	}
 	positional, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2

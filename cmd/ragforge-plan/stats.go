@@ -86,15 +86,12 @@ func (s *statsFlags) counts(ctx context.Context, driver neo4j.DriverWithContext,
 // store: how counts move between machines, or from the file store into a
 // shared Neo4j store.
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("stats", stderr,
+		"usage: ragforge-plan stats export [--stats-store FILE|neo4j] > usage.json",
+		"       ragforge-plan stats import FILE [--stats-store FILE|neo4j]   (counts add up)",
+	)
 	conn := addConnectionFlags(fs)
 	sf := addStatsFlags(fs, false)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan stats export [--stats-store FILE|neo4j] > usage.json")
-		fmt.Fprintln(stderr, "       ragforge-plan stats import FILE [--stats-store FILE|neo4j]   (counts add up)")
-		fs.PrintDefaults()
-	}
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2

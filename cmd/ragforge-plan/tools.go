@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -16,8 +15,9 @@ import (
 // default, or one JSON array in a provider's format, which is what an
 // application hands its LLM.
 func runTools(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("tools", stderr,
+		"usage: ragforge-plan tools CONFIG... [--format text|mcp|openai|anthropic|gemini|json] [flags]",
+	)
 	formatName := fs.String("format", "text", "output: text (a listing), or a JSON array in mcp, openai, anthropic, gemini or json format")
 	aggregations := fs.Bool("aggregations", false, "add aggregate_entities")
 	rawCypher := fs.Bool("raw-cypher", false, "add run_cypher (read-only statements only)")
@@ -26,10 +26,6 @@ func runTools(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	noRelationships := fs.Bool("no-relationships", false, "leave out explore_relationships")
 	apoc := fs.Bool("apoc", false, "the server has APOC (fuzzy matching on every string field)")
 	noFullText := fs.Bool("no-fulltext", false, "the server lacks the config's full-text indexes")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan tools CONFIG... [--format text|mcp|openai|anthropic|gemini|json] [flags]")
-		fs.PrintDefaults()
-	}
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
 		return 2

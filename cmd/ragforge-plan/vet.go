@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -35,15 +34,12 @@ type vetError struct {
 }
 
 func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("vet", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("vet", stderr,
+		"usage: ragforge-plan vet [--format text|json] [--uri URI ...] CONFIG...",
+		"With a server configured (--uri or NEO4J_URI), raw cypher: computed fields are also checked with EXPLAIN.",
+	)
 	format := formatFlag(fs)
 	conn := addConnectionFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ragforge-plan vet [--format text|json] [--uri URI ...] CONFIG...")
-		fmt.Fprintln(stderr, "With a server configured (--uri or NEO4J_URI), raw cypher: computed fields are also checked with EXPLAIN.")
-		fs.PrintDefaults()
-	}
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
 		return 2
