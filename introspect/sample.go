@@ -1,0 +1,44 @@
+package introspect
+
+import (
+	"context"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/ident"
+)
+
+// Value is one distinct stored value of a property and how many of the
+// sampled nodes hold it.
+type Value struct {
+	Value any
+	Count int64
+}
+
+// Sample reads the distinct values of a node property among the first
+// limit nodes of the label that hold it, most frequent first. It is how
+// vet tells an ISO string from any string and epoch seconds from
+// milliseconds, and how init finds enum candidates, without reading every
+// node of a large label.
+func Sample(ctx context.Context, d neo4j.DriverWithContext, database, label, property string, limit int) ([]Value, error) {
+	ql, err := ident.Quote(label)
+	if err != nil {
+		return nil, err
+	}
+	qp, err := ident.Quote(property)
+	if err != nil {
+		return nil, err
+	}
+	r := reader{d: d, db: database}
+	recs, err := r.query(ctx, "MATCH (n:"+ql+") WHERE n."+qp+" IS NOT NULL WITH n."+qp+" AS v LIMIT $limit RETURN v, count(*) AS c ORDER BY c DESC, v",
+		map[string]any{"limit": int64(limit)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Value, len(recs))
+	for i, rec := range recs {
+		c, _ := rec.Values[1].(int64)
+		out[i] = Value{Value: rec.Values[0], Count: c}
+	}
+	return out, nil
+}
