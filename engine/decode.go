@@ -16,6 +16,17 @@ type rawConfig struct {
 	Entities        []rawEntity           `json:"entities"`
 	Materialization rawMaterialization    `json:"materialization"`
 	ToolDocs        map[string]rawToolDoc `json:"tool_docs"`
+	Trees           []rawTree             `json:"trees"`
+}
+
+type rawTree struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Node        []string `json:"node"`
+	Contains    string   `json:"contains"`
+	Path        string   `json:"path"`
+	Size        string   `json:"size"`
+	Language    string   `json:"language"`
 }
 
 type rawEntity struct {
@@ -193,6 +204,12 @@ func decode(v, data cue.Value) (*model.Model, error) {
 			}
 		}
 		m.Entities = append(m.Entities, e)
+	}
+	for i, rt := range raw.Trees {
+		m.Trees = append(m.Trees, &model.Tree{
+			Name: rt.Name, Description: rt.Description, Nodes: rt.Node, Contains: rt.Contains,
+			Path: rt.Path, Size: rt.Size, Language: rt.Language, Pos: posAt(data, "trees", i),
+		})
 	}
 	return m, nil
 }

@@ -20,6 +20,8 @@ type Model struct {
 	// ToolDocs holds extra retrieval keywords and examples, keyed by tool or
 	// entity name.
 	ToolDocs map[string]ToolDoc
+	// Trees are the declared containment trees; each adds the tree tools.
+	Trees []*Tree
 }
 
 // Entity returns the entity with the given name, or nil.
