@@ -171,7 +171,7 @@ func (ch *checker) ident(x *ast.IdentifierNode) node {
 		return &ref{at: at{off, k}, name: name, computed: c}
 	}
 	msg := fmt.Sprintf("unknown name %q", name)
-	if s := suggest(name, ch.entity.FieldNames()); s != "" {
+	if s := Suggest(name, ch.entity.FieldNames()); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", s)
 	} else {
 		msg += fmt.Sprintf(" (fields of %s: %s)", ch.entity.Name, strings.Join(ch.entity.FieldNames(), ", "))
@@ -357,7 +357,7 @@ func (ch *checker) call(n ast.Node, name string, argNodes []ast.Node) node {
 	arity, ok := functions[name]
 	if !ok {
 		msg := fmt.Sprintf("function %s is not supported", name)
-		if s := suggest(name, functionNames()); s != "" {
+		if s := Suggest(name, functionNames()); s != "" {
 			msg += fmt.Sprintf(" (did you mean %s?)", s)
 		}
 		return ch.fail(n, "%s (functions: %s)", msg, strings.Join(functionNames(), ", "))

@@ -1,10 +1,11 @@
 package computed
 
-// suggest returns the candidate closest to name by edit distance, or "" when
+// Suggest returns the candidate closest to name by edit distance, or "" when
 // none is close enough to be a likely typo (at most a third of the name's
 // length, at least 2 edits allowed, and never a replacement of the whole
-// name).
-func suggest(name string, candidates []string) string {
+// name). Every "did you mean" of ragforge uses it: expressions here, and
+// the live-schema checks of package schemacheck.
+func Suggest(name string, candidates []string) string {
 	limit := max(2, len([]rune(name))/3)
 	best, bestD := "", limit+1
 	for _, c := range candidates {
