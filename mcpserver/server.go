@@ -1,0 +1,211 @@
+// Package mcpserver serves an engine's tools over the Model Context Protocol
+// (the official Go SDK), so any MCP client — Claude Desktop, an IDE, an
+// agent framework — can list the generated tools and call them on Neo4j
+// without an application in between.
+//
+// tools/list is the engine's catalog; tools/call runs engine.Execute. A bad
+// call (a *tools.CallError) is a tool result with isError set, its message
+// as text and the problems with their valid choices as structured content,
+// so the model can correct itself; a good call returns the result JSON as
+// structured content and as text. A call that carries a progress token gets
+// progress notifications when it starts, every ProgressInterval while it
+// runs, and when it ends. Drain refuses new calls and waits for the running
+// ones, which is how RunStdio and ServeHTTP shut down.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/tools/format"
+)
+
+// DefaultProgressInterval is how often a running call that asked for
+// progress hears from the server: often enough that a client resetting its
+// request timeout on progress never gives up on a slow but live query.
+const DefaultProgressInterval = 2 * time.Second
+
+// Options configure a [Server]. The zero value serves every tool of the
+// engine under the name ragforge.
+type Options struct {
+	// Name and Version identify the server in the initialize response.
+	Name, Version string
+	// SearchTools adds the search_tools meta-tool and lists only it (see
+	// [SearchToolsName]); every catalog tool stays callable by name.
+	SearchTools bool
+	// ProgressInterval is the period of progress notifications while a
+	// call runs (DefaultProgressInterval if zero).
+	ProgressInterval time.Duration
+}
+
+// Server is an MCP server over one engine. It is safe for concurrent use
+// by many sessions.
+type Server struct {
+	eng      *engine.Engine
+	mcp      *mcp.Server
+	interval time.Duration
+	search   *searcher
+
+	mu       sync.Mutex
+	draining bool
+	inflight sync.WaitGroup
+}
+
+// New registers the engine's tools (and search_tools when asked) on a new
+// MCP server. It fails on a tool whose input schema is not a JSON object
+// schema, which MCP requires.
+func New(eng *engine.Engine, opts Options) (*Server, error) {
+	if opts.Name == "" {
+		opts.Name = "ragforge"
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.ProgressInterval <= 0 {
+		opts.ProgressInterval = DefaultProgressInterval
+	}
+	cat := eng.Tools()
+	s := &Server{eng: eng, interval: opts.ProgressInterval}
+	sopts := &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}
+	if opts.SearchTools {
+		// One page holds every tool, so filtering tools/list down to
+		// search_tools never hides it on a later page.
+		sopts.PageSize = len(cat.Tools) + 1
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, sopts)
+	for _, t := range cat.Tools {
+		def, err := definition(t)
+		if err != nil {
+			return nil, err
+		}
+		s.mcp.AddTool(def, s.callTool)
+	}
+	if opts.SearchTools {
+		if err := s.addSearchTools(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// MCP returns the SDK server, for transports other than RunStdio and
+// ServeHTTP (tests use the in-memory one).
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// definition renders a catalog tool for tools/list: the same name,
+// description, schema and read-only hints `ragforge-plan tools --format
+// mcp` prints.
+func definition(t *tools.Tool) (*mcp.Tool, error) {
+	r := format.ToMCP(t)
+	var schema struct {
+		Type any `json:"type"`
+	}
+	if err := json.Unmarshal(r.InputSchema, &schema); err != nil || schema.Type != "object" {
+		return nil, fmt.Errorf("mcpserver: tool %s: MCP needs an input schema of type object", t.Name)
+	}
+	return &mcp.Tool{
+		Name:        r.Name,
+		Description: r.Description,
+		InputSchema: r.InputSchema,
+		Annotations: &mcp.ToolAnnotations{
+			ReadOnlyHint:    r.Annotations.ReadOnlyHint,
+			DestructiveHint: r.Annotations.DestructiveHint,
+			IdempotentHint:  r.Annotations.IdempotentHint != nil && *r.Annotations.IdempotentHint,
+			OpenWorldHint:   r.Annotations.OpenWorldHint,
+		},
+	}, nil
+}
+
+// errShuttingDown is the result of a call that arrives while draining.
+var errShuttingDown = errors.New("the server is shutting down; call again on a new connection")
+
+// callTool runs one tools/call on the engine.
+func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if !s.begin() {
+		return errorResult(errShuttingDown), nil
+	}
+	defer s.inflight.Done()
+	args := req.Params.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	p := s.startProgress(ctx, req)
+	start := time.Now()
+	res, err := s.eng.Execute(ctx, engine.Call{Name: req.Params.Name, Arguments: args})
+	if err != nil {
+		p.finish(fmt.Sprintf("%s failed after %v", req.Params.Name, time.Since(start).Round(time.Millisecond)))
+		return errorResult(err), nil
+	}
+	p.finish(fmt.Sprintf("%s: %d result(s) in %v", req.Params.Name, res.Count, time.Since(start).Round(time.Millisecond)))
+	return jsonResult(res)
+}
+
+// jsonResult returns v as structured content and as its JSON text (for
+// clients that read only text). Structured content must be an object, so
+// any other value (a custom tool's) is wrapped as {"result": v}.
+func jsonResult(v any) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: encoding the result: %w", err)
+	}
+	if len(b) == 0 || b[0] != '{' {
+		if b, err = json.Marshal(map[string]json.RawMessage{"result": b}); err != nil {
+			return nil, err
+		}
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
+		StructuredContent: json.RawMessage(b),
+	}, nil
+}
+
+// errorResult turns an error into a tool result the model reads: the
+// message as text, and for a *tools.CallError its problems (path, message,
+// valid choices) as structured content.
+func errorResult(err error) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+	var ce *tools.CallError
+	if errors.As(err, &ce) {
+		res.StructuredContent = ce
+	}
+	return res
+}
+
+// begin counts a call in, unless the server is draining.
+func (s *Server) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.draining {
+		return false
+	}
+	s.inflight.Add(1)
+	return true
+}
+
+// Drain makes every later call fail with "shutting down" and waits until
+// the calls already running have returned, or ctx is done (then it returns
+// ctx's error and the caller closes the sessions, which cancels them).
+func (s *Server) Drain(ctx context.Context) error {
+	s.mu.Lock()
+	s.draining = true
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.inflight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("mcpserver: calls still running when the grace period ended: %w", ctx.Err())
+	}
+}
