@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ragforge/ragforge/ident"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -88,17 +89,17 @@ func Compile(e *model.Entity) (*Entity, error) {
 		}
 		errs = append(errs, err)
 	}
-	if err := checkIdent(e.Name); err != nil {
+	if err := ident.Check(e.Name); err != nil {
 		errs = append(errs, &Error{Entity: e.Name, Pos: e.Pos, Msg: err.Error()})
 	}
 	for _, c := range e.Computed {
 		f := &Field{Config: c, ent: ce}
 		ce.Fields = append(ce.Fields, f)
-		if err := checkIdent(c.Name); err != nil {
+		if err := ident.Check(c.Name); err != nil {
 			fail(c, &Error{Msg: err.Error()})
 			continue
 		}
-		if err := checkIdent(f.CacheProperty()); err != nil {
+		if err := ident.Check(f.CacheProperty()); err != nil {
 			fail(c, &Error{Msg: "cache_property: " + err.Error()})
 			continue
 		}

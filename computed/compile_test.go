@@ -26,14 +26,31 @@ func TestFragmentReadsMaterializedDependency(t *testing.T) {
 		[3]string{"line_count", "integer", "i2 - i1 + 1"},
 		[3]string{"is_large", "boolean", "line_count > 100"},
 	)
-	e.Computed[0].CacheProperty = "lc`cache"
+	e.Computed[0].CacheProperty = "lc_cache"
 	ce, err := Compile(e)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, _ := ce.Field("is_large").Fragment(Options{Node: "s", Materialized: map[string]bool{"line_count": true}})
-	if want := "((s.`lc``cache`) > 100)"; got.Cypher != want {
+	if want := "((s.`lc_cache`) > 100)"; got.Cypher != want {
 		t.Errorf("fragment = %s, want %s", got.Cypher, want)
+	}
+}
+
+// TestCompileRefusesNamesOutsideTheIdentifierRules: a model built in Go may
+// hold names a validated config cannot; Compile names them in an error
+// (through ident.Check) instead of writing them into Cypher.
+func TestCompileRefusesNamesOutsideTheIdentifierRules(t *testing.T) {
+	for _, bad := range []string{"lc`cache", `lc\u0060`, "", "1st", "naïve"} {
+		e := testEntity([3]string{"line_count", "integer", "i2 - i1 + 1"})
+		e.Computed[0].CacheProperty = bad
+		if bad == "" {
+			e.Computed[0].Name = "has space"
+		}
+		_, err := Compile(e)
+		if err == nil || !strings.Contains(err.Error(), "is not a valid name") {
+			t.Errorf("%q: Compile error = %v, want one naming the invalid name", bad, err)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ragforge/ragforge/ident"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -77,7 +78,7 @@ func (w *writer) field(f *Field, top bool) (string, error) {
 	n := w.opts.node()
 	c := f.Config
 	if w.opts.Materialized[c.Name] {
-		prop, err := quoteIdent(f.CacheProperty())
+		prop, err := ident.Quote(f.CacheProperty())
 		if err != nil {
 			return "", err
 		}
@@ -92,7 +93,10 @@ func (w *writer) field(f *Field, top bool) (string, error) {
 			w.seen[c.Name] = true
 			w.subs = append(w.subs, sub)
 		}
-		alias, _ := quoteIdent(Alias(n, c.Name))
+		alias, err := ident.Quote(Alias(n, c.Name))
+		if err != nil {
+			return "", err
+		}
 		if top {
 			return alias, nil
 		}
@@ -150,7 +154,7 @@ func (w *writer) expr(n node) string {
 		return writeLit(x.value)
 	case *ref:
 		if x.stored != nil {
-			prop, err := quoteIdent(x.name)
+			prop, err := ident.Quote(x.name)
 			if err != nil && w.err == nil {
 				w.err = err
 			}

@@ -6,37 +6,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
-// Cypher's lexer decodes \uXXXX escapes before it tokenizes (Java-style:
-// a backslash preceded by an even number of backslashes starts one), even
-// inside backtick identifiers, so `a\u0060b` closes the identifier early.
-// Every backslash this package writes is therefore part of an escape it
-// chose (\\ \' \n \uXXXX for a control character), and identifiers holding a
-// backslash are refused.
-
-// quoteIdent escapes a config identifier (label, property, alias) for
-// Cypher: backticks around it, inner backticks doubled.
-func quoteIdent(name string) (string, error) {
-	if err := checkIdent(name); err != nil {
-		return "", err
-	}
-	return "`" + strings.ReplaceAll(name, "`", "``") + "`", nil
-}
-
-// checkIdent refuses names Cypher cannot hold safely.
-func checkIdent(name string) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("empty name")
-	case strings.ContainsAny(name, "\\\x00"):
-		return fmt.Errorf("name %q holds a backslash or NUL, which Cypher's unicode-escape processing makes unsafe", name)
-	case !utf8.ValidString(name):
-		return fmt.Errorf("name %q is not valid UTF-8", name)
-	}
-	return nil
-}
+// Names are written into Cypher only through ident.Quote (and checked with
+// ident.Check), whose identifier rules exclude the backslash: Cypher's
+// lexer decodes \uXXXX escapes before it tokenizes, even inside backtick
+// identifiers. Every backslash this package writes is therefore part of an
+// escape it chose (\\ \' \n \uXXXX for a control character).
 
 var plainVar = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/ident"
 )
 
 // Subquery is the CALL clause that computes a raw `cypher:` field for the
@@ -28,11 +30,11 @@ func (f *Field) Subquery(node string) (string, error) {
 	if !plainVar.MatchString(node) {
 		return "", fmt.Errorf("node variable %q is not a plain identifier", node)
 	}
-	col, err := quoteIdent(f.Config.Name)
+	col, err := ident.Quote(f.Config.Name)
 	if err != nil {
 		return "", err
 	}
-	alias, err := quoteIdent(Alias(node, f.Config.Name))
+	alias, err := ident.Quote(Alias(node, f.Config.Name))
 	if err != nil {
 		return "", err
 	}
@@ -60,7 +62,7 @@ func ExplainCheck(ctx context.Context, driver neo4j.DriverWithContext, database 
 	fail := func(format string, args ...any) error {
 		return &Error{Entity: f.ent.Name, Field: f.Config.Name, Pos: f.Config.ExpressionPos, Msg: fmt.Sprintf(format, args...)}
 	}
-	label, err := quoteIdent(f.ent.Name)
+	label, err := ident.Quote(f.ent.Name)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -91,7 +93,10 @@ func ExplainCheck(ctx context.Context, driver neo4j.DriverWithContext, database 
 	if err != nil {
 		return fail("%v", err)
 	}
-	alias, _ := quoteIdent(Alias("n", f.Config.Name))
+	alias, err := ident.Quote(Alias("n", f.Config.Name))
+	if err != nil {
+		return fail("%v", err)
+	}
 	res, err = neo4j.ExecuteQuery(ctx, driver, fmt.Sprintf("EXPLAIN MATCH (n:%s) %s RETURN %s", label, sub, alias), nil, neo4j.EagerResultTransformer, opts...)
 	if err != nil {
 		return fail("wrapped cypher does not compile: %s", firstLine(err.Error()))

@@ -74,10 +74,10 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 	if group == nil {
 		b.line("RETURN %s(%s) AS `value`", fn, arg)
 		shape.Limit = 1
-		return b.statement(shape), nil
+		return b.statement(shape)
 	}
 	b.line("WITH %s AS `group`, %s(%s) AS `value`", b.expr(*group), fn, arg)
 	// group is a string, number or bool: ordering by it breaks ties stably.
 	b.line("RETURN `group`, `value`\nORDER BY `value` DESC, `group`\nLIMIT %s", b.named("limit", int64(limit)))
-	return b.statement(shape), nil
+	return b.statement(shape)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ragforge/ragforge/ident"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -23,6 +24,8 @@ type builder struct {
 	scope     []string
 	have      map[string]bool
 	haveAlias map[string]bool
+	// err is the first name that could not be quoted; statement returns it.
+	err error
 }
 
 func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builder, error) {
@@ -66,6 +69,30 @@ func (b *builder) named(name string, v any) string {
 	return "$" + name
 }
 
+// q quotes a name from the model (label, relationship type, property,
+// variable) through ident.Quote. A model built in Go, not loaded from a
+// validated config, may hold a name outside the identifier rules: the first
+// such name is recorded and statement returns it, so Plan answers with an
+// error instead of Cypher.
+func (b *builder) q(name string) string {
+	s, err := ident.Quote(name)
+	if err != nil {
+		b.fail(fmt.Errorf("planner: %s: %w", b.tool, err))
+		return "``"
+	}
+	return s
+}
+
+// prop renders variable.`property`.
+func (b *builder) prop(variable, name string) string { return variable + "." + b.q(name) }
+
+// fail records the first error met while writing the statement.
+func (b *builder) fail(err error) {
+	if b.err == nil {
+		b.err = err
+	}
+}
+
 func (b *builder) line(format string, args ...any) {
 	b.lines = append(b.lines, fmt.Sprintf(format, args...))
 }
@@ -98,12 +125,12 @@ func (b *builder) runtime(r fieldRef) bool {
 // ready materialized field, or the computed variable (after ensure).
 func (b *builder) expr(r fieldRef) string {
 	if r.c == nil {
-		return prop("n", r.f.Name)
+		return b.prop("n", r.f.Name)
 	}
 	if s := b.cc[r.c.Name].Stored; s != "" {
-		return prop("n", s)
+		return b.prop("n", s)
 	}
-	return Ident(VarName(r.c.Name))
+	return b.q(VarName(r.c.Name))
 }
 
 // use records a use of a field.
@@ -124,7 +151,7 @@ func (b *builder) use(r fieldRef, kind UseKind) {
 func (b *builder) carried() string {
 	parts := []string{"n"}
 	for _, v := range b.scope {
-		parts = append(parts, Ident(v))
+		parts = append(parts, b.q(v))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -164,7 +191,7 @@ func (b *builder) ensureName(name string) error {
 		b.haveAlias[alias] = true
 	}
 	v := VarName(name)
-	b.line("WITH %s, %s AS %s", b.carried(), cc.Expr, Ident(v))
+	b.line("WITH %s, %s AS %s", b.carried(), cc.Expr, b.q(v))
 	b.scope = append(b.scope, v)
 	b.have[name] = true
 	return nil
@@ -182,13 +209,17 @@ func (b *builder) filterScope(preds []string) {
 // match emits the entity's MATCH with the predicates that need no computed
 // field.
 func (b *builder) match(preds []string) {
-	b.line("MATCH (n:%s)", Ident(b.e.Name))
+	b.line("MATCH (n:%s)", b.q(b.e.Name))
 	if len(preds) > 0 {
 		b.line("WHERE %s", strings.Join(preds, " AND "))
 	}
 }
 
-// statement finishes the builder.
-func (b *builder) statement(shape Shape) *Statement {
-	return &Statement{Cypher: strings.Join(b.lines, "\n"), Params: b.params, Uses: b.uses, Shape: shape}
+// statement finishes the builder, or returns the first error met while
+// writing it.
+func (b *builder) statement(shape Shape) (*Statement, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	return &Statement{Cypher: strings.Join(b.lines, "\n"), Params: b.params, Uses: b.uses, Shape: shape}, nil
 }

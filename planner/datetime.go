@@ -140,6 +140,6 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 		}
 		return []order{{expr: x, desc: true}}
 	}
-	_, st, err := p.search(s, state)
+	st, err := p.search(s, state)
 	return st, err
 }

@@ -37,6 +37,6 @@ func (p *Planner) distanceSearch(a *tools.DistanceSearchArgs, state State) (*Sta
 	s.extra = func(b *builder, x string) []string {
 		return []string{"point.distance(" + x + ", " + here + ") / 1000.0 AS distance_km"}
 	}
-	_, st, err := p.search(s, state)
+	st, err := p.search(s, state)
 	return st, err
 }

@@ -29,7 +29,7 @@ func (p *Planner) getEntityByID(a *tools.GetEntityByIDArgs, state State) (*State
 	if err := b.returnEntities(b.defaultStored(), b.allComputed(), nil, nil); err != nil {
 		return nil, err
 	}
-	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: 1}), nil
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: 1})
 }
 
 // allComputed lists every computed field of the entity.
@@ -65,24 +65,24 @@ type search struct {
 	notNull bool
 }
 
-func (p *Planner) search(s search, state State) (*builder, *Statement, error) {
+func (p *Planner) search(s search, state State) (*Statement, error) {
 	e, err := p.entity(s.tool, s.entity, "/entity_type")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	b, err := p.newBuilder(s.tool, e, state)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	r, err := b.field(s.field, "/field")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	b.use(r, UseFilter)
 	x := b.expr(r)
 	list, err := s.pred(b, r, x)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if s.notNull {
 		list = append([]string{x + " IS NOT NULL"}, list...)
@@ -93,7 +93,7 @@ func (p *Planner) search(s search, state State) (*builder, *Statement, error) {
 	}
 	b.match(ps.stored)
 	if err := b.ensure(ps.refs...); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	b.filterScope(ps.computed)
 	var orders []order
@@ -116,7 +116,7 @@ func (p *Planner) search(s search, state State) (*builder, *Statement, error) {
 		extra = s.extra(b, x)
 	}
 	if err := b.returnEntities(b.defaultStored(), computed, extra, orders); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return b, b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: s.extraNames}), nil
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: s.extraNames})
 }

@@ -34,6 +34,6 @@ func (p *Planner) enumFilterSearch(a *tools.EnumFilterSearchArgs, state State) (
 		}
 		return []string{pred}, nil
 	}
-	_, st, err := p.search(s, state)
+	st, err := p.search(s, state)
 	return st, err
 }

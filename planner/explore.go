@@ -177,36 +177,36 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 	projs := make([]string, len(reach))
 	for i, name := range reach {
 		te := p.m.Entity(name)
-		labels[i] = "t:" + Ident(name)
-		ids[i] = "WHEN t:" + Ident(name) + " THEN " + prop("t", te.UniqueField)
+		labels[i] = "t:" + b.q(name)
+		ids[i] = "WHEN t:" + b.q(name) + " THEN " + b.prop("t", te.UniqueField)
 		var fs []string
 		for _, f := range te.Fields {
 			if f.Name != te.UniqueField {
-				fs = append(fs, "."+Ident(f.Name))
+				fs = append(fs, "."+b.q(f.Name))
 			}
 		}
-		projs[i] = "WHEN t:" + Ident(name) + " THEN t {" + strings.Join(fs, ", ") + "}"
+		projs[i] = "WHEN t:" + b.q(name) + " THEN t {" + strings.Join(fs, ", ") + "}"
 	}
 	idExpr := "CASE " + strings.Join(ids, " ") + " END"
 	if len(reach) == 1 {
-		idExpr = prop("t", p.m.Entity(reach[0]).UniqueField)
+		idExpr = b.prop("t", p.m.Entity(reach[0]).UniqueField)
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
-	rel := Ident(typ)
+	rel := b.q(typ)
 	if depth == 1 {
 		b.line("MATCH (n)%s[r:%s]%s(t)\nWHERE %s", arrow[0], rel, arrow[1], strings.Join(labels, " OR "))
 		rp := relProps(p.m, typ)
 		items := make([]string, len(rp))
 		for i, x := range rp {
-			items[i] = "." + Ident(x)
+			items[i] = "." + b.q(x)
 		}
 		b.line("WITH n, t, r {%s} AS relationship, 1 AS depth, %s AS tid", strings.Join(items, ", "), idExpr)
 	} else {
 		b.line("MATCH path = (n)%s[:%s%s]%s(t)\nWHERE t <> n AND (%s)", arrow[0], rel, varLength(depth), arrow[1], strings.Join(labels, " OR "))
 		b.line("WITH n, t, min(length(path)) AS depth\nWITH n, t, depth, null AS relationship, %s AS tid", idExpr)
 	}
-	b.line("ORDER BY depth, %s, tid\nLIMIT %s", prop("n", e.UniqueField), b.named("limit", int64(limit)))
+	b.line("ORDER BY depth, %s, tid\nLIMIT %s", b.prop("n", e.UniqueField), b.named("limit", int64(limit)))
 	b.line("RETURN %s AS from_id, tid AS %s, labels(t) AS %s, CASE %s END AS %s, {} AS %s, depth, relationship\nORDER BY depth, from_id, %s",
-		prop("n", e.UniqueField), ColID, ColLabels, strings.Join(projs, " "), ColProperties, ColComputed, ColID)
-	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship"}}), nil
+		b.prop("n", e.UniqueField), ColID, ColLabels, strings.Join(projs, " "), ColProperties, ColComputed, ColID)
+	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship"}})
 }

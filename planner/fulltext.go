@@ -63,16 +63,16 @@ func (p *Planner) fulltextSearch(a *tools.FulltextSearchArgs, state State) (*Sta
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	b.line("CALL db.index.fulltext.queryNodes(%s, %s) YIELD node AS n, score", b.named("index", ft.Name), b.named("query", query))
-	where := []string{"n:" + Ident(e.Name)}
+	where := []string{"n:" + b.q(e.Name)}
 	if a.MinScore != nil {
 		where = append(where, "score >= "+b.named("min_score", *a.MinScore))
 	}
 	b.line("WHERE %s", joinAnd(where))
 	b.scope = append(b.scope, "score")
-	orders := []order{{expr: Ident("score"), desc: true}, b.idOrder()}
+	orders := []order{{expr: b.q("score"), desc: true}, b.idOrder()}
 	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
-	if err := b.returnEntities(b.defaultStored(), nil, []string{Ident("score") + " AS score"}, orders); err != nil {
+	if err := b.returnEntities(b.defaultStored(), nil, []string{b.q("score") + " AS score"}, orders); err != nil {
 		return nil, err
 	}
-	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: []string{"score"}}), nil
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: []string{"score"}})
 }

@@ -41,14 +41,14 @@ func (p *Planner) fuzzySearch(a *tools.TextPatternSearchArgs, state State) (*Sta
 		}
 		limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 		b.line("CALL db.index.fulltext.queryNodes(%s, %s) YIELD node AS n, score", b.named("index", ft.Name), b.named("query", strings.Join(terms, " ")))
-		b.line("WHERE n:%s", Ident(e.Name))
+		b.line("WHERE n:%s", b.q(e.Name))
 		orders := []order{{expr: "score", desc: true}, b.idOrder()}
 		b.scope = append(b.scope, "score")
 		b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
 		if err := b.returnEntities(b.defaultStored(), nil, []string{"score AS score"}, orders); err != nil {
 			return nil, err
 		}
-		return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: []string{"score"}}), nil
+		return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: []string{"score"}})
 	}
 	if !p.caps.APOC {
 		return nil, callError(tool, "/mode", []string{"contains", "starts_with", "ends_with", "exact", "regex", "glob"},
@@ -62,7 +62,7 @@ func (p *Planner) fuzzySearch(a *tools.TextPatternSearchArgs, state State) (*Sta
 	s.orders = func(b *builder, x string) []order {
 		return []order{{expr: "apoc.text.levenshteinSimilarity(toLower(" + x + "), " + b.named("pattern", strings.ToLower(a.Pattern)) + ")", desc: true}}
 	}
-	_, st, err := p.search(s, state)
+	st, err := p.search(s, state)
 	return st, err
 }
 

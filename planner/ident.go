@@ -2,13 +2,12 @@ package planner
 
 import "strings"
 
-// Ident escapes a name from the model (a label, relationship type or
-// property key) for Cypher: wrapped in backticks, with inner backticks
-// doubled. Every identifier in a statement goes through it, so no name can
-// end the quoting and inject text, whatever the config holds.
+// Ident escapes a name for Cypher: wrapped in backticks, with inner
+// backticks doubled.
+//
+// Deprecated: use ident.Quote, which also refuses names outside the
+// identifier rules. The planner no longer calls Ident; it stays only until
+// its last caller outside the planner has moved to ident.Quote.
 func Ident(name string) string {
 	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
-
-// prop renders variable.`property`.
-func prop(variable, name string) string { return variable + "." + Ident(name) }

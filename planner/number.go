@@ -101,7 +101,7 @@ func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State)
 	default:
 		return nil, callError(tool, "/operator", []string{"equal", "gt", "gte", "lt", "lte", "between", "approximately", "rounded_equal", "percentile", "outlier", "histogram"}, "unknown operator %q", a.Operator)
 	}
-	_, st, err := p.search(s, state)
+	st, err := p.search(s, state)
 	return st, err
 }
 
@@ -164,7 +164,7 @@ func (p *Planner) statSearch(a *tools.NumberRangeSearchArgs, entity string, stat
 	if err := b.returnEntities(b.defaultStored(), computed, stats, orders); err != nil {
 		return nil, err
 	}
-	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Stats: stats}), nil
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Stats: stats})
 }
 
 // passOver matches the entity's nodes whose field is not null, computing
@@ -174,7 +174,7 @@ func (b *builder) passOver(r fieldRef) {
 	if b.runtime(r) {
 		b.match(nil)
 		if err := b.ensure(r); err != nil {
-			panic(err) // dependency errors surface at compile time
+			b.fail(err) // statement returns it
 		}
 		b.filterScope([]string{x + " IS NOT NULL"})
 		return
@@ -218,7 +218,7 @@ func (p *Planner) histogram(a *tools.NumberRangeSearchArgs, state State) (*State
 		wp := b.named("width", w)
 		b.line("WITH toInteger(floor(%s / %s)) AS bucket, count(*) AS `count`", x, wp)
 		b.line("RETURN bucket * %s AS lower, (bucket + 1) * %s AS upper, `count`\nORDER BY lower\nLIMIT %s", wp, wp, b.named("limit", int64(maxB)))
-		return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB}), nil
+		return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB})
 	}
 	n := a.Buckets
 	if n <= 0 {
@@ -238,5 +238,5 @@ func (p *Planner) histogram(a *tools.NumberRangeSearchArgs, state State) (*State
 	// reads the distribution's shape directly.
 	b.line("WITH lo, hi, collect([bucket, c]) AS counts\nUNWIND range(0, %s - 1) AS bucket", np)
 	b.line("RETURN lo + bucket * toFloat(hi - lo) / %s AS lower, lo + (bucket + 1) * toFloat(hi - lo) / %s AS upper, coalesce([x IN counts WHERE x[0] = bucket][0][1], 0) AS `count`\nORDER BY lower\nLIMIT %s", np, np, b.named("limit", int64(maxB)))
-	return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB}), nil
+	return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB})
 }

@@ -51,7 +51,7 @@ func orderList(os []order) string {
 // equal sort keys come back in one stable order and offset paging neither
 // repeats nor skips entities.
 func (b *builder) idOrder() order {
-	return order{expr: prop("n", b.e.UniqueField)}
+	return order{expr: b.prop("n", b.e.UniqueField)}
 }
 
 // returnEntities computes the computed fields to return (after any ORDER
@@ -64,15 +64,15 @@ func (b *builder) returnEntities(stored, computed []fieldRef, extra []string, or
 	props := make([]string, 0, len(stored))
 	for _, r := range stored {
 		b.use(r, UseProject)
-		props = append(props, "."+Ident(r.f.Name))
+		props = append(props, "."+b.q(r.f.Name))
 	}
 	comps := make([]string, 0, len(computed))
 	for _, r := range computed {
 		b.use(r, UseProject)
-		comps = append(comps, Ident(r.f.Name)+": "+b.expr(r))
+		comps = append(comps, b.q(r.f.Name)+": "+b.expr(r))
 	}
 	cols := []string{
-		prop("n", b.e.UniqueField) + " AS " + ColID,
+		b.prop("n", b.e.UniqueField) + " AS " + ColID,
 		"n {" + strings.Join(props, ", ") + "} AS " + ColProperties,
 		"{" + strings.Join(comps, ", ") + "} AS " + ColComputed,
 	}

@@ -89,7 +89,7 @@ func (p *Planner) queryEntities(a *tools.QueryEntitiesArgs, state State) (*State
 	if err := b.returnEntities(stored, computed, nil, orders); err != nil {
 		return nil, err
 	}
-	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit}), nil
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit})
 }
 
 func containsRef(rs []fieldRef, r fieldRef) bool {

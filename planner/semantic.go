@@ -50,19 +50,22 @@ func (p *Planner) semanticSearch(a *tools.SemanticSearchArgs, state State) (*Sta
 		candidates = k * candidateFactor
 	}
 	b.line("CALL db.index.vector.queryNodes(%s, %s, %s) YIELD node AS n, score", b.named("index", vi.Name), b.named("candidates", int64(candidates)), b.named("embedding", nil))
-	where := append([]string{"n:" + Ident(e.Name), "score >= " + b.named("min_score", a.MinScore)}, ps.stored...)
+	where := append([]string{"n:" + b.q(e.Name), "score >= " + b.named("min_score", a.MinScore)}, ps.stored...)
 	b.line("WHERE %s", joinAnd(where))
 	b.scope = append(b.scope, "score")
 	if err := b.ensure(ps.refs...); err != nil {
 		return nil, err
 	}
 	b.filterScope(ps.computed)
-	orders := []order{{expr: Ident("score"), desc: true}, b.idOrder()}
+	orders := []order{{expr: b.q("score"), desc: true}, b.idOrder()}
 	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(k)))
-	if err := b.returnEntities(b.defaultStored(), nil, []string{Ident("score") + " AS score"}, orders); err != nil {
+	if err := b.returnEntities(b.defaultStored(), nil, []string{b.q("score") + " AS score"}, orders); err != nil {
 		return nil, err
 	}
-	st := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: k, Extra: []string{"score"}})
+	st, err := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: k, Extra: []string{"score"}})
+	if err != nil {
+		return nil, err
+	}
 	st.Embed = &Embed{Param: "embedding", Text: a.Query, Index: vi.Name, Model: vi.Model, Dimensions: vi.Dimensions}
 	return st, nil
 }

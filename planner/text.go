@@ -67,7 +67,7 @@ func (p *Planner) textPatternSearch(a *tools.TextPatternSearchArgs, state State)
 	default:
 		return nil, callError(tool, "/mode", []string{"contains", "starts_with", "ends_with", "exact", "regex", "glob", "fuzzy"}, "unknown mode %q", mode)
 	}
-	_, st, err := p.search(s, state)
+	st, err := p.search(s, state)
 	return st, err
 }
 
@@ -103,7 +103,7 @@ func (p *Planner) scanSearch(a *tools.TextPatternSearchArgs, mode string, state 
 	}
 	s.extra = func(b *builder, x string) []string { return []string{x + " AS " + ColValue} }
 	s.maxLimit = p.opts.ScanLimit
-	_, st, err := p.search(s, state)
+	st, err := p.search(s, state)
 	if err != nil {
 		return nil, err
 	}
