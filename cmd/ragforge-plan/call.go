@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -42,28 +43,15 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	d, err := conn.open(ctx)
+	e, closeEngine, err := openEngine(ctx, m, conn, sf, engine.Options{
+		Timeout: *timeout,
+		Tools:   tools.Options{Aggregations: true, RawCypher: *raw},
+	}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
 		return 1
 	}
-	defer d.Close(context.Background())
-	flush, withUsage, err := usageHooks(ctx, sf, d, conn.database, m, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
-		return 1
-	}
-	defer flush()
-	e, err := engine.New(m, withUsage(engine.Options{
-		Driver:   d,
-		Database: conn.database,
-		Timeout:  *timeout,
-		Tools:    tools.Options{Aggregations: true, RawCypher: *raw},
-	}))
-	if err != nil {
-		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
-		return 1
-	}
+	defer closeEngine()
 	start := time.Now()
 	res, err := e.Execute(ctx, engine.Call{Name: *tool, Arguments: json.RawMessage(*argsJSON), Verbose: *verbose})
 	if err != nil {
@@ -77,4 +65,28 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, string(b))
 	fmt.Fprintf(stderr, "%d result(s) in %v\n", res.Count, time.Since(start).Round(time.Millisecond))
 	return 0
+}
+
+// openEngine connects to the server and builds the engine `call` and
+// `serve` run tool calls with: the server's capabilities detected (the
+// catalog offers only what works there), usage recorded into the stats
+// store, and materialized fields read when ready. closeEngine records the
+// usage and closes the connection.
+func openEngine(ctx context.Context, m *model.Model, conn *connection, sf *statsFlags, opts engine.Options, stderr io.Writer) (e *engine.Engine, closeEngine func(), err error) {
+	d, err := conn.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	flush, withUsage, err := usageHooks(ctx, sf, d, conn.database, m, stderr)
+	if err != nil {
+		d.Close(context.Background())
+		return nil, nil, err
+	}
+	opts.Driver, opts.Database = d, conn.database
+	if e, err = engine.New(m, withUsage(opts)); err != nil {
+		flush()
+		d.Close(context.Background())
+		return nil, nil, err
+	}
+	return e, func() { flush(); d.Close(context.Background()) }, nil
 }

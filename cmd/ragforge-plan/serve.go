@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/mcpserver"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// runServe serves a config's tools to MCP clients: on stdin/stdout for a
+// client that starts the server itself (Claude Desktop, IDEs), or over
+// streamable HTTP for clients that connect to a running one.
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", stderr,
+		"usage: ragforge-plan serve CONFIG... [--transport stdio|http] [--addr 127.0.0.1:8080] [--tokens FILE] [--search-tools] [flags]",
+	)
+	conn := addConnectionFlags(fs)
+	transport := fs.String("transport", "stdio", "stdio (the client starts the server) or http (streamable HTTP at "+mcpserver.Path+")")
+	addr := fs.String("addr", "127.0.0.1:8080", "http: the address to listen on (loopback unless --tokens is given)")
+	tokensFile := fs.String("tokens", os.Getenv(mcpserver.EnvTokensFile), "http: bearer tokens, a JSON or YAML list of {token, tenant?}; requests without one get 401 (default $"+mcpserver.EnvTokensFile+")")
+	searchTools := fs.Bool("search-tools", false, "list only search_tools, which finds the tools a task needs (all stay callable)")
+	timeout := fs.Duration("timeout", engine.DefaultTimeout, "transaction timeout of each call")
+	grace := fs.Duration("grace", 30*time.Second, "on SIGINT/SIGTERM, how long running calls may take to finish")
+	raw := fs.Bool("raw-cypher", false, "offer run_cypher (read-only statements, checked with EXPLAIN)")
+	sf := addStatsFlags(fs, false)
+	configs, ok := parseConfigs(fs, args)
+	if !ok {
+		return 2
+	}
+	if *transport != "stdio" && *transport != "http" {
+		fmt.Fprintf(stderr, "ragforge-plan serve: unknown transport %q (allowed: stdio, http)\n", *transport)
+		return 2
+	}
+	if *timeout <= 0 || *grace <= 0 {
+		fmt.Fprintln(stderr, "ragforge-plan serve: --timeout and --grace must be positive")
+		return 2
+	}
+	var tokens []mcpserver.Token
+	if *transport == "http" && *tokensFile != "" {
+		var err error
+		if tokens, err = mcpserver.LoadTokens(*tokensFile); err != nil {
+			fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
+			return 1
+		}
+		if err := mcpserver.CheckTenants(tokens); err != nil {
+			fmt.Fprintf(stderr, "ragforge-plan serve: %s: %v\n", *tokensFile, err)
+			return 1
+		}
+	}
+	m, err := engine.Load(configs...)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	// SIGINT comes through ctx (main); SIGTERM is how service managers stop it.
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
+	defer stop()
+	eng, closeEngine, err := openEngine(ctx, m, conn, sf, engine.Options{
+		Timeout: *timeout,
+		Tools:   tools.Options{Aggregations: true, RawCypher: *raw},
+	}, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
+		return 1
+	}
+	defer closeEngine()
+	srv, err := mcpserver.New(eng, mcpserver.Options{SearchTools: *searchTools})
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
+		return 1
+	}
+	n := len(eng.Tools().Tools)
+	if *transport == "stdio" {
+		fmt.Fprintf(stderr, "ragforge-plan serve: %d tools on stdin/stdout\n", n)
+		err = srv.RunStdio(ctx, *grace)
+	} else {
+		err = serveHTTP(ctx, srv, *addr, tokens, n, *grace, stderr)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stderr, "ragforge-plan serve: stopped")
+	return 0
+}
+
+// serveHTTP listens on addr and serves until ctx is done. Without tokens
+// it listens only on a loopback address, where only this machine's
+// programs reach it.
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, tokens []mcpserver.Token, n int, grace time.Duration, stderr io.Writer) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--addr %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); len(tokens) == 0 && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("--addr %s is not a loopback address: give --tokens so that only clients holding a token get in", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	auth := "no authentication (loopback only)"
+	if len(tokens) > 0 {
+		auth = fmt.Sprintf("%d bearer token(s)", len(tokens))
+	}
+	fmt.Fprintf(stderr, "ragforge-plan serve: %d tools at http://%s%s, %s\n", n, ln.Addr(), mcpserver.Path, auth)
+	return srv.ServeHTTP(ctx, ln, srv.HTTPHandler(tokens), grace)
+}
