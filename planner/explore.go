@@ -110,8 +110,9 @@ func relProps(m *model.Model, typ string) []string {
 // exploreRelationships plans explore_relationships: the start entities
 // (filtered like query_entities), then the entities connected to them by
 // the relationship type within depth hops, each once per start with its
-// shortest depth, nearest first. Rows carry the start's id (from_id), the
-// depth and, at depth 1, the relationship's properties.
+// shortest depth, nearest first (parallel relationships never repeat a
+// target). Rows carry the start's id (from_id), the depth and, at depth 1,
+// the properties of one relationship that leads to the target.
 func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state State) (*Statement, error) {
 	const tool = tools.ExploreRelationships
 	e, err := p.entity(tool, a.StartEntityType, "/start_entity_type")
@@ -200,7 +201,9 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 		for i, x := range rp {
 			items[i] = "." + b.q(x)
 		}
-		b.line("WITH n, t, r {%s} AS relationship, 1 AS depth, %s AS tid", strings.Join(items, ", "), idExpr)
+		// Grouping on (n, t) returns a target once however many parallel
+		// relationships lead to it, with the properties of one of them.
+		b.line("WITH n, t, head(collect(r {%s})) AS relationship\nWITH n, t, relationship, 1 AS depth, %s AS tid", strings.Join(items, ", "), idExpr)
 	} else {
 		b.line("MATCH path = (n)%s[:%s%s]%s(t)\nWHERE t <> n AND (%s)", arrow[0], rel, varLength(depth), arrow[1], strings.Join(labels, " OR "))
 		b.line("WITH n, t, min(length(path)) AS depth\nWITH n, t, depth, null AS relationship, %s AS tid", idExpr)

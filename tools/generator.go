@@ -214,7 +214,7 @@ func (g *generator) exploreRelationships() {
 		entities = append(entities, o.Entity)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Follow relationships from start entities (start_entity_type filtered by start_conditions) to the entities connected to them, up to depth %d.\n\n", g.c.limits.MaxDepth)
+	fmt.Fprintf(&b, "Follow relationships from start entities (start_entity_type filtered by start_conditions) to the entities connected to them, up to depth %d; each connected entity comes once per start, at its shortest depth.\n\n", g.c.limits.MaxDepth)
 	b.WriteString("Relationships (the arrow is the stored direction):\n")
 	for _, e := range mergeTargets(g.c.edges) {
 		b.WriteString("- " + e.String())
