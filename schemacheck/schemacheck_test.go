@@ -1,0 +1,67 @@
+package schemacheck_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/schemacheck"
+)
+
+func TestCheckReportsMisspeltNamesAtTheirLines(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `CREATE (f:File {path: 'a.go'})-[:CONTAINS {order: 1}]->(s:Scope {uuid: 'u1', name: 'F', startLine: 1, endLine: 9, tags: ['x'],
+		changed: 1732300000000, seen: 'yesterday'})-[:CONTAINS]->(:Scope {uuid: 'u2', name: 'M', startLine: 2, endLine: 3})`, nil)
+	m, err := engine.Load("testdata/misspelt.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, err := schemacheck.Check(context.Background(), d, neo4jtest.Database(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range findings {
+		got = append(got, f.String())
+	}
+	want := []string{
+		"testdata/misspelt.yaml:3:5: warning: no uniqueness constraint on Scope.uuid",
+		"testdata/misspelt.yaml:7:9: warning: Scope.name is declared indexed but the graph has no RANGE or TEXT index on it",
+		"testdata/misspelt.yaml:8:9: error: no Scope node has the property startLin, so filters on it match nothing; did you mean startLine?",
+		"testdata/misspelt.yaml:9:9: error: endLine is declared string but every Scope node holds it as Long, so comparisons with it never match; declare type: integer",
+		"testdata/misspelt.yaml:10:9: error: tags is declared string but every Scope node holds it as StringArray",
+		"testdata/misspelt.yaml:11:9: error: the sampled Scope.changed values are too large for epoch seconds",
+		"testdata/misspelt.yaml:12:9: error: no sampled Scope.seen value is an RFC 3339 date-time",
+		"testdata/misspelt.yaml:14:9: error: no relationship has the type CONTAINZ, so explore_relationships finds nothing through it; did you mean CONTAINS?",
+		"testdata/misspelt.yaml:15:9: error: no CONTAINS relationship goes (Scope)-[:CONTAINS]->(File), so explore_relationships finds nothing there; the graph has (Scope)<-[:CONTAINS]-(File): did you mean direction: incoming?",
+		"testdata/misspelt.yaml:17:5: warning: the full-text index scope_text does not exist",
+		"testdata/misspelt.yaml:18:5: error: no node has the label Fil, so every tool returns nothing for it; did you mean File?",
+		"testdata/misspelt.yaml:22:5: warning: no uniqueness constraint on File.path",
+		"testdata/misspelt.yaml:30:13: error: no CONTAINS relationship has the property ordr, so filters on it match nothing; did you mean order?",
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d findings, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range min(len(got), len(want)) {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("finding %d:\n got %s\nwant %s…", i, got[i], want[i])
+		}
+	}
+}
+
+func TestCheckOfAnEmptyDatabaseWarnsOnceInsteadOfFailingEveryName(t *testing.T) {
+	d := neo4jtest.Open(t)
+	m, err := engine.Load("testdata/misspelt.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, err := schemacheck.Check(context.Background(), d, neo4jtest.Database(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(findings) != 1 || findings[0].Severity != schemacheck.Warning || !strings.Contains(findings[0].Msg, "holds no nodes") {
+		t.Errorf("findings = %v", findings)
+	}
+}
