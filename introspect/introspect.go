@@ -140,6 +140,20 @@ func Read(ctx context.Context, d neo4j.DriverWithContext, database string) (*Sch
 	return s, nil
 }
 
+// ReadIndexes reads only the indexes and constraints: what `schema apply`
+// needs, without reading every node's properties.
+func ReadIndexes(ctx context.Context, d neo4j.DriverWithContext, database string) (*Schema, error) {
+	r := reader{d: d, db: database}
+	s := &Schema{Labels: map[string]*Label{}, RelTypes: map[string]*RelType{}}
+	if err := r.indexes(ctx, s); err != nil {
+		return nil, fmt.Errorf("introspect: %w", err)
+	}
+	if err := r.constraints(ctx, s); err != nil {
+		return nil, fmt.Errorf("introspect: %w", err)
+	}
+	return s, nil
+}
+
 // reader runs read-only statements on one database.
 type reader struct {
 	d  neo4j.DriverWithContext
