@@ -11,6 +11,7 @@ import (
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/tree"
 )
 
 // Defaults of [Options]; each bounds what one tool call may cost.
@@ -134,6 +135,13 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	if opts.Embedder == nil {
 		topts.NoSemanticSearch = true
 	}
+	// A declared tree adds the tree tools, run by their handlers (package
+	// tree), listed before the application's own tools.
+	trees, err := tree.New(m, tree.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Now: opts.Now})
+	if err != nil {
+		return nil, err
+	}
+	topts.CustomTools = append(trees.Tools(), opts.Tools.CustomTools...)
 	cat, err := tools.Generate(m, topts)
 	if err != nil {
 		return nil, err

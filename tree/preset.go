@@ -1,0 +1,86 @@
+package tree
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// PresetLabel labels the nodes diagrams are saved as. It starts with
+// _Ragforge like the engine's other bookkeeping nodes, so it never clashes
+// with a config's entities (whose names the schema keeps to identifiers an
+// application chose).
+const PresetLabel = "_RagforgeDiagram"
+
+// preset is a saved diagram: what regenerates it.
+type preset struct {
+	ID, Tree, Name, Description string
+	Filters                     Filters
+	CreatedAt, UpdatedAt        time.Time
+}
+
+// savePreset writes p in its own write transaction: the one write of the
+// tree tools, on the preset node alone. create makes a new node; otherwise
+// the existing node's filters and update time change.
+func (r *Runner) savePreset(ctx context.Context, p *preset, create bool) error {
+	filters, err := json.Marshal(p.Filters)
+	if err != nil {
+		return err
+	}
+	params := map[string]any{"id": p.ID, "tree": p.Tree, "name": p.Name, "description": p.Description,
+		"filters": string(filters), "created": p.CreatedAt, "updated": p.UpdatedAt}
+	cypher := "MATCH (d:" + PresetLabel + " {id: $id}) SET d.filters = $filters, d.updated_at = $updated"
+	if create {
+		cypher = "CREATE (:" + PresetLabel + " {id: $id, tree: $tree, name: $name, description: $description, filters: $filters, created_at: $created, updated_at: $updated})"
+	}
+	sess := r.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: r.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	_, err = sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, cypher, params)
+		if err != nil {
+			return nil, err
+		}
+		return res.Consume(ctx)
+	}, neo4j.WithTxTimeout(r.opts.Timeout))
+	if err != nil {
+		return fmt.Errorf("tree: saving diagram %s: %w", p.ID, err)
+	}
+	return nil
+}
+
+// loadPreset reads the preset with the given id in a read transaction; nil
+// when there is none.
+func (r *Runner) loadPreset(ctx context.Context, id string) (*preset, error) {
+	sess := r.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: r.opts.Database, AccessMode: neo4j.AccessModeRead})
+	defer sess.Close(ctx)
+	out, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, "MATCH (d:"+PresetLabel+" {id: $id}) RETURN d.tree, d.name, d.description, d.filters, d.created_at, d.updated_at LIMIT 1", map[string]any{"id": id})
+		if err != nil {
+			return nil, err
+		}
+		if !res.Next(ctx) {
+			return nil, res.Err()
+		}
+		v := res.Record().Values
+		p := &preset{ID: id}
+		p.Tree, _ = v[0].(string)
+		p.Name, _ = v[1].(string)
+		p.Description, _ = v[2].(string)
+		if s, ok := v[3].(string); ok {
+			if err := json.Unmarshal([]byte(s), &p.Filters); err != nil {
+				return nil, fmt.Errorf("its filters are not valid JSON: %w", err)
+			}
+		}
+		p.CreatedAt, _ = v[4].(time.Time)
+		p.UpdatedAt, _ = v[5].(time.Time)
+		return p, nil
+	}, neo4j.WithTxTimeout(r.opts.Timeout))
+	if err != nil {
+		return nil, fmt.Errorf("tree: reading diagram %s: %w", id, err)
+	}
+	p, _ := out.(*preset)
+	return p, nil
+}

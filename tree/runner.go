@@ -1,0 +1,220 @@
+package tree
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// MaxDiagramNodes bounds a diagram, so one call cannot ship a whole
+// million-file disk to a browser; a call over it is told to narrow its
+// filters.
+const MaxDiagramNodes = 25000
+
+// ErrNoDriver is returned by a tree tool on a runner built without a
+// driver (a catalog listed for `ragforge-plan tools`).
+var ErrNoDriver = errors.New("tree: no Neo4j driver configured")
+
+// Options connect a [Runner] to Neo4j.
+type Options struct {
+	Driver neo4j.DriverWithContext
+	// Database is the Neo4j database ("" for the server's default).
+	Database string
+	// Timeout bounds each transaction.
+	Timeout time.Duration
+	// Now is the clock of presets' times (time.Now when nil).
+	Now func() time.Time
+}
+
+// Runner runs the tree tools of one model.
+type Runner struct {
+	m     *model.Model
+	opts  Options
+	trees []*compiledTree
+}
+
+// compiledTree is a declared tree with its read statement.
+type compiledTree struct {
+	t  *model.Tree
+	st *statement
+}
+
+// New prepares the read statements of m's trees; a model without trees
+// gives a runner without tools.
+func New(m *model.Model, opts Options) (*Runner, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 30 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	r := &Runner{m: m, opts: opts}
+	for _, t := range m.Trees {
+		st, err := compile(m, t)
+		if err != nil {
+			return nil, err
+		}
+		r.trees = append(r.trees, &compiledTree{t: t, st: st})
+	}
+	return r, nil
+}
+
+// tree returns the named tree (the first when name is ""), or a CallError
+// naming the trees.
+func (r *Runner) tree(tool, name string) (*compiledTree, error) {
+	if name == "" && len(r.trees) > 0 {
+		return r.trees[0], nil
+	}
+	var names []string
+	for _, t := range r.trees {
+		if t.t.Name == name {
+			return t, nil
+		}
+		names = append(names, t.t.Name)
+	}
+	return nil, callError(tool, "/tree", fmt.Sprintf("unknown tree %q", name), names...)
+}
+
+// view reads and filters a tree, after checking the filters.
+func (r *Runner) view(ctx context.Context, tool, at string, tr *compiledTree, f Filters) (*view, error) {
+	if r.opts.Driver == nil {
+		return nil, ErrNoDriver
+	}
+	if ps := f.check(); len(ps) > 0 {
+		ce := &tools.CallError{Tool: tool}
+		for _, p := range ps {
+			ce.Problems = append(ce.Problems, tools.Problem{Path: at + p.path, Message: p.msg})
+		}
+		return nil, ce
+	}
+	nodes, err := r.fetch(ctx, tr, f.fetchRoot())
+	if err != nil {
+		return nil, err
+	}
+	return filter(nodes, f), nil
+}
+
+// CreateDiagram builds the diagram of a tree's filtered part and saves it
+// as a new preset.
+func (r *Runner) CreateDiagram(ctx context.Context, treeName, name, description string, f Filters) (*Diagram, error) {
+	tr, err := r.tree(CreateDiagram, treeName)
+	if err != nil {
+		return nil, err
+	}
+	now := r.opts.Now().UTC()
+	p := &preset{ID: "diagram-" + rand.Text(), Tree: tr.t.Name, Name: name, Description: description, Filters: f, CreatedAt: now, UpdatedAt: now}
+	d, err := r.draw(ctx, CreateDiagram, tr, p)
+	if err != nil {
+		return nil, err
+	}
+	return d, r.savePreset(ctx, p, true)
+}
+
+// UpdateDiagram changes a saved diagram's filters (merged into the saved
+// ones when additive, else replacing them), redraws it and saves it.
+func (r *Runner) UpdateDiagram(ctx context.Context, id string, f Filters, additive bool) (*Diagram, error) {
+	p, tr, err := r.preset(ctx, UpdateDiagramFilters, id)
+	if err != nil {
+		return nil, err
+	}
+	p.Filters = p.Filters.Merge(f, additive)
+	p.UpdatedAt = r.opts.Now().UTC()
+	d, err := r.draw(ctx, UpdateDiagramFilters, tr, p)
+	if err != nil {
+		return nil, err
+	}
+	return d, r.savePreset(ctx, p, false)
+}
+
+// Diagram redraws a saved diagram from its preset, without writing
+// (ragforge-plan diagram render).
+func (r *Runner) Diagram(ctx context.Context, id string) (*Diagram, error) {
+	p, tr, err := r.preset(ctx, "diagram", id)
+	if err != nil {
+		return nil, err
+	}
+	return r.draw(ctx, "diagram", tr, p)
+}
+
+// preset loads a saved diagram and its tree, or a CallError saying the id
+// is unknown.
+func (r *Runner) preset(ctx context.Context, tool, id string) (*preset, *compiledTree, error) {
+	if r.opts.Driver == nil {
+		return nil, nil, ErrNoDriver
+	}
+	p, err := r.loadPreset(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p == nil {
+		return nil, nil, callError(tool, "/diagram_id", fmt.Sprintf("unknown diagram id %q: no saved diagram has it (create_diagram returns the id of a new one)", id))
+	}
+	tr, err := r.tree(tool, p.Tree)
+	if err != nil {
+		return nil, nil, callError(tool, "/diagram_id", fmt.Sprintf("diagram %s was made from tree %q, which this config does not declare", id, p.Tree))
+	}
+	return p, tr, nil
+}
+
+// draw reads, filters and lays out the preset's diagram.
+func (r *Runner) draw(ctx context.Context, tool string, tr *compiledTree, p *preset) (*Diagram, error) {
+	v, err := r.view(ctx, tool, "/filters", tr, p.Filters)
+	if err != nil {
+		return nil, err
+	}
+	if len(v.nodes) > MaxDiagramNodes {
+		return nil, callError(tool, "/filters", fmt.Sprintf("the diagram would have %d nodes (at most %d); narrow it with path_patterns, exclude_paths, languages or a smaller max_depth", len(v.nodes), MaxDiagramNodes))
+	}
+	nodes, edges := v.draw()
+	return &Diagram{ID: p.ID, Tree: tr.t.Name, Name: p.Name, Description: p.Description, Filters: p.Filters,
+		Layout: LayoutHierarchical, Nodes: nodes, Edges: edges, Stats: v.stats(),
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}, nil
+}
+
+// QueryResult is query_file_tree's answer.
+type QueryResult struct {
+	Tree    string   `json:"tree"`
+	Filters Filters  `json:"filters"`
+	Summary Summary  `json:"summary"`
+	Nodes   []Listed `json:"nodes"`
+	// Truncated says Nodes lists only the first Limit of the matches.
+	Truncated bool   `json:"truncated"`
+	Note      string `json:"note,omitempty"`
+	Answer    string `json:"answer"`
+}
+
+// Query summarizes a tree's filtered part and lists its first limit nodes
+// in tree order.
+func (r *Runner) Query(ctx context.Context, treeName string, f Filters, limit int) (*QueryResult, error) {
+	tr, err := r.tree(QueryFileTree, treeName)
+	if err != nil {
+		return nil, err
+	}
+	v, err := r.view(ctx, QueryFileTree, "/filters", tr, f)
+	if err != nil {
+		return nil, err
+	}
+	s := v.summarize()
+	res := &QueryResult{Tree: tr.t.Name, Filters: f, Summary: s, Nodes: []Listed{}, Answer: s.answer(v)}
+	for _, n := range v.nodes {
+		if len(res.Nodes) == limit {
+			res.Truncated = true
+			res.Note = fmt.Sprintf("showing the first %d of %d nodes in tree order; narrow with path_patterns, languages or max_depth, or raise limit", limit, len(v.nodes))
+			break
+		}
+		res.Nodes = append(res.Nodes, Listed{Path: n.Path, Kind: n.Kind, Depth: n.Depth, Size: n.Size, Language: n.Language})
+	}
+	return res, nil
+}
+
+// callError is a one-problem CallError.
+func callError(tool, path, msg string, valid ...string) *tools.CallError {
+	return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: path, Message: msg, Valid: valid}}}
+}
