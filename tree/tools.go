@@ -64,7 +64,7 @@ func (r *Runner) describe(tool string) string {
 	case QueryFileTree:
 		b.WriteString("Answer questions about a file tree without drawing it: how many files and directories match, their languages and total size, how deep the tree goes, the largest folder, and the matching nodes in tree order (the first `limit`). Read-only.\n")
 	case UpdateDiagramFilters:
-		b.WriteString("Change the filters of a saved diagram (diagram_id from create_diagram): additive=true adds the given patterns and languages to the saved ones (and takes max_depth if given); additive=false replaces all filters. The diagram is redrawn, saved, and returned with an action updating its open tab. Writes only the diagram's preset node; the files are only read.\n")
+		b.WriteString("Change the filters of a saved diagram (diagram_id from create_diagram): additive=true adds the given patterns and languages to the saved ones (and takes max_depth if given); additive=false replaces all filters. The diagram is redrawn, saved, and returned with an action updating its open tab. It writes only the diagram's preset (its " + PresetLabel + " node, in its own write transaction); the files are only read.\n")
 	}
 	b.WriteString("\nTrees:\n")
 	for _, t := range r.trees {
