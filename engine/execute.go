@@ -97,7 +97,7 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 			return nil, err
 		}
 	}
-	sh := newShaper(e, st, call.Verbose)
+	sh := newShaper(e, call.Name, st, call.Verbose)
 	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
 		sh.reset()
 		res, err := tx.Run(ctx, st.Cypher, params)

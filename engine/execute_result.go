@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // Entity is one entity in a result: its type, its id (the unique field's
@@ -124,7 +125,9 @@ func nonNil[T any](s []T) []T {
 
 // shaper turns rows into a Result as they stream in.
 type shaper struct {
-	e       *Engine
+	e *Engine
+	// tool names the called tool, whose arguments the notes may suggest.
+	tool    string
 	st      *planner.Statement
 	verbose bool
 	res     *Result
@@ -135,8 +138,8 @@ type shaper struct {
 	scanCapped         bool
 }
 
-func newShaper(e *Engine, st *planner.Statement, verbose bool) *shaper {
-	sh := &shaper{e: e, st: st, verbose: verbose}
+func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *shaper {
+	sh := &shaper{e: e, tool: tool, st: st, verbose: verbose}
 	sh.reset()
 	return sh
 }
@@ -286,11 +289,18 @@ func (sh *shaper) result() *Result {
 		r.Truncated = true
 		r.Notes = append(r.Notes, fmt.Sprintf("only the first %d candidates were matched against the pattern; narrow the pattern with a literal prefix or use another mode to search further", sh.st.Filter.ScanLimit))
 	}
-	if sh.truncated && r.kind == kindEntities {
-		r.Notes = append(r.Notes, "more results exist than were returned; raise limit (within its maximum), page with offset, or add conditions")
+	if sh.truncated {
+		switch r.kind {
+		case kindHistogram:
+			r.Notes = append(r.Notes, tools.HistogramTruncationNote(sh.st.Shape.Limit))
+		case kindRows:
+			r.Notes = append(r.Notes, sh.e.catalog.TruncationNote(sh.tool, sh.e.opts.MaxRows))
+		default:
+			r.Notes = append(r.Notes, sh.e.catalog.TruncationNote(sh.tool, sh.st.Shape.Limit))
+		}
 	}
 	if len(sh.shortened) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("long text shortened to %d characters in %s; call again with verbose for the full text", sh.e.opts.MaxString, joinSorted(sh.shortened)))
+		r.Notes = append(r.Notes, fmt.Sprintf("long text shortened to %d characters in %s (searches still match the whole text)", sh.e.opts.MaxString, joinSorted(sh.shortened)))
 	}
 	if len(sh.dropped) > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("embedding vectors left out: %s", joinSorted(sh.dropped)))

@@ -34,10 +34,18 @@ func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State)
 			return nil, callError(tool, "", nil, "numbers must be finite")
 		}
 	}
+	switch a.Order {
+	case "", "asc", "desc":
+	default:
+		return nil, callError(tool, "/order", []string{"asc", "desc"}, "unknown order %q", a.Order)
+	}
 	switch a.Operator {
 	case "percentile", "outlier":
 		return p.statSearch(a, e.Name, state)
 	case "histogram":
+		if a.Order != "" {
+			return nil, callError(tool, "/order", nil, "order sorts entities; histogram returns buckets, lowest first")
+		}
 		return p.histogram(a, state)
 	}
 	if a.Value == nil {
@@ -101,9 +109,16 @@ func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State)
 	default:
 		return nil, callError(tool, "/operator", []string{"equal", "gt", "gte", "lt", "lte", "between", "approximately", "rounded_equal", "percentile", "outlier", "histogram"}, "unknown operator %q", a.Operator)
 	}
+	if a.Order != "" {
+		s.orders = func(b *builder, x string) []order { return byValue(x, a.Order) }
+	}
 	st, err := p.search(s, state)
 	return st, err
 }
+
+// byValue is the sort an explicit order asks for: the field's value,
+// ascending or descending.
+func byValue(x, dir string) []order { return []order{{expr: x, desc: dir == "desc"}} }
 
 // statSearch plans percentile (entities at or above the p-th percentile,
 // percentileCont over the non-null values, highest first) and outlier
@@ -150,6 +165,9 @@ func (p *Planner) statSearch(a *tools.NumberRangeSearchArgs, entity string, stat
 		stats = []string{"mean", "stdev"}
 		pred = "abs(" + x + " - mean) > " + b.named("k", k) + " * stdev"
 		orders = []order{{expr: "abs(" + x + " - mean)", desc: true}}
+	}
+	if a.Order != "" {
+		orders = byValue(x, a.Order)
 	}
 	// Pass 2: the entities beyond it.
 	b.reset(stats...)

@@ -102,7 +102,10 @@ type NumberRangeSearchArgs struct {
 	K           *float64 `json:"k"`
 	Buckets     int      `json:"buckets"`
 	BucketWidth *float64 `json:"bucket_width"`
-	Limit       int      `json:"limit"`
+	// Order sorts entity results by the field: "asc" or "desc"; empty
+	// keeps each operator's own order (see the tool description).
+	Order string `json:"order"`
+	Limit int    `json:"limit"`
 }
 
 // DatetimeRangeSearchArgs are datetime_range_search's arguments. Mode is

@@ -432,6 +432,9 @@ func (c *Catalog) checkNumberRange(a *NumberRangeSearchArgs, p *problems) {
 		}
 		return
 	case "histogram":
+		if a.Order != "" {
+			p.add("/order", "order sorts entities; histogram returns buckets, lowest first")
+		}
 		if a.Buckets > 0 && a.BucketWidth != nil {
 			p.add("/bucket_width", "give buckets or bucket_width, not both")
 		}

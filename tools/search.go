@@ -208,9 +208,15 @@ func (g *generator) numberRangeSearch() {
 			prop{"buckets", &schema{Type: "integer", Description: "Bucket count for histogram", Default: 10, Minimum: num(1), Maximum: num(float64(g.c.limits.MaxBuckets))}},
 			prop{"bucket_width", &schema{Type: "number", Description: "Bucket width for histogram (instead of buckets)", ExclusiveMinimum: num(0)}})
 	}
-	props = append(props, g.limitProp())
+	props = append(props,
+		prop{"order", &schema{Type: "string", Enum: []string{"asc", "desc"}, Description: numberOrderHelp}},
+		g.limitProp())
 	g.add(NumberRangeSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field", "operator"), offers)
 }
+
+// numberOrderHelp describes number_range_search's order: with it, "the 10
+// largest over 200 lines" is one call (gt 200, order desc, limit 10).
+const numberOrderHelp = "Sort the entities by the field: asc (smallest first) or desc (largest first), e.g. gt with order desc and limit 10 gives the 10 largest above value. Default: lt and lte largest first, approximately nearest value first, percentile largest first, outlier farthest from the mean first, the others smallest first. Not for histogram."
 
 // relativePeriodPattern accepts the named periods and last_N_<unit>.
 const relativePeriodPattern = `^(today|yesterday|this_week|last_week|this_month|last_month|this_year|last_year|last_minute|last_hour|last_day|last_([1-9][0-9]{0,3})_(minutes|hours|days|weeks|months))$`

@@ -1,0 +1,72 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// narrowers are the suggestions a truncation note may make, each for the
+// argument it needs, in the order the note lists them. An agent told to
+// use an argument its tool lacks wastes a call on a schema error, so a
+// note names only arguments the tool's input schema has.
+var narrowers = []struct{ arg, text string }{
+	{"offset", "page with offset"},
+	{"order", "use order (desc for the largest first, asc for the smallest)"},
+	{"conditions", "add conditions"},
+	{"start_conditions", "add start_conditions"},
+	{"target_entity_type", "set target_entity_type"},
+	{"pattern", "make pattern more specific"},
+	{"upper_value", "narrow the range (between with value and upper_value)"},
+	{"start_datetime", "narrow the period"},
+	{"values", "pass fewer values"},
+	{"radius_km", "lower radius_km"},
+	{"min_score", "raise min_score"},
+}
+
+// TruncationNote is the note of a result that stopped at its limit while
+// more results exist: what the agent can change in the call to see the
+// rest or to narrow it. limit is the limit the call ran with; raising it is
+// suggested only below the tool's maximum. It returns "" for a tool the
+// catalog does not hold.
+func (c *Catalog) TruncationNote(tool string, limit int) string {
+	t := c.Tool(tool)
+	if t == nil {
+		return ""
+	}
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(t.InputSchema, &s); err != nil {
+		return ""
+	}
+	if tool == RunCypher {
+		return fmt.Sprintf("more rows exist than the %d returned; aggregate or ORDER BY … LIMIT in the query", limit)
+	}
+	var tips []string
+	switch {
+	case s.Properties["top_k"] != nil && limit < c.limits.MaxTopK:
+		tips = append(tips, fmt.Sprintf("raise top_k (at most %d)", c.limits.MaxTopK))
+	case s.Properties["limit"] != nil && limit < c.limits.MaxLimit:
+		tips = append(tips, fmt.Sprintf("raise limit (at most %d)", c.limits.MaxLimit))
+	}
+	for _, n := range narrowers {
+		if s.Properties[n.arg] != nil {
+			tips = append(tips, n.text)
+		}
+	}
+	note := "more results exist than were returned"
+	switch len(tips) {
+	case 0:
+		return note
+	case 1:
+		return note + "; " + tips[0]
+	}
+	return note + "; " + strings.Join(tips[:len(tips)-1], ", ") + " or " + tips[len(tips)-1]
+}
+
+// HistogramTruncationNote is the note of a bucket_width histogram that
+// stopped at its most buckets (limit): only wider buckets show the rest.
+func HistogramTruncationNote(limit int) string {
+	return fmt.Sprintf("more buckets exist than the %d returned; use a larger bucket_width", limit)
+}

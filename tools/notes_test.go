@@ -1,0 +1,74 @@
+package tools_test
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ragforge/ragforge/tools"
+)
+
+// schemaArgs lists the top-level argument names of a tool's input schema.
+func schemaArgs(t *testing.T, tool *tools.Tool) map[string]bool {
+	t.Helper()
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(tool.InputSchema, &s); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for k := range s.Properties {
+		out[k] = true
+	}
+	return out
+}
+
+// TestTruncationNotesSuggestOnlyArgumentsTheToolHas: for every tool of
+// every example config, the note of a truncated result names no argument
+// of another tool that the called tool lacks (an agent following it would
+// get a schema error), and raising the limit is suggested only below its
+// maximum.
+func TestTruncationNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
+	for _, path := range configs(t) {
+		c, err := tools.Generate(load(t, path), allOn)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		every := map[string]bool{}
+		for _, tool := range c.Tools {
+			for a := range schemaArgs(t, tool) {
+				every[a] = true
+			}
+		}
+		for _, tool := range c.Tools {
+			own := schemaArgs(t, tool)
+			for _, limit := range []int{1, tools.DefaultLimits.MaxLimit} {
+				note := c.TruncationNote(tool.Name, limit)
+				if note == "" {
+					t.Errorf("%s %s: no note", path, tool.Name)
+				}
+				for a := range every {
+					if !own[a] && regexp.MustCompile(`\b`+a+`\b`).MatchString(note) {
+						t.Errorf("%s %s: note suggests %s, which the tool lacks: %s", path, tool.Name, a, note)
+					}
+				}
+				if limit == tools.DefaultLimits.MaxLimit && strings.Contains(note, "raise limit") {
+					t.Errorf("%s %s: note suggests raising a limit already at its maximum: %s", path, tool.Name, note)
+				}
+			}
+		}
+	}
+	c := codeRAG(t, allOn)
+	for tool, want := range map[string]string{
+		tools.QueryEntities:     "page with offset",
+		tools.NumberRangeSearch: "use order",
+		tools.TextPatternSearch: "make pattern more specific",
+		tools.SemanticSearch:    "raise top_k",
+	} {
+		if note := c.TruncationNote(tool, 1); !strings.Contains(note, want) {
+			t.Errorf("%s note %q lacks %q", tool, note, want)
+		}
+	}
+}
