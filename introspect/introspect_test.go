@@ -45,7 +45,7 @@ func TestReadListsStoredTypesIndexesAndOnlyTheEndpointsThatExist(t *testing.T) {
 	if ix := s.FindIndex("NODE", "A", []string{"s"}, "FULLTEXT"); ix == nil || ix.Name != "a_text" || s.IndexNamed("a_text") != ix {
 		t.Errorf("full-text index: %+v", s.Indexes)
 	}
-	vals, err := introspect.Sample(ctx, d, neo4jtest.Database(), "A", "i", 10)
+	vals, err := introspect.Sample(ctx, d, neo4jtest.Database(), "A", "i", 10, 10)
 	if err != nil || len(vals) != 2 {
 		t.Errorf("sample = %v, %v", vals, err)
 	}

@@ -16,11 +16,12 @@ type Value struct {
 }
 
 // Sample reads the distinct values of a node property among the first
-// limit nodes of the label that hold it, most frequent first. It is how
+// nodes nodes of the label that hold it, most frequent first, at most
+// values of them (so a sample of long unique texts stays small). It is how
 // vet tells an ISO string from any string and epoch seconds from
 // milliseconds, and how init finds enum candidates, without reading every
 // node of a large label.
-func Sample(ctx context.Context, d neo4j.DriverWithContext, database, label, property string, limit int) ([]Value, error) {
+func Sample(ctx context.Context, d neo4j.DriverWithContext, database, label, property string, nodes, values int) ([]Value, error) {
 	ql, err := ident.Quote(label)
 	if err != nil {
 		return nil, err
@@ -30,8 +31,8 @@ func Sample(ctx context.Context, d neo4j.DriverWithContext, database, label, pro
 		return nil, err
 	}
 	r := reader{d: d, db: database}
-	recs, err := r.query(ctx, "MATCH (n:"+ql+") WHERE n."+qp+" IS NOT NULL WITH n."+qp+" AS v LIMIT $limit RETURN v, count(*) AS c ORDER BY c DESC, v",
-		map[string]any{"limit": int64(limit)})
+	recs, err := r.query(ctx, "MATCH (n:"+ql+") WHERE n."+qp+" IS NOT NULL WITH n."+qp+" AS v LIMIT $nodes RETURN v, count(*) AS c ORDER BY c DESC, v LIMIT $values",
+		map[string]any{"nodes": int64(nodes), "values": int64(values)})
 	if err != nil {
 		return nil, err
 	}

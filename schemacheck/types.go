@@ -93,7 +93,7 @@ func (c *checker) datetimeValues(path string, f *model.Field, label string) {
 	if f.StoredAs == model.Temporal {
 		return
 	}
-	values, err := introspect.Sample(c.ctx, c.d, c.db, label, f.Name, sampleSize)
+	values, err := introspect.Sample(c.ctx, c.d, c.db, label, f.Name, sampleSize, sampleSize)
 	if err != nil {
 		if c.err == nil {
 			c.err = err
