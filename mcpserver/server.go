@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -44,6 +45,9 @@ type Options struct {
 	// ProgressInterval is the period of progress notifications while a
 	// call runs (DefaultProgressInterval if zero).
 	ProgressInterval time.Duration
+	// Logger, when set, gets a line when each call starts and ends (tool,
+	// duration, error), for operators following a server's work.
+	Logger *slog.Logger
 }
 
 // Server is an MCP server over one engine. It is safe for concurrent use
@@ -53,6 +57,7 @@ type Server struct {
 	mcp      *mcp.Server
 	interval time.Duration
 	search   *searcher
+	log      *slog.Logger
 
 	mu       sync.Mutex
 	draining bool
@@ -73,7 +78,10 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 		opts.ProgressInterval = DefaultProgressInterval
 	}
 	cat := eng.Tools()
-	s := &Server{eng: eng, interval: opts.ProgressInterval}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{eng: eng, interval: opts.ProgressInterval, log: opts.Logger}
 	sopts := &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}
 	if opts.SearchTools {
 		// One page holds every tool, so filtering tools/list down to
@@ -137,14 +145,19 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
+	name := req.Params.Name
+	s.log.Info("call", "tool", name)
 	p := s.startProgress(ctx, req)
 	start := time.Now()
-	res, err := s.eng.Execute(ctx, engine.Call{Name: req.Params.Name, Arguments: args})
+	res, err := s.eng.Execute(ctx, engine.Call{Name: name, Arguments: args})
+	took := time.Since(start).Round(time.Millisecond)
 	if err != nil {
-		p.finish(fmt.Sprintf("%s failed after %v", req.Params.Name, time.Since(start).Round(time.Millisecond)))
+		s.log.Info("done", "tool", name, "took", took, "error", err)
+		p.finish(fmt.Sprintf("%s failed after %v", name, took))
 		return errorResult(err), nil
 	}
-	p.finish(fmt.Sprintf("%s: %d result(s) in %v", req.Params.Name, res.Count, time.Since(start).Round(time.Millisecond)))
+	s.log.Info("done", "tool", name, "took", took, "results", res.Count)
+	p.finish(fmt.Sprintf("%s: %d result(s) in %v", name, res.Count, took))
 	return jsonResult(res)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -55,6 +56,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 1
 		}
 	}
+	if *transport == "http" {
+		if err := checkAddr(*addr, len(tokens) > 0); err != nil {
+			fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
+			return 2
+		}
+	}
 	m, err := engine.Load(configs...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -72,7 +79,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer closeEngine()
-	srv, err := mcpserver.New(eng, mcpserver.Options{SearchTools: *searchTools})
+	srv, err := mcpserver.New(eng, mcpserver.Options{
+		SearchTools: *searchTools,
+		Logger:      slog.New(slog.NewTextHandler(stderr, nil)),
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
 		return 1
@@ -92,17 +102,22 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-// serveHTTP listens on addr and serves until ctx is done. Without tokens
-// it listens only on a loopback address, where only this machine's
-// programs reach it.
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, tokens []mcpserver.Token, n int, grace time.Duration, stderr io.Writer) error {
+// checkAddr refuses an address other machines can reach when there are no
+// tokens: an open server is safe only where just this machine's programs
+// reach it.
+func checkAddr(addr string, tokens bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--addr %q: %w", addr, err)
 	}
-	if ip := net.ParseIP(host); len(tokens) == 0 && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if ip := net.ParseIP(host); !tokens && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return fmt.Errorf("--addr %s is not a loopback address: give --tokens so that only clients holding a token get in", addr)
 	}
+	return nil
+}
+
+// serveHTTP listens on addr and serves until ctx is done.
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, tokens []mcpserver.Token, n int, grace time.Duration, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
