@@ -36,7 +36,8 @@ type vetError struct {
 func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("vet", stderr,
 		"usage: ragforge-plan vet [--format text|json] [--uri URI ...] CONFIG...",
-		"With a server configured (--uri or NEO4J_URI), raw cypher: computed fields are also checked with EXPLAIN.",
+		"With a server configured (--uri or NEO4J_URI), raw cypher: computed fields are also checked with EXPLAIN, and the",
+		"config against the graph: missing labels, properties, relationships and wrong stored types are errors, missing indexes warnings.",
 	)
 	format := formatFlag(fs)
 	conn := addConnectionFlags(fs)
@@ -47,7 +48,7 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	m, err := engine.Load(configs...)
 	report := vetReport{Errors: []vetError{}}
 	if err == nil && conn.uri != "" {
-		err = explainCypherFields(ctx, conn, m)
+		err = liveChecks(ctx, conn, m, stderr)
 	}
 	if err != nil {
 		var ces engine.ConfigErrors

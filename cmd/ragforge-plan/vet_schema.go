@@ -1,0 +1,50 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/schemacheck"
+)
+
+// liveChecks is what vet checks on the server: raw cypher: fields with
+// EXPLAIN, and the config against the graph's labels, properties, types,
+// relationships and indexes (package schemacheck). Errors of both come back
+// together as engine.ConfigErrors (vet exits 1); the graph's warnings
+// (missing indexes, a database without nodes) are printed to stderr and do
+// not fail vet.
+func liveChecks(ctx context.Context, conn *connection, m *model.Model, stderr io.Writer) error {
+	var ces engine.ConfigErrors
+	if err := explainCypherFields(ctx, conn, m); err != nil && !errors.As(err, &ces) {
+		return err
+	}
+	d, err := conn.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close(ctx)
+	findings, err := schemacheck.Check(ctx, d, conn.database, m)
+	if err != nil {
+		return err
+	}
+	for _, f := range findings {
+		if f.Severity == schemacheck.Error {
+			ces = append(ces, engine.ConfigError{Pos: f.Pos, Path: f.Path, Msg: f.Msg})
+		} else {
+			fmt.Fprintln(stderr, f)
+		}
+	}
+	if len(ces) > 0 {
+		slices.SortStableFunc(ces, func(a, b engine.ConfigError) int {
+			return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+		})
+		return ces
+	}
+	return nil
+}
