@@ -213,7 +213,9 @@ func TestCreateDiagramFiltersWithGlobsLanguagesAndDepth(t *testing.T) {
 			func(p string) bool { return p == "net/http" || path.Dir(p) == "net/http" }, "net/http"},
 		{"a language every file has",
 			map[string]any{"languages": []string{"go"}, "path_patterns": []string{"net/http/pprof/*"}},
-			func(p string) bool { return path.Dir(p) == "net/http/pprof" && strings.HasSuffix(p, ".go") || p == "net/http/pprof" }, "net/http/pprof"},
+			func(p string) bool {
+				return path.Dir(p) == "net/http/pprof" && strings.HasSuffix(p, ".go") || p == "net/http/pprof"
+			}, "net/http/pprof"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
