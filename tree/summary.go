@@ -92,7 +92,7 @@ func (s Summary) answer(v *view) string {
 	fmt.Fprintf(&b, "%s holds %s in %s", where, plural(s.Files, "file"), plural(s.Directories, "directory"))
 	var parts []string
 	if s.TotalSize > 0 {
-		parts = append(parts, bytesText(s.TotalSize))
+		parts = append(parts, FormatSize(s.TotalSize))
 	}
 	if len(s.Languages) > 0 {
 		langs := make([]string, 0, len(s.Languages))
@@ -114,7 +114,7 @@ func (s Summary) answer(v *view) string {
 	}
 	fmt.Fprintf(&b, ", %s deep", plural(s.MaxDepth, "level"))
 	if f := s.LargestFolder; f != nil {
-		fmt.Fprintf(&b, "; the largest folder is %s (%s in %s)", f.Path, bytesText(f.Size), plural(f.Files, "file"))
+		fmt.Fprintf(&b, "; the largest folder is %s (%s in %s)", f.Path, FormatSize(f.Size), plural(f.Files, "file"))
 	}
 	b.WriteString(".")
 	return b.String()
@@ -141,8 +141,9 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// bytesText writes a size in bytes, KiB, MiB or GiB.
-func bytesText(n int64) string {
+// FormatSize writes a size for a person: bytes, KiB, MiB, GiB or TiB with
+// one decimal (answers and drawn diagrams use it).
+func FormatSize(n int64) string {
 	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB"}
 	f, u := float64(n), 0
 	for f >= 1024 && u < len(units)-1 {

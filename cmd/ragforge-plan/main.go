@@ -32,6 +32,7 @@ var commands = map[string]command{
 	"plan":           {runPlan, "print how each computed field is evaluated, and whether usage says to materialize it, with the reason"},
 	"materialize":    {runMaterialize, "plan, apply, check and drop stored (materialized) computed fields on Neo4j"},
 	"stats":          {runStats, "export or import the usage counts that drive materialization, as JSON"},
+	"diagram":        {runDiagram, "draw a saved tree diagram (create_diagram) as SVG or an HTML page"},
 	"schema":         {runSchema, "create the indexes and constraints a config declares, idempotently, and wait until they are online"},
 	"init":           {runInit, "draft a config from a live graph's labels, property types, relationships and indexes"},
 	"serve":          {runServe, "serve a config's tools to MCP clients (stdio or streamable HTTP)"},
