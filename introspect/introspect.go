@@ -39,7 +39,8 @@ type Schema struct {
 	Constraints []Constraint
 }
 
-// Label is a node label in use.
+// Label is a node label in use: db.labels() also lists labels that only an
+// index or constraint names, which Read leaves out.
 type Label struct {
 	Name  string
 	Count int64
@@ -197,6 +198,9 @@ func (r reader) counts(ctx context.Context, s *Schema) error {
 			if l.Count, err = r.count(ctx, "MATCH (n:"+q+") RETURN count(n)"); err != nil {
 				return err
 			}
+			if l.Count == 0 {
+				continue // a label an index or constraint names, on no node
+			}
 		}
 		s.Labels[name] = l
 	}
@@ -210,6 +214,9 @@ func (r reader) counts(ctx context.Context, s *Schema) error {
 		if q, err := ident.Quote(name); err == nil {
 			if t.Count, err = r.count(ctx, "MATCH ()-[r:"+q+"]->() RETURN count(r)"); err != nil {
 				return err
+			}
+			if t.Count == 0 {
+				continue
 			}
 		}
 		s.RelTypes[name] = t

@@ -14,6 +14,7 @@ func TestReadListsStoredTypesIndexesAndOnlyTheEndpointsThatExist(t *testing.T) {
 	neo4jtest.Run(t, d, `CREATE (a:A:B {s: 'x', i: 1, tags: ['a'], at: datetime()})-[:R {w: 1.5}]->(c:C {s: 2}), (c)-[:R]->(:D), (:A {i: 2.5})`, nil)
 	neo4jtest.Run(t, d, `CREATE CONSTRAINT c_s FOR (n:C) REQUIRE n.s IS UNIQUE`, nil)
 	neo4jtest.Run(t, d, `CREATE FULLTEXT INDEX a_text FOR (n:A) ON EACH [n.s]`, nil)
+	neo4jtest.Run(t, d, `CREATE INDEX e_s FOR (n:E) ON (n.s)`, nil) // E names no node: not a label in use
 	ctx := context.Background()
 	s, err := introspect.Read(ctx, d, neo4jtest.Database())
 	if err != nil {
