@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -68,7 +69,7 @@ func (r *Runner) describe(tool string) string {
 	}
 	b.WriteString("\nTrees:\n")
 	for _, t := range r.trees {
-		fmt.Fprintf(&b, "- %s: %s nodes joined by %s; path field %s", t.t.Name, strings.Join(t.t.Nodes, " and "), t.t.Contains, t.t.Path)
+		fmt.Fprintf(&b, "- %s: %s nodes joined by %s, located by their %s field", t.t.Name, strings.Join(t.t.Nodes, " and "), t.t.Contains, t.t.Path)
 		if t.t.Description != "" {
 			b.WriteString(" - " + t.t.Description)
 		}
@@ -122,54 +123,89 @@ func (r *Runner) languages() []string {
 	return out
 }
 
+// obj is a JSON object that keeps its keys in the order written, so a
+// tool's arguments read in the order that matters to an agent (name before
+// filters).
+type obj []kv
+
+type kv struct {
+	k string
+	v any
+}
+
+// MarshalJSON writes the keys in order.
+func (o obj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, p := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(p.k)
+		v, err := json.Marshal(p.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
 // schema writes a tool's JSON Schema.
 func (r *Runner) schema(tool string) json.RawMessage {
-	type obj = map[string]any
 	globs := func(desc string) obj {
-		return obj{"type": "array", "description": desc, "maxItems": maxPatterns, "items": obj{"type": "string", "minLength": 1}}
+		return obj{{"type", "array"}, {"description", desc}, {"items", obj{{"type", "string"}, {"minLength", 1}}}, {"maxItems", maxPatterns}}
 	}
 	fprops := obj{
-		"path_patterns": globs("Globs on the path; keep matching nodes and their directories"),
-		"exclude_paths": globs("Globs on the path; drop matching nodes and everything under them"),
-		"max_depth":     obj{"type": "integer", "description": fmt.Sprintf("Levels shown below the root (default %d)", DefaultMaxDepth), "minimum": 0, "maximum": MaxMaxDepth, "default": DefaultMaxDepth},
+		{"path_patterns", globs("Globs on the path; keep matching nodes and their directories")},
+		{"exclude_paths", globs("Globs on the path; drop matching nodes and everything under them")},
 	}
 	if langs := r.languages(); langs != nil {
-		item := obj{"type": "string"}
+		item := obj{{"type", "string"}}
 		if len(langs) > 0 {
-			item["enum"] = langs
+			item = append(item, kv{"enum", langs})
 		}
-		fprops["languages"] = obj{"type": "array", "description": "Keep files of these languages", "items": item}
+		fprops = append(fprops, kv{"languages", obj{{"type", "array"}, {"description", "Keep files of these languages"}, {"items", item}}})
 	}
-	filters := obj{"type": "object", "description": "What to show; omitted parts keep everything", "properties": fprops, "additionalProperties": false}
-	props := obj{}
+	fprops = append(fprops, kv{"max_depth", obj{{"type", "integer"}, {"description", fmt.Sprintf("Levels shown below the root (default %d)", DefaultMaxDepth)},
+		{"default", DefaultMaxDepth}, {"minimum", 0}, {"maximum", MaxMaxDepth}}})
+	filters := obj{{"type", "object"}, {"description", "What to show; omitted parts keep everything"}, {"properties", fprops}, {"additionalProperties", false}}
+	var props obj
 	var required []string
-	switch tool {
-	case CreateDiagram:
-		props["name"] = obj{"type": "string", "description": "Title of the diagram", "minLength": 1, "maxLength": 200}
-		props["description"] = obj{"type": "string", "description": "What the diagram is for", "maxLength": 2000}
-		props["filters"] = filters
-		props["layout"] = obj{"type": "string", "enum": []string{LayoutHierarchical}, "default": LayoutHierarchical}
-		required = []string{"name"}
-	case QueryFileTree:
-		props["filters"] = filters
-		props["limit"] = obj{"type": "integer", "description": fmt.Sprintf("Nodes to list (default %d, at most %d)", DefaultQueryLimit, MaxQueryLimit), "minimum": 1, "maximum": MaxQueryLimit, "default": DefaultQueryLimit}
-	case UpdateDiagramFilters:
-		props["diagram_id"] = obj{"type": "string", "description": "Id of a saved diagram (from create_diagram)", "minLength": 1}
-		props["filters"] = filters
-		props["additive"] = obj{"type": "boolean", "description": "true: add to the saved filters; false: replace them", "default": false}
-		required = []string{"diagram_id", "filters"}
-	}
 	if len(r.trees) > 1 && tool != UpdateDiagramFilters {
 		var names []string
 		for _, t := range r.trees {
 			names = append(names, t.t.Name)
 		}
-		props["tree"] = obj{"type": "string", "description": "Tree to read (default " + names[0] + ")", "enum": names}
+		props = append(props, kv{"tree", obj{{"type", "string"}, {"description", "Tree to read (default " + names[0] + ")"}, {"enum", names}}})
 	}
-	s := obj{"type": "object", "properties": props, "additionalProperties": false}
+	switch tool {
+	case CreateDiagram:
+		props = append(props,
+			kv{"name", obj{{"type", "string"}, {"description", "Title of the diagram"}, {"minLength", 1}, {"maxLength", 200}}},
+			kv{"description", obj{{"type", "string"}, {"description", "What the diagram is for"}, {"maxLength", 2000}}},
+			kv{"filters", filters},
+			kv{"layout", obj{{"type", "string"}, {"enum", []string{LayoutHierarchical}}, {"default", LayoutHierarchical}}})
+		required = []string{"name"}
+	case QueryFileTree:
+		props = append(props, kv{"filters", filters},
+			kv{"limit", obj{{"type", "integer"}, {"description", fmt.Sprintf("Nodes to list (default %d, at most %d)", DefaultQueryLimit, MaxQueryLimit)},
+				{"default", DefaultQueryLimit}, {"minimum", 1}, {"maximum", MaxQueryLimit}}})
+	case UpdateDiagramFilters:
+		props = append(props,
+			kv{"diagram_id", obj{{"type", "string"}, {"description", "Id of a saved diagram (from create_diagram)"}, {"minLength", 1}}},
+			kv{"filters", filters},
+			kv{"additive", obj{{"type", "boolean"}, {"description", "true: add to the saved filters; false: replace them"}, {"default", false}}})
+		required = []string{"diagram_id", "filters"}
+	}
+	s := obj{{"type", "object"}, {"properties", props}}
 	if len(required) > 0 {
-		s["required"] = required
+		s = append(s, kv{"required", required})
 	}
+	s = append(s, kv{"additionalProperties", false})
 	raw, _ := json.Marshal(s)
 	return raw
 }
