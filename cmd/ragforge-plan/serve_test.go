@@ -305,7 +305,7 @@ func (f *mcpFixture) check(t *testing.T, out string) {
 	}
 }
 
-func TestServeAnswersTheOfficialMCPClientOnStdio(t *testing.T) {
+func TestServeAnswersTheOfficialMCPClientOnStdioWithAndWithoutSearchTools(t *testing.T) {
 	node := requireClient(t)
 	bin := buildCommand(t)
 	f := loadMCPFixture(t)
@@ -313,11 +313,39 @@ func TestServeAnswersTheOfficialMCPClientOnStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out := runClient(t, node, f.steps(), append([]string{"stdio", bin, "serve", abs}, f.flags...)...)
+	serve := append([]string{"stdio", bin, "serve", abs}, f.flags...)
+	code, out := runClient(t, node, f.steps(), serve...)
 	if code != 0 {
 		t.Fatalf("client exit %d: %s", code, out)
 	}
 	f.check(t, out)
+
+	// --search-tools: one tool listed, the tools it finds callable.
+	aggregate := map[string]any{"entity_type": "Scope", "operation": "COUNT", "group_by": "type"}
+	code, out = runClient(t, node, []map[string]any{
+		{"op": "list"},
+		{"op": "call", "name": "search_tools", "arguments": map[string]any{"query": "count the scopes grouped by type"}},
+		{"op": "call", "name": "aggregate_entities", "arguments": aggregate},
+	}, append(serve, "--search-tools")...)
+	var steps []clientStep
+	if err := json.Unmarshal([]byte(out), &steps); code != 0 || err != nil || len(steps) != 3 {
+		t.Fatalf("client exit %d (%v): %s", code, err, out)
+	}
+	if len(steps[0].Tools) != 1 || steps[0].Tools[0].Name != "search_tools" {
+		t.Errorf("tools/list with --search-tools: %+v", steps[0].Tools)
+	}
+	var found struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	json.Unmarshal(steps[1].StructuredContent, &found)
+	if steps[1].IsError || len(found.Tools) == 0 || found.Tools[0].Name != "aggregate_entities" {
+		t.Errorf("search_tools: %.300s", steps[1].Text)
+	}
+	if r := decode(t, steps[2].clientCall); steps[2].IsError || len(r.Groups) == 0 {
+		t.Errorf("aggregate_entities, found by search_tools: %.300s", steps[2].Text)
+	}
 }
 
 // server is a running `ragforge-plan serve --transport http`.
