@@ -3,11 +3,24 @@
 // Every package that talks to Neo4j tests against the server that
 // scripts/neo4j starts (Neo4j 5.26 Community on 127.0.0.1), never against a
 // mock, so that the Cypher the project generates is proven on the engine that
-// will run it. Tests find the server through NEO4J_URI, NEO4J_USER,
-// NEO4J_PASSWORD and NEO4J_DATABASE, or, when NEO4J_URI is unset, through the
-// settings file scripts/neo4j writes (.neo4j/env at the repository root, or
-// $RAGFORGE_NEO4J_DIR/env), so that `scripts/neo4j start` followed by a plain
-// `go test ./...` works.
+// will run it.
+//
+// Open empties the database before each test, so it must never reach a
+// database that holds anything worth keeping. Two rules make sure of it:
+//
+//   - Tests find the server only through variables meant for tests:
+//     RAGFORGE_TEST_NEO4J_URI, RAGFORGE_TEST_NEO4J_USER,
+//     RAGFORGE_TEST_NEO4J_PASSWORD and RAGFORGE_TEST_NEO4J_DATABASE, which
+//     scripts/test exports, or, when RAGFORGE_TEST_NEO4J_URI is unset, the
+//     same lines in the settings file scripts/neo4j writes (.neo4j/env at
+//     the repository root, or $RAGFORGE_NEO4J_DIR/env), so that
+//     `scripts/neo4j start` followed by a plain `go test ./...` works.
+//     NEO4J_URI and the other NEO4J_* variables, which name the database
+//     ragforge-plan works on, are never read.
+//   - Open empties only a database that holds the mark scripts/neo4j puts on
+//     the servers it starts, a (:_RagforgeTestServer {created_by:
+//     'scripts/neo4j'}) node; any other database fails the test, untouched.
+//     Emptying keeps the mark.
 //
 // `go test ./...` runs several packages' test binaries at once, and they all
 // share one server. Open therefore takes an exclusive file lock, one per
@@ -39,6 +52,15 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
+// MarkerLabel is the label of the node scripts/neo4j creates in the
+// database of a server it owns; Open empties only a database that has one
+// (created_by: 'scripts/neo4j'), and keeps it. Tests that count every node
+// or label of the database leave it out.
+const MarkerLabel = "_RagforgeTestServer"
+
+// markerQuery counts the marks of a disposable test server.
+const markerQuery = "MATCH (m:" + MarkerLabel + " {created_by: 'scripts/neo4j'}) RETURN count(m) AS n"
+
 // Timeouts are generous: the server shares two cores with the compiler and
 // with other test binaries.
 const (
@@ -58,11 +80,13 @@ type config struct {
 	FromFile bool
 }
 
-// Open connects to the test server from NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD/NEO4J_DATABASE
-// (falling back to the repository's .neo4j/env file when NEO4J_URI is unset), takes an
+// Open connects to the test server from the RAGFORGE_TEST_NEO4J_* variables (falling back to
+// the repository's .neo4j/env file when RAGFORGE_TEST_NEO4J_URI is unset), takes an
 // exclusive cross-process lock for the rest of the test (so packages tested in parallel by
-// `go test ./...` never see each other's data), empties the database (nodes, relationships,
-// user-created indexes and constraints), and closes everything in t.Cleanup.
+// `go test ./...` never see each other's data), checks that the database carries
+// scripts/neo4j's test-server mark (failing the test, with the database untouched, when it
+// does not), empties the database but for the mark (nodes, relationships, user-created
+// indexes and constraints), and closes everything in t.Cleanup.
 // With no server configured it calls t.Skip with a clear message, unless CI=true, where it fails.
 func Open(t testing.TB) neo4j.DriverWithContext {
 	t.Helper()
@@ -72,8 +96,8 @@ func Open(t testing.TB) neo4j.DriverWithContext {
 		return nil
 	}
 	if !ok {
-		msg := "neo4jtest: no Neo4j server configured (NEO4J_URI is unset and no .neo4j/env): " +
-			"run `scripts/neo4j start` or `scripts/test`"
+		msg := "neo4jtest: no Neo4j test server configured (RAGFORGE_TEST_NEO4J_URI is unset and no .neo4j/env; " +
+			"NEO4J_URI is never used by tests): run `scripts/neo4j start` or `scripts/test`"
 		if inCI() {
 			t.Fatal(msg + " (CI=true: integration tests must run, not skip)")
 			return nil
@@ -110,11 +134,23 @@ func Open(t testing.TB) neo4j.DriverWithContext {
 
 	cctx, ccancel := context.WithTimeout(context.Background(), cleanTimeout)
 	defer ccancel()
-	if err := empty(cctx, driver, cfg.Database); err != nil {
-		t.Fatalf("neo4jtest: emptying database %q at %s: %v", cfg.Database, cfg.URI, err)
+	if err := prepare(cctx, driver, cfg); err != nil {
+		t.Fatalf("neo4jtest: %v", err)
 		return nil
 	}
 	return driver
+}
+
+// prepare empties the database for a test after checking that it carries
+// the test-server mark; without the mark it changes nothing.
+func prepare(ctx context.Context, d neo4j.DriverWithContext, cfg config) error {
+	if err := checkMarker(ctx, d, cfg); err != nil {
+		return err
+	}
+	if err := empty(ctx, d, cfg.Database); err != nil {
+		return fmt.Errorf("emptying database %q at %s: %w", cfg.Database, cfg.URI, err)
+	}
+	return nil
 }
 
 // Database returns the database name tests must pass to sessions ("" means the default).
@@ -186,17 +222,19 @@ func inCI() bool {
 	return os.Getenv("CI") == "true"
 }
 
-// loadConfig reads the server settings from the environment or, when
-// NEO4J_URI is unset or empty, from scripts/neo4j's env file. ok is false
-// when neither names a server.
+// loadConfig reads the test server's settings from the RAGFORGE_TEST_NEO4J_*
+// variables or, when RAGFORGE_TEST_NEO4J_URI is unset or empty, from the
+// same lines of scripts/neo4j's env file. NEO4J_* variables are never read:
+// they name the database a user works on. ok is false when neither names a
+// server.
 func loadConfig() (cfg config, ok bool, err error) {
-	if uri := os.Getenv("NEO4J_URI"); uri != "" {
+	if uri := os.Getenv("RAGFORGE_TEST_NEO4J_URI"); uri != "" {
 		return config{
 			URI:      uri,
-			User:     envOr("NEO4J_USER", "neo4j"),
-			Password: os.Getenv("NEO4J_PASSWORD"),
-			Database: os.Getenv("NEO4J_DATABASE"),
-			Source:   "NEO4J_* environment variables",
+			User:     envOr("RAGFORGE_TEST_NEO4J_USER", "neo4j"),
+			Password: os.Getenv("RAGFORGE_TEST_NEO4J_PASSWORD"),
+			Database: os.Getenv("RAGFORGE_TEST_NEO4J_DATABASE"),
+			Source:   "RAGFORGE_TEST_NEO4J_* environment variables",
 		}, true, nil
 	}
 	path := envFile()
@@ -210,21 +248,22 @@ func loadConfig() (cfg config, ok bool, err error) {
 	if err != nil {
 		return config{}, false, err
 	}
-	if vars["NEO4J_URI"] == "" {
-		return config{}, false, fmt.Errorf("%s has no NEO4J_URI line", path)
+	if vars["RAGFORGE_TEST_NEO4J_URI"] == "" {
+		return config{}, false, fmt.Errorf("%s has no RAGFORGE_TEST_NEO4J_URI line (an older scripts/neo4j wrote it): "+
+			"run `scripts/neo4j start --apoc` again", path)
 	}
-	db := vars["NEO4J_DATABASE"]
-	if v, set := os.LookupEnv("NEO4J_DATABASE"); set {
+	db := vars["RAGFORGE_TEST_NEO4J_DATABASE"]
+	if v, set := os.LookupEnv("RAGFORGE_TEST_NEO4J_DATABASE"); set {
 		db = v
 	}
-	user := vars["NEO4J_USER"]
+	user := vars["RAGFORGE_TEST_NEO4J_USER"]
 	if user == "" {
 		user = "neo4j"
 	}
 	return config{
-		URI:      vars["NEO4J_URI"],
+		URI:      vars["RAGFORGE_TEST_NEO4J_URI"],
 		User:     user,
-		Password: vars["NEO4J_PASSWORD"],
+		Password: vars["RAGFORGE_TEST_NEO4J_PASSWORD"],
 		Database: db,
 		Source:   path,
 		FromFile: true,
@@ -325,9 +364,29 @@ func lock(path string, timeout time.Duration) (unlock func(), err error) {
 	}, nil
 }
 
+// checkMarker returns an error, saying how to get a disposable server, when
+// the database lacks scripts/neo4j's test-server mark: such a database may
+// hold someone's data, and Open must not empty it.
+func checkMarker(ctx context.Context, d neo4j.DriverWithContext, cfg config) error {
+	res, err := neo4j.ExecuteQuery(ctx, d, markerQuery, nil, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(cfg.Database), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		return fmt.Errorf("looking for the test-server mark in database %q at %s (from %s): %w", cfg.Database, cfg.URI, cfg.Source, err)
+	}
+	if n, _ := res.Records[0].Get("n"); n.(int64) > 0 {
+		return nil
+	}
+	return fmt.Errorf("refusing to empty database %q at %s (from %s): it has no (:%s {created_by: 'scripts/neo4j'}) node, "+
+		"so nothing says it is a disposable test server; tests empty their database. Start one with `scripts/neo4j start --apoc` "+
+		"(it marks its own server, also one already running) or run `scripts/test`; only if this database is really disposable, "+
+		"mark it yourself with CREATE (:%s {created_by: 'scripts/neo4j'})",
+		cfg.Database, cfg.URI, cfg.Source, MarkerLabel, MarkerLabel)
+}
+
 // empty deletes every node and relationship and drops every constraint and
-// every index that a user created (the built-in token lookup indexes stay:
-// they are the server's, and recreating them would be slow and pointless).
+// every index that a user created, all but the test-server mark (the
+// built-in token lookup indexes stay too: they are the server's, and
+// recreating them would be slow and pointless).
 func empty(ctx context.Context, d neo4j.DriverWithContext, db string) error {
 	session := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db, AccessMode: neo4j.AccessModeWrite})
 	defer session.Close(ctx)
@@ -359,7 +418,8 @@ func empty(ctx context.Context, d neo4j.DriverWithContext, db string) error {
 		return out, nil
 	}
 
-	constraints, err := names("SHOW CONSTRAINTS YIELD name RETURN name")
+	constraints, err := names("SHOW CONSTRAINTS YIELD name, labelsOrTypes " +
+		"WHERE NOT '" + MarkerLabel + "' IN labelsOrTypes RETURN name")
 	if err != nil {
 		return err
 	}
@@ -368,8 +428,8 @@ func empty(ctx context.Context, d neo4j.DriverWithContext, db string) error {
 			return err
 		}
 	}
-	indexes, err := names("SHOW INDEXES YIELD name, type, owningConstraint " +
-		"WHERE type <> 'LOOKUP' AND owningConstraint IS NULL RETURN name")
+	indexes, err := names("SHOW INDEXES YIELD name, type, owningConstraint, labelsOrTypes " +
+		"WHERE type <> 'LOOKUP' AND owningConstraint IS NULL AND NOT '" + MarkerLabel + "' IN labelsOrTypes RETURN name")
 	if err != nil {
 		return err
 	}
@@ -386,7 +446,7 @@ func empty(ctx context.Context, d neo4j.DriverWithContext, db string) error {
 	// CALL { } IN TRANSACTIONS, which overflowed it too on a 1 GiB heap.
 	for _, step := range []struct{ cypher, what string }{
 		{"MATCH ()-[r]->() WITH r LIMIT 10000 DELETE r RETURN count(*) AS deleted", "relationships"},
-		{"MATCH (n) WITH n LIMIT 10000 DELETE n RETURN count(*) AS deleted", "nodes"},
+		{"MATCH (n) WHERE NOT n:" + MarkerLabel + " WITH n LIMIT 10000 DELETE n RETURN count(*) AS deleted", "nodes"},
 	} {
 		for {
 			res, err := session.Run(ctx, step.cypher, nil)
@@ -411,10 +471,11 @@ func quote(name string) string {
 	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
 
-// Flags returns the connection flags (--uri, --user, --password, --database)
-// of the server Open uses, for tests of commands that connect on their own,
-// such as `ragforge-plan call` and `ragforge-plan vet`. Call it after Open,
-// which has already skipped or failed when no server is configured.
+// Flags returns the connection flags (--uri, --user, --password, --database) of the
+// server Open uses, for tests of commands that connect on their own, such as
+// `ragforge-plan call` and `ragforge-plan vet`: the command under test then reaches
+// the same marked test server, never one that NEO4J_URI names.
+// Call it after Open, which has already skipped or failed when no server is configured.
 func Flags(t testing.TB) []string {
 	t.Helper()
 	cfg, ok, err := loadConfig()

@@ -1,8 +1,9 @@
 // Command serverinfo prints which Neo4j the tests are about to run against,
 // as the server itself reports it (dbms.components and, when installed,
 // apoc.version), so that a test log always says what it proved things on.
-// scripts/test runs it after starting the server; it reads the same settings
-// as neo4jtest (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE).
+// scripts/test runs it after starting the server; it reads the variables
+// scripts/test exports for neo4jtest (RAGFORGE_TEST_NEO4J_URI, _USER,
+// _PASSWORD, _DATABASE), never a user's NEO4J_*.
 package main
 
 import (
@@ -23,22 +24,22 @@ func main() {
 }
 
 func run() error {
-	uri := os.Getenv("NEO4J_URI")
+	uri := os.Getenv("RAGFORGE_TEST_NEO4J_URI")
 	if uri == "" {
-		return fmt.Errorf("NEO4J_URI is unset")
+		return fmt.Errorf("RAGFORGE_TEST_NEO4J_URI is unset")
 	}
-	user := os.Getenv("NEO4J_USER")
+	user := os.Getenv("RAGFORGE_TEST_NEO4J_USER")
 	if user == "" {
 		user = "neo4j"
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	d, err := neo4j.NewDriverWithContext(uri, neo4j.BasicAuth(user, os.Getenv("NEO4J_PASSWORD"), ""))
+	d, err := neo4j.NewDriverWithContext(uri, neo4j.BasicAuth(user, os.Getenv("RAGFORGE_TEST_NEO4J_PASSWORD"), ""))
 	if err != nil {
 		return err
 	}
 	defer d.Close(ctx)
-	db := neo4j.ExecuteQueryWithDatabase(os.Getenv("NEO4J_DATABASE"))
+	db := neo4j.ExecuteQueryWithDatabase(os.Getenv("RAGFORGE_TEST_NEO4J_DATABASE"))
 	res, err := neo4j.ExecuteQuery(ctx, d,
 		"CALL dbms.components() YIELD name, versions, edition RETURN name, versions[0] AS version, edition",
 		nil, neo4j.EagerResultTransformer, db)
