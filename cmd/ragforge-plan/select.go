@@ -29,7 +29,11 @@ func documentsFromConfigs(paths []string) ([]retrieval.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	catalog, err := tools.Generate(m, tools.Options{})
+	trees, err := treeTools(m)
+	if err != nil {
+		return nil, err
+	}
+	catalog, err := tools.Generate(m, tools.Options{CustomTools: trees})
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,13 @@ func runTools(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
 		return 1
 	}
+	trees, err := treeTools(m)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan tools: %v\n", err)
+		return 1
+	}
 	cat, err := tools.Generate(m, tools.Options{
+		CustomTools:      trees,
 		NoSemanticSearch: *noSemantic,
 		NoRelationships:  *noRelationships,
 		NoSpecialized:    *noSpecialized,

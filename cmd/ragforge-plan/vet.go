@@ -69,7 +69,11 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	report.OK = true
 	count(&report, m)
-	catalog, err := tools.Generate(m, tools.Options{})
+	trees, err := treeTools(m)
+	var catalog *tools.Catalog
+	if err == nil {
+		catalog, err = tools.Generate(m, tools.Options{CustomTools: trees})
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan vet: generating tools: %v\n", err)
 		return 1
