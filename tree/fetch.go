@@ -2,6 +2,7 @@ package tree
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -19,6 +20,12 @@ const (
 	KindDirectory = "directory"
 	KindFile      = "file"
 )
+
+// MaxFetchNodes is the default of Options.MaxNodes.
+const MaxFetchNodes = 500000
+
+// errTooLarge is the read stopping at Options.MaxNodes.
+var errTooLarge = errors.New("the part of the tree under the path patterns' common directory is too large to read at once")
 
 // Node is one node of the tree as read from Neo4j.
 type Node struct {
@@ -153,6 +160,9 @@ func (r *Runner) fetch(ctx context.Context, tr *compiledTree, root string) ([]*N
 		var nodes []*Node
 		seen := map[string]bool{}
 		for res.Next(ctx) {
+			if len(nodes) == r.opts.MaxNodes {
+				return nil, errTooLarge
+			}
 			vals := res.Record().Values
 			path, _ := vals[0].(string)
 			if path == "" || seen[path] {
@@ -179,6 +189,9 @@ func (r *Runner) fetch(ctx context.Context, tr *compiledTree, root string) ([]*N
 		}
 		return nodes, res.Err()
 	}, neo4j.WithTxTimeout(r.opts.Timeout))
+	if errors.Is(err, errTooLarge) {
+		return nil, fmt.Errorf("%w: more than %d nodes", errTooLarge, r.opts.MaxNodes)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tree: reading tree %s: %w", tr.t.Name, err)
 	}

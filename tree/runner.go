@@ -31,6 +31,10 @@ type Options struct {
 	Timeout time.Duration
 	// Now is the clock of presets' times (time.Now when nil).
 	Now func() time.Time
+	// MaxNodes bounds the nodes one call reads (MaxFetchNodes when 0), so
+	// a call on a huge tree fails fast with advice instead of holding the
+	// server and the process.
+	MaxNodes int
 }
 
 // Runner runs the tree tools of one model.
@@ -54,6 +58,9 @@ func New(m *model.Model, opts Options) (*Runner, error) {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.MaxNodes <= 0 {
+		opts.MaxNodes = MaxFetchNodes
 	}
 	r := &Runner{m: m, opts: opts}
 	for _, t := range m.Trees {
@@ -95,6 +102,9 @@ func (r *Runner) view(ctx context.Context, tool, at string, tr *compiledTree, f 
 		return nil, ce
 	}
 	nodes, err := r.fetch(ctx, tr, f.fetchRoot())
+	if errors.Is(err, errTooLarge) {
+		return nil, callError(tool, at+"/path_patterns", err.Error()+"; give path_patterns that start with a directory (\"src/app/**\" rather than \"**/app/**\")")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -377,3 +377,21 @@ func TestQueryFileTreeSummarizesNetHTTPAndTruncatesItsList(t *testing.T) {
 		t.Errorf("answer %q", q.Answer)
 	}
 }
+
+func TestAReadOverTheNodeCapIsACallErrorAdvisingPathPatterns(t *testing.T) {
+	f := loadNetHTTP(t)
+	r, err := tree.New(f.e.Model(), tree.Options{Driver: f.d, Database: neo4jtest.Database(), MaxNodes: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Query(context.Background(), "", tree.Filters{}, 10)
+	var ce *tools.CallError
+	if !errors.As(err, &ce) || ce.Problems[0].Path != "/filters/path_patterns" || !strings.Contains(ce.Error(), "more than 20 nodes") {
+		t.Fatalf("error %v, want a CallError at /filters/path_patterns", err)
+	}
+	// A pattern under one directory reads only that directory.
+	q, err := r.Query(context.Background(), "", tree.Filters{PathPatterns: []string{"net/http/cgi/**"}}, 10)
+	if err != nil || q.Summary.Files == 0 {
+		t.Fatalf("net/http/cgi under the cap: %v %+v", err, q)
+	}
+}
