@@ -30,7 +30,7 @@ type toolDocJSON struct {
 	Name        string    `json:"name"`
 	Category    string    `json:"category"`
 	Description string    `json:"description"`
-	WhenToUse   string    `json:"whenToUse"`
+	WhenToUse   whenToUse `json:"whenToUse"`
 	Keywords    []string  `json:"keywords"`
 	Examples    []Example `json:"examples"`
 	Gemini      struct {
@@ -43,6 +43,26 @@ type toolDocJSON struct {
 			Required []string `json:"required"`
 		} `json:"parameters"`
 	} `json:"gemini"`
+}
+
+// whenToUse holds a catalog file's whenToUse, which #ToolDoc allows as one
+// string or as a list of strings; either way retrieval indexes every
+// situation it names.
+type whenToUse []string
+
+// UnmarshalJSON accepts a string or an array of strings.
+func (w *whenToUse) UnmarshalJSON(data []byte) error {
+	var one string
+	if err := json.Unmarshal(data, &one); err == nil {
+		*w = whenToUse{one}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(data, &list); err != nil {
+		return fmt.Errorf("whenToUse: want a string or a list of strings: %w", err)
+	}
+	*w = list
+	return nil
 }
 
 // toolDocChecker validates catalog files against #ToolDoc. A cue.Context is
@@ -114,7 +134,7 @@ func (raw toolDocJSON) document() Document {
 		Name:        raw.Name,
 		Category:    raw.Category,
 		Description: raw.Description,
-		WhenToUse:   raw.WhenToUse,
+		WhenToUse:   strings.Join(raw.WhenToUse, "\n"),
 		Keywords:    raw.Keywords,
 		Examples:    raw.Examples,
 	}

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -78,5 +79,34 @@ func TestLoadCatalogReportsDuplicateNamesAcrossFolders(t *testing.T) {
 	_, err := LoadCatalog(exampleCatalog, exampleCatalog)
 	if err == nil || !strings.Contains(err.Error(), "is already defined in") {
 		t.Fatalf("want duplicate-name errors, got %v", err)
+	}
+}
+
+func TestToolDocAcceptsWhenToUseAsStringOrListAndIndexesBoth(t *testing.T) {
+	const head = `{"name": %q, "description": "Does a thing.", "whenToUse": `
+	docs := []Document{}
+	for name, when := range map[string]string{
+		"as_string": `"Use for zanzibar questions."`,
+		"as_list":   `["Use for quokka questions.", "Use when the user mentions a wombat."]`,
+	} {
+		d, err := ParseToolDoc(name+".json", []byte(fmt.Sprintf(head, name)+when+"}"))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		docs = append(docs, d)
+	}
+	ix, err := NewIndex(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for msg, want := range map[string]string{"zanzibar": "as_string", "quokka": "as_list", "wombat": "as_list"} {
+		if got := ix.Rank(msg, 1); len(got) != 1 || got[0].Name != want {
+			t.Errorf("%q: want %s first, got %v", msg, want, got)
+		}
+	}
+	for _, bad := range []string{`3`, `[1]`, `{"a": "b"}`} {
+		if _, err := ParseToolDoc("bad.json", []byte(`{"name": "t", "description": "x", "whenToUse": `+bad+`}`)); err == nil || !strings.Contains(err.Error(), "bad.json:1:") {
+			t.Errorf("whenToUse %s: want a positioned error, got %v", bad, err)
+		}
 	}
 }

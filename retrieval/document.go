@@ -17,7 +17,8 @@ type Document struct {
 	// Description says what the tool does.
 	Description string `json:"description"`
 	// WhenToUse says when an agent should pick the tool; indexed with the
-	// description because it is written in the same register.
+	// description because it is written in the same register. A catalog
+	// file's list form is kept one situation per line.
 	WhenToUse string `json:"whenToUse,omitempty"`
 	// Keywords are extra search terms in any language.
 	Keywords []string `json:"keywords,omitempty"`
