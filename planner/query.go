@@ -6,12 +6,16 @@ import (
 
 // queryEntities plans query_entities:
 //
-//	MATCH (n:L) WHERE <stored predicates> [AND <sort property> IS NOT NULL]
+//	MATCH (n:L) WHERE <stored predicates>
 //	<computed fields the filter or sort needs>
 //	WITH … WHERE <computed predicates>
-//	WITH … ORDER BY <sort>, <unique field> SKIP $offset LIMIT $limit
+//	WITH … ORDER BY <sort IS NULL>, <sort>, <unique field> SKIP $offset LIMIT $limit
 //	<computed fields only returned>
 //	RETURN id, properties, computed ORDER BY …
+//
+// Entities without a sort value come last in both directions. A sort on a
+// stored property (or a ready materialized one) is paged by
+// nullsLastFromIndex instead, so a range index on it still gives the order.
 func (p *Planner) queryEntities(a *tools.QueryEntitiesArgs, state State) (*Statement, error) {
 	e, err := p.entity(tools.QueryEntities, a.EntityType, "/entity_type")
 	if err != nil {
@@ -25,7 +29,16 @@ func (p *Planner) queryEntities(a *tools.QueryEntitiesArgs, state State) (*State
 	if err := b.conditions(a.Conditions, "conditions", &ps); err != nil {
 		return nil, err
 	}
+	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
+	offset := a.Offset
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > p.limits.MaxOffset {
+		offset = p.limits.MaxOffset
+	}
 	var orders []order
+	var sortRef *fieldRef
 	if a.OrderBy != nil {
 		r, err := b.field(a.OrderBy.Field, "/order_by/field")
 		if err != nil {
@@ -35,34 +48,31 @@ func (p *Planner) queryEntities(a *tools.QueryEntitiesArgs, state State) (*State
 		if r.c != nil && !containsRef(ps.chosen, r) {
 			ps.chosen = append(ps.chosen, r)
 		}
-		if !b.runtime(r) {
-			// Lets Neo4j read the order from a range index (and makes a
-			// sorted call's answer the same with or without one).
-			ps.stored = append(ps.stored, b.expr(r)+" IS NOT NULL")
-		} else {
+		if b.runtime(r) {
 			ps.refs = append(ps.refs, r)
-			ps.computed = append(ps.computed, b.expr(r)+" IS NOT NULL")
 		}
-		orders = append(orders, order{expr: b.expr(r), desc: a.OrderBy.Direction == "DESC"})
+		sortRef = &r
+		x := b.expr(r)
+		// Entities without a value come last in both directions (Cypher
+		// puts nulls first when descending).
+		orders = append(orders, order{expr: x + " IS NULL"}, order{expr: x, desc: a.OrderBy.Direction == "DESC"})
 	}
 	if a.OrderBy == nil || a.OrderBy.Field != e.UniqueField {
 		orders = append(orders, b.idOrder())
 	}
-	b.match(ps.stored)
-	if err := b.ensure(ps.refs...); err != nil {
-		return nil, err
+	pOffset, pLimit := b.named("offset", int64(offset)), b.named("limit", int64(limit))
+	if sortRef != nil && !b.runtime(*sortRef) {
+		if err := b.nullsLastFromIndex(ps, b.expr(*sortRef), orders[1:], pOffset, pLimit); err != nil {
+			return nil, err
+		}
+	} else {
+		b.match(ps.stored)
+		if err := b.ensure(ps.refs...); err != nil {
+			return nil, err
+		}
+		b.filterScope(ps.computed)
+		b.line("WITH %s\nORDER BY %s\nSKIP %s LIMIT %s", b.carried(), orderList(orders), pOffset, pLimit)
 	}
-	b.filterScope(ps.computed)
-
-	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
-	offset := a.Offset
-	if offset < 0 {
-		offset = 0
-	}
-	if offset > p.limits.MaxOffset {
-		offset = p.limits.MaxOffset
-	}
-	b.line("WITH %s\nORDER BY %s\nSKIP %s LIMIT %s", b.carried(), orderList(orders), b.named("offset", int64(offset)), b.named("limit", int64(limit)))
 
 	stored, computed := b.defaultStored(), []fieldRef(nil)
 	if len(a.Fields) > 0 {

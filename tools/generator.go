@@ -136,13 +136,13 @@ func (g *generator) queryEntities() {
 	}
 	b.WriteString("\nOperators by field type:\n" + ops)
 	b.WriteString("IN/NOT IN take a list value; IS NULL/IS NOT NULL take no value.\n")
-	fmt.Fprintf(&b, "You can ORDER BY any field or computed field (ASC or DESC). limit defaults to %d (at most %d); page with offset.", g.c.limits.DefaultLimit, g.c.limits.MaxLimit)
+	fmt.Fprintf(&b, "You can ORDER BY any field or computed field (ASC or DESC); entities without a value come last either way. limit defaults to %d (at most %d); page with offset.", g.c.limits.DefaultLimit, g.c.limits.MaxLimit)
 
 	in := object(
 		entityTypeProp(offerEntities(offers), "Entity to query"),
 		conditionsProp("conditions", offers, "Conditions, all of which must hold"),
 		prop{"order_by", object(
-			fieldProp("field", unionFields(offers), "Field or computed field to sort by"),
+			fieldProp("field", unionFields(offers), "Field or computed field to sort by (entities without a value last)"),
 			prop{"direction", &schema{Type: "string", Enum: []string{"ASC", "DESC"}, Default: "ASC"}},
 		).require("field")},
 		g.limitProp(),
