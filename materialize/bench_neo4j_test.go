@@ -112,9 +112,9 @@ func BenchmarkMaterialize(b *testing.B) {
 	// File nodes (thousands of CONTAINS each) and overflows the
 	// transaction memory pool. Scopes first, in small batches, avoids it.
 	b.Cleanup(func() {
-		for _, label := range []string{"Scope", "File", "Directory", "ExternalLibrary"} {
+		for _, label := range []string{"`Scope`", "`File`", "`Directory`", "`ExternalLibrary`"} {
 			for {
-				res, err := neo4j.ExecuteQuery(ctx, d, "MATCH (n:"+planner.Ident(label)+") WITH n LIMIT 10000 DETACH DELETE n", nil,
+				res, err := neo4j.ExecuteQuery(ctx, d, "MATCH (n:"+label+") WITH n LIMIT 10000 DETACH DELETE n", nil,
 					neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(db))
 				if err != nil {
 					b.Errorf("emptying the benchmark graph: %v", err)

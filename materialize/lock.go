@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
-	"github.com/ragforge/ragforge/planner"
 )
 
 // LockLabel is the label of the lock node that keeps two applies (or an
@@ -26,7 +24,7 @@ const LockLabel = "_RagforgeLock"
 // deleting nodes by hand.
 const DefaultLockStaleAfter = 2 * time.Minute
 
-var lockConstraint = "CREATE CONSTRAINT ragforge_lock_name IF NOT EXISTS FOR (l:" + planner.Ident(LockLabel) + ") REQUIRE l.name IS UNIQUE"
+var lockConstraint = "CREATE CONSTRAINT ragforge_lock_name IF NOT EXISTS FOR (l:" + lockLabelQ + ") REQUIRE l.name IS UNIQUE"
 
 // LockedError says another process holds the lock, and who.
 type LockedError struct {
@@ -78,7 +76,7 @@ func AcquireLock(ctx context.Context, driver neo4j.DriverWithContext, db, name, 
 	_, _ = rand.Read(b)
 	l := &Lock{driver: driver, db: db, name: name, token: hex.EncodeToString(b),
 		stop: make(chan struct{}), done: make(chan struct{}), lost: make(chan struct{})}
-	label := planner.Ident(LockLabel)
+	label := lockLabelQ
 	sess := driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
 	_, err := sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
@@ -127,7 +125,7 @@ func (l *Lock) beat(every time.Duration) {
 			return
 		case <-t.C:
 			ctx, cancel := context.WithTimeout(context.Background(), every)
-			res, err := neo4j.ExecuteQuery(ctx, l.driver, "MATCH (l:"+planner.Ident(LockLabel)+" {name: $name, token: $token}) SET l.heartbeat = datetime() RETURN count(l) AS n",
+			res, err := neo4j.ExecuteQuery(ctx, l.driver, "MATCH (l:"+lockLabelQ+" {name: $name, token: $token}) SET l.heartbeat = datetime() RETURN count(l) AS n",
 				map[string]any{"name": l.name, "token": l.token}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(l.db))
 			cancel()
 			if err != nil {
@@ -153,7 +151,7 @@ func (l *Lock) Release() error {
 		<-l.done
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		_, err = neo4j.ExecuteQuery(ctx, l.driver, "MATCH (l:"+planner.Ident(LockLabel)+" {name: $name, token: $token}) DELETE l",
+		_, err = neo4j.ExecuteQuery(ctx, l.driver, "MATCH (l:"+lockLabelQ+" {name: $name, token: $token}) DELETE l",
 			map[string]any{"name": l.name, "token": l.token}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(l.db))
 	})
 	return err

@@ -29,7 +29,7 @@ type Neo4jStore struct {
 // uniqueness constraint it relies on (idempotently).
 func NewNeo4jStore(ctx context.Context, driver neo4j.DriverWithContext, db string) (*Neo4jStore, error) {
 	s := &Neo4jStore{driver: driver, db: db}
-	q := "CREATE CONSTRAINT ragforge_usage_key IF NOT EXISTS FOR (c:" + planner.Ident(UsageLabel) + ") REQUIRE c.key IS UNIQUE"
+	q := "CREATE CONSTRAINT ragforge_usage_key IF NOT EXISTS FOR (c:" + usageLabelQ + ") REQUIRE c.key IS UNIQUE"
 	if _, err := neo4j.ExecuteQuery(ctx, driver, q, nil, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(db)); err != nil {
 		return nil, fmt.Errorf("materialize: usage store constraint: %w", err)
 	}
@@ -56,7 +56,7 @@ func (s *Neo4jStore) Add(ctx context.Context, counts []Count) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	q := "UNWIND $rows AS r MERGE (c:" + planner.Ident(UsageLabel) + " {key: r.key}) " +
+	q := "UNWIND $rows AS r MERGE (c:" + usageLabelQ + " {key: r.key}) " +
 		"ON CREATE SET c.day = r.day, c.entity = r.entity, c.field = r.field, c.kind = r.kind " +
 		"SET c.n = coalesce(c.n, 0) + r.n"
 	_, err := neo4j.ExecuteQuery(ctx, s.driver, q, map[string]any{"rows": rows}, neo4j.EagerResultTransformer,
@@ -69,7 +69,7 @@ func (s *Neo4jStore) Add(ctx context.Context, counts []Count) error {
 
 // Counts implements Store.
 func (s *Neo4jStore) Counts(ctx context.Context) ([]Count, error) {
-	q := "MATCH (c:" + planner.Ident(UsageLabel) + ") RETURN c.day AS day, c.entity AS entity, c.field AS field, c.kind AS kind, c.n AS n"
+	q := "MATCH (c:" + usageLabelQ + ") RETURN c.day AS day, c.entity AS entity, c.field AS field, c.kind AS kind, c.n AS n"
 	res, err := neo4j.ExecuteQuery(ctx, s.driver, q, nil, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.db), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {

@@ -34,7 +34,11 @@ func ReadFacts(ctx context.Context, driver neo4j.DriverWithContext, db string, m
 		if len(e.Computed) == 0 {
 			continue
 		}
-		res, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (n:"+planner.Ident(e.Name)+") RETURN count(n) AS n", nil,
+		label, err := quote("entity", e.Name)
+		if err != nil {
+			return nil, err
+		}
+		res, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (n:"+label+") RETURN count(n) AS n", nil,
 			neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(db), neo4j.ExecuteQueryWithReadersRouting())
 		if err != nil {
 			return nil, fmt.Errorf("materialize: counting %s nodes: %w", e.Name, err)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/planner"
 )
 
 // RecomputeParam is the parameter that carries the node's unique id in a
@@ -50,10 +49,18 @@ func Recompute(m *model.Model, entity string, fields []string) (string, error) {
 				subs = append(subs, sq)
 			}
 		}
-		sets = append(sets, "n."+planner.Ident(f.CacheProperty())+" = "+frag.Cypher)
+		prop, err := quote(entity+"."+name+" cache property", f.CacheProperty())
+		if err != nil {
+			return "", err
+		}
+		sets = append(sets, "n."+prop+" = "+frag.Cypher)
+	}
+	label, unique, err := labelAndProperty(entity, e.UniqueField)
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "MATCH (n:%s) WHERE n.%s = $%s\n", planner.Ident(entity), planner.Ident(e.UniqueField), RecomputeParam)
+	fmt.Fprintf(&b, "MATCH (n:%s) WHERE n.%s = $%s\n", label, unique, RecomputeParam)
 	for _, sq := range subs {
 		b.WriteString(sq)
 		b.WriteString("\n")

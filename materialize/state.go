@@ -59,14 +59,14 @@ func (s FieldState) Ref() planner.FieldRef {
 
 // stateConstraint makes a second state node for one entity.field
 // impossible, whatever two processes do at once.
-var stateConstraint = "CREATE CONSTRAINT ragforge_materialization_field IF NOT EXISTS FOR (s:" + planner.Ident(StateLabel) + ") REQUIRE (s.entity, s.field) IS UNIQUE"
+var stateConstraint = "CREATE CONSTRAINT ragforge_materialization_field IF NOT EXISTS FOR (s:" + stateLabelQ + ") REQUIRE (s.entity, s.field) IS UNIQUE"
 
 const stateReturn = "s.entity AS entity, s.field AS field, s.property AS property, s.hash AS hash, s.status AS status, " +
 	"s.rows AS rows, s.cursor AS cursor, s.index AS index, s.started_at AS started_at, s.updated_at AS updated_at, s.finished_at AS finished_at"
 
 // ReadStates returns every state node of the database.
 func ReadStates(ctx context.Context, driver neo4j.DriverWithContext, db string) ([]FieldState, error) {
-	q := "MATCH (s:" + planner.Ident(StateLabel) + ") RETURN " + stateReturn + " ORDER BY entity, field"
+	q := "MATCH (s:" + stateLabelQ + ") RETURN " + stateReturn + " ORDER BY entity, field"
 	res, err := neo4j.ExecuteQuery(ctx, driver, q, nil, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(db), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {

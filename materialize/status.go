@@ -95,8 +95,12 @@ func (x *Materializer) Verify(ctx context.Context, only []planner.FieldRef) ([]D
 		if !selected(only, p.Ref()) || p.State == nil {
 			continue
 		}
-		prop := "n." + planner.Ident(p.State.Property)
-		q := "MATCH (n:" + planner.Ident(p.Entity) + ")\n"
+		label, prop, err := labelAndProperty(p.Entity, p.State.Property)
+		if err != nil {
+			return nil, err
+		}
+		prop = "n." + prop
+		q := "MATCH (n:" + label + ")\n"
 		for _, sq := range p.Fragment.Subqueries {
 			q += sq + "\n"
 		}

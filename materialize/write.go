@@ -13,12 +13,6 @@ import (
 	"github.com/ragforge/ragforge/planner"
 )
 
-// IndexName is the name of the range index apply creates on a stored
-// property: derived from entity and property, so drop finds it again.
-func IndexName(entity, property string) string {
-	return "ragforge_mat_" + entity + "_" + property
-}
-
 // OwnershipError is the refusal to write a property that nodes already
 // hold when no state node claims it: it may be the user's data (DESIGN
 // invariant 7).
@@ -67,7 +61,7 @@ func (x *Materializer) autoCommitCount(ctx context.Context, q string, params map
 	return n, nil
 }
 
-var stateMatch = "MATCH (s:" + planner.Ident(StateLabel) + " {entity: $entity, field: $field}) "
+var stateMatch = "MATCH (s:" + stateLabelQ + " {entity: $entity, field: $field}) "
 
 // setState updates the field's state node with the given assignments
 // (Cypher over s, with $entity and $field bound) and invalidates caches.
@@ -89,11 +83,15 @@ func (x *Materializer) claim(ctx context.Context, p *FieldPlan) error {
 	if e := x.m.Entity(p.Entity); e != nil && e.Field(p.Property) != nil {
 		return &OwnershipError{Entity: p.Entity, Field: p.Name, Property: p.Property, StoredField: true}
 	}
+	label, prop, err := labelAndProperty(p.Entity, p.Property)
+	if err != nil {
+		return err
+	}
 	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
 	params := map[string]any{"entity": p.Entity, "field": p.Name, "property": p.Property, "hash": p.Hash}
-	_, err := sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, "MATCH (s:"+planner.Ident(StateLabel)+" {entity: $entity, property: $property}) WHERE s.field <> $field RETURN s.field AS owner", params)
+	_, err = sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, "MATCH (s:"+stateLabelQ+" {entity: $entity, property: $property}) WHERE s.field <> $field RETURN s.field AS owner", params)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +100,7 @@ func (x *Materializer) claim(ctx context.Context, p *FieldPlan) error {
 			o, _ := owner.(string)
 			return nil, &OwnershipError{Entity: p.Entity, Field: p.Name, Property: p.Property, Owner: o}
 		}
-		res, err = tx.Run(ctx, "RETURN EXISTS { MATCH (n:"+planner.Ident(p.Entity)+") WHERE n."+planner.Ident(p.Property)+" IS NOT NULL } AS held", nil)
+		res, err = tx.Run(ctx, "RETURN EXISTS { MATCH (n:"+label+") WHERE n."+prop+" IS NOT NULL } AS held", nil)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +111,7 @@ func (x *Materializer) claim(ctx context.Context, p *FieldPlan) error {
 		if held, _ := rec.Get("held"); held == true {
 			return nil, &OwnershipError{Entity: p.Entity, Field: p.Name, Property: p.Property}
 		}
-		res, err = tx.Run(ctx, "CREATE (s:"+planner.Ident(StateLabel)+" {entity: $entity, field: $field, property: $property, hash: $hash, status: 'building', rows: 0, started_at: datetime(), updated_at: datetime()})", params)
+		res, err = tx.Run(ctx, "CREATE (s:"+stateLabelQ+" {entity: $entity, field: $field, property: $property, hash: $hash, status: 'building', rows: 0, started_at: datetime(), updated_at: datetime()})", params)
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +223,11 @@ func (x *Materializer) readState(ctx context.Context, ref planner.FieldRef) (*Fi
 // ids streams the ids of entity's nodes after cursor and returns them
 // sorted, so batches go in id order and a cursor can resume.
 func (x *Materializer) ids(ctx context.Context, entity string, cursor int64) ([]int64, error) {
-	q := "MATCH (n:" + planner.Ident(entity) + ") WHERE id(n) > $cursor RETURN id(n) AS id"
+	label, err := quote("entity", entity)
+	if err != nil {
+		return nil, err
+	}
+	q := "MATCH (n:" + label + ") WHERE id(n) > $cursor RETURN id(n) AS id"
 	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(ctx)
 	ids, err := neo4j.ExecuteRead(ctx, sess, func(tx neo4j.ManagedTransaction) ([]int64, error) {
@@ -259,7 +261,10 @@ const chunkFactor = 10
 // writeInTransactions is the WriteInTransactions method; it returns the
 // number of nodes of the label.
 func (x *Materializer) writeInTransactions(ctx context.Context, p *FieldPlan) (int64, error) {
-	label := planner.Ident(p.Entity)
+	label, prop, err := labelAndProperty(p.Entity, p.Property)
+	if err != nil {
+		return 0, err
+	}
 	r, err := x.query(ctx, "MATCH (n:"+label+") RETURN count(n) AS n", nil)
 	if err != nil {
 		return 0, err
@@ -272,7 +277,7 @@ func (x *Materializer) writeInTransactions(ctx context.Context, p *FieldPlan) (i
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "WITH n, n.%s AS s, %s AS v WHERE %s\nCALL (n, v) { SET n.%s = v } IN TRANSACTIONS OF $batch ROWS",
-		planner.Ident(p.Property), p.Fragment.Cypher, differs, planner.Ident(p.Property))
+		prop, p.Fragment.Cypher, differs, prop)
 	body := b.String()
 	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
@@ -317,14 +322,15 @@ func (x *Materializer) writeInTransactions(ctx context.Context, p *FieldPlan) (i
 	return total, x.setState(ctx, p.Entity, p.Name, "s.rows = $rows", map[string]any{"rows": total})
 }
 
-// setClause is the Cypher that computes the field for node n and stores it.
-func setClause(p *FieldPlan) string {
+// setClause is the Cypher that computes the field for node n and stores it
+// in the quoted property prop.
+func setClause(p *FieldPlan, prop string) string {
 	var b strings.Builder
 	for _, sq := range p.Fragment.Subqueries {
 		b.WriteString(sq)
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "SET n.%s = %s", planner.Ident(p.Property), p.Fragment.Cypher)
+	fmt.Fprintf(&b, "SET n.%s = %s", prop, p.Fragment.Cypher)
 	return b.String()
 }
 
@@ -348,16 +354,19 @@ func (x *Materializer) bar(total int64, what string) *progressbar.ProgressBar {
 // write computes and stores the field for every node after cursor and
 // returns how many nodes it set.
 func (x *Materializer) write(ctx context.Context, p *FieldPlan, cursor int64) (int64, error) {
-	label := planner.Ident(p.Entity)
 	if x.opts.Method == WriteInTransactions {
 		return x.writeInTransactions(ctx, p)
+	}
+	label, prop, err := labelAndProperty(p.Entity, p.Property)
+	if err != nil {
+		return 0, err
 	}
 	ids, err := x.ids(ctx, p.Entity, cursor)
 	if err != nil {
 		return 0, err
 	}
 	bar := x.bar(int64(len(ids)), p.Entity+"."+p.Name)
-	q := "UNWIND $ids AS id MATCH (n:" + label + ") WHERE id(n) = id\n" + setClause(p) + "\nRETURN count(*) AS rows"
+	q := "UNWIND $ids AS id MATCH (n:" + label + ") WHERE id(n) = id\n" + setClause(p, prop) + "\nRETURN count(*) AS rows"
 	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
 	var total int64
@@ -411,7 +420,15 @@ func (x *Materializer) ensureIndex(ctx context.Context, p *FieldPlan) (string, e
 		return "", nil
 	}
 	name := IndexName(p.Entity, p.Property)
-	q := "CREATE RANGE INDEX " + planner.Ident(name) + " IF NOT EXISTS FOR (n:" + planner.Ident(p.Entity) + ") ON (n." + planner.Ident(p.Property) + ")"
+	label, prop, err := labelAndProperty(p.Entity, p.Property)
+	if err != nil {
+		return "", err
+	}
+	qname, err := quote("index name", name)
+	if err != nil {
+		return "", err
+	}
+	q := "CREATE RANGE INDEX " + qname + " IF NOT EXISTS FOR (n:" + label + ") ON (n." + prop + ")"
 	if _, err := x.query(ctx, q, nil); err != nil {
 		return "", fmt.Errorf("materialize: creating index %s: %w", name, err)
 	}
@@ -461,6 +478,11 @@ func (x *Materializer) grace(ctx context.Context, field string) error {
 // apply.
 func (x *Materializer) drop(ctx context.Context, s FieldState) (Action, error) {
 	a := Action{Entity: s.Entity, Name: s.Field, Did: "dropped"}
+	// Names come from a state node: checked before anything changes.
+	label, prop, err := labelAndProperty(s.Entity, s.Property)
+	if err != nil {
+		return a, err
+	}
 	if err := x.setState(ctx, s.Entity, s.Field, "s.status = 'dropping'", nil); err != nil {
 		return a, err
 	}
@@ -473,7 +495,11 @@ func (x *Materializer) drop(ctx context.Context, s FieldState) (Action, error) {
 		if name == "" {
 			continue
 		}
-		if _, err := x.query(ctx, "DROP INDEX "+planner.Ident(name)+" IF EXISTS", nil); err != nil {
+		qname, err := quote("index name", name)
+		if err != nil {
+			return a, err
+		}
+		if _, err := x.query(ctx, "DROP INDEX "+qname+" IF EXISTS", nil); err != nil {
 			return a, fmt.Errorf("materialize: dropping index %s: %w", name, err)
 		}
 	}
@@ -481,7 +507,7 @@ func (x *Materializer) drop(ctx context.Context, s FieldState) (Action, error) {
 	// left: each statement's transaction stays small, and an interrupted
 	// drop is finished by the next one.
 	bar := x.bar(-1, "drop "+s.Entity+"."+s.Field)
-	q := "MATCH (n:" + planner.Ident(s.Entity) + ") WHERE n." + planner.Ident(s.Property) + " IS NOT NULL WITH n LIMIT $limit CALL (n) { REMOVE n." + planner.Ident(s.Property) + " } IN TRANSACTIONS OF $batch ROWS RETURN count(*) AS removed"
+	q := "MATCH (n:" + label + ") WHERE n." + prop + " IS NOT NULL WITH n LIMIT $limit CALL (n) { REMOVE n." + prop + " } IN TRANSACTIONS OF $batch ROWS RETURN count(*) AS removed"
 	for {
 		n, err := x.autoCommitCount(ctx, q, map[string]any{"limit": x.opts.BatchSize * chunkFactor, "batch": x.opts.BatchSize})
 		if err != nil {
