@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -99,6 +100,26 @@ type Constraint struct {
 	EntityType    string
 	LabelsOrTypes []string
 	Properties    []string
+}
+
+// internalPrefix starts the labels ragforge and its test harness keep
+// their own state in (_RagforgeMaterialization, _RagforgeLock,
+// _RagforgeUsage, _RagforgeTestServer, …).
+const internalPrefix = "_Ragforge"
+
+// Internal reports whether a label is one of ragforge's own, which no
+// config describes: a database holding only those has no data yet.
+func Internal(label string) bool { return strings.HasPrefix(label, internalPrefix) }
+
+// DataLabels lists the labels in use that are not ragforge's own, sorted.
+func (s *Schema) DataLabels() []string {
+	var out []string
+	for _, l := range s.LabelNames() {
+		if !Internal(l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // Label returns the label with the given name, or nil.
@@ -236,9 +257,9 @@ func (r reader) nodeProperties(ctx context.Context, s *Schema) error {
 		if name == "" {
 			continue
 		}
-		for _, l := range strings(rec.Values[0]) {
+		for _, l := range stringList(rec.Values[0]) {
 			if label := s.Labels[l]; label != nil {
-				addTypes(label.Properties, name, strings(rec.Values[2]))
+				addTypes(label.Properties, name, stringList(rec.Values[2]))
 			}
 		}
 	}
@@ -259,7 +280,7 @@ func (r reader) relProperties(ctx context.Context, s *Schema) error {
 		}
 		for _, t := range s.RelTypes {
 			if q, err := ident.Quote(t.Name); err == nil && ":"+q == typ {
-				addTypes(t.Properties, name, strings(rec.Values[2]))
+				addTypes(t.Properties, name, stringList(rec.Values[2]))
 			}
 		}
 	}
@@ -339,7 +360,7 @@ func (r reader) indexes(ctx context.Context, s *Schema) error {
 		m := rec.AsMap()
 		ix := Index{
 			Name: str(m["name"]), Type: str(m["type"]), EntityType: str(m["entityType"]),
-			LabelsOrTypes: strings(m["labelsOrTypes"]), Properties: strings(m["properties"]),
+			LabelsOrTypes: stringList(m["labelsOrTypes"]), Properties: stringList(m["properties"]),
 			State: str(m["state"]), FailureMessage: str(m["failureMessage"]), OwningConstraint: str(m["owningConstraint"]),
 		}
 		ix.PopulationPercent, _ = m["populationPercent"].(float64)
@@ -360,7 +381,7 @@ func (r reader) constraints(ctx context.Context, s *Schema) error {
 		m := rec.AsMap()
 		s.Constraints = append(s.Constraints, Constraint{
 			Name: str(m["name"]), Type: str(m["type"]), EntityType: str(m["entityType"]),
-			LabelsOrTypes: strings(m["labelsOrTypes"]), Properties: strings(m["properties"]),
+			LabelsOrTypes: stringList(m["labelsOrTypes"]), Properties: stringList(m["properties"]),
 		})
 	}
 	return nil
@@ -371,7 +392,7 @@ func str(v any) string {
 	return s
 }
 
-func strings(v any) []string {
+func stringList(v any) []string {
 	list, _ := v.([]any)
 	out := make([]string, 0, len(list))
 	for _, x := range list {

@@ -14,7 +14,7 @@
 // apply` creates them. A vector index whose dimensions differ from the
 // config's is an error: every semantic_search call would fail.
 //
-// A database without nodes is not checked (one warning says so): a config
+// A database without nodes (other than ragforge's own) is not checked (one warning says so): a config
 // is usually written before its data is loaded.
 package schemacheck
 
@@ -70,12 +70,12 @@ func Check(ctx context.Context, d neo4j.DriverWithContext, database string, m *m
 		return nil, err
 	}
 	c := &checker{ctx: ctx, d: d, db: database, s: s}
-	if s.Nodes == 0 {
+	if len(s.DataLabels()) == 0 {
 		var pos model.Pos
 		if len(m.Entities) > 0 {
 			pos.File = m.Entities[0].Pos.File
 		}
-		c.add(Warning, pos, "", "the database holds no nodes, so labels, properties and relationships were not checked against it")
+		c.add(Warning, pos, "", "the database holds no nodes besides ragforge's own, so labels, properties and relationships were not checked against it")
 		return c.out, nil
 	}
 	compiled, err := computed.CompileModel(m)
@@ -109,7 +109,7 @@ func (c *checker) entity(path string, e *model.Entity, ce *computed.Entity) {
 	label := c.s.Label(e.Name)
 	if label == nil {
 		c.add(Error, e.Pos, path+".name", "no node has the label %s, so every tool returns nothing for it%s (labels: %s)",
-			e.Name, didYouMean(e.Name, c.s.LabelNames()), strings.Join(c.s.LabelNames(), ", "))
+			e.Name, didYouMean(e.Name, c.s.DataLabels()), strings.Join(c.s.DataLabels(), ", "))
 		return
 	}
 	for j, f := range e.Fields {

@@ -42,10 +42,6 @@ type Options struct {
 	Source string
 }
 
-// internalPrefix marks the labels ragforge keeps its own state in
-// (_RagforgeMaterialization, _RagforgeLock, _RagforgeUsage).
-const internalPrefix = "_Ragforge"
-
 // Draft reads the graph and returns the config as YAML.
 func Draft(ctx context.Context, d neo4j.DriverWithContext, opts Options) ([]byte, error) {
 	if opts.EnumMax <= 0 {
@@ -61,10 +57,7 @@ func Draft(ctx context.Context, d neo4j.DriverWithContext, opts Options) ([]byte
 	dr := &drafter{ctx: ctx, d: d, opts: opts, s: s}
 	entities := seq()
 	var skipped []string
-	for _, name := range s.LabelNames() {
-		if strings.HasPrefix(name, internalPrefix) {
-			continue
-		}
+	for _, name := range s.DataLabels() {
 		if ident.Check(name) != nil {
 			skipped = append(skipped, fmt.Sprintf("label %q: not a valid name", name))
 			continue

@@ -8,29 +8,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/schemacheck"
 	"github.com/ragforge/ragforge/schemadraft"
 )
 
-func TestDraftOfTheNetHTTPFixtureLoadsAndChecksCleanOnItsGraph(t *testing.T) {
-	d := neo4jtest.Open(t)
-	src, err := fixture.GOROOTSrc()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := fixture.Parse(filepath.Join(src, "net", "http"))
-	if err != nil {
-		t.Fatal(err)
-	}
+// draftAndCheck drafts a config from the test database, loads it (failing
+// the test when it does not load) and checks it against the same graph.
+func draftAndCheck(t *testing.T, d neo4j.DriverWithContext, source string) ([]byte, *model.Model, []schemacheck.Finding) {
+	t.Helper()
 	ctx := context.Background()
-	if _, err := fixture.Load(ctx, d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
-	draft, err := schemadraft.Draft(ctx, d, schemadraft.Options{Database: neo4jtest.Database(), Source: "the net/http fixture"})
+	draft, err := schemadraft.Draft(ctx, d, schemadraft.Options{Database: neo4jtest.Database(), Source: source})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,6 +39,13 @@ func TestDraftOfTheNetHTTPFixtureLoadsAndChecksCleanOnItsGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return draft, m, findings
+}
+
+func TestDraftOfTheNetHTTPFixtureLoadsAndChecksCleanOnItsGraph(t *testing.T) {
+	d := neo4jtest.Open(t)
+	fixturetest.LoadNetHTTP(t, d)
+	draft, m, findings := draftAndCheck(t, d, "the net/http fixture")
 	for _, f := range findings {
 		t.Errorf("vet of the draft: %s", f)
 	}
@@ -95,23 +95,7 @@ func TestDraftTypesISOStringsAndEmbeddingsAndLeavesOutListsWithAComment(t *testi
 	neo4jtest.Run(t, d, "CREATE VECTOR INDEX note_vectors FOR (n:Note) ON (n.text_embedding) OPTIONS {indexConfig: {`vector.dimensions`: 3, `vector.similarity_function`: 'euclidean'}}", nil)
 	neo4jtest.Run(t, d, "CREATE (:_RagforgeLock {name: 'x'})", nil)
 	neo4jtest.Run(t, d, "CALL db.awaitIndexes(300)", nil)
-	ctx := context.Background()
-	draft, err := schemadraft.Draft(ctx, d, schemadraft.Options{Database: neo4jtest.Database()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "draft.yaml")
-	if err := os.WriteFile(path, draft, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := engine.Load(path)
-	if err != nil {
-		t.Fatalf("draft does not load: %v\n%s", err, draft)
-	}
-	findings, err := schemacheck.Check(ctx, d, neo4jtest.Database(), m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	draft, m, findings := draftAndCheck(t, d, "")
 	for _, f := range findings {
 		if f.Severity == schemacheck.Error {
 			t.Errorf("vet of the draft: %s", f)

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
@@ -71,18 +70,7 @@ func TestSchemaApplyTwiceCreatesOnceAndEndsOnline(t *testing.T) {
 }
 
 func TestInitDraftsTheFixtureAsAConfigThatVetsClean(t *testing.T) {
-	d := neo4jtest.Open(t)
-	src, err := fixture.GOROOTSrc()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := fixture.Parse(filepath.Join(src, "net", "http"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fixture.Load(context.Background(), d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
+	fixturetest.LoadNetHTTP(t, neo4jtest.Open(t))
 	path := filepath.Join(t.TempDir(), "draft.yaml")
 	if code, _, errOut := execute(t, append([]string{"init", "-o", path}, neo4jtest.Flags(t)...)...); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, errOut)
