@@ -16,7 +16,7 @@ import (
 // application's agent would get it.
 func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("call", stderr,
-		"usage: ragforge-plan call CONFIG... --tool NAME --args JSON [--format text|json] [--timeout D] [--verbose] [--raw-cypher] [--uri URI --user U --password P --database DB]",
+		"usage: ragforge-plan call CONFIG... --tool NAME --args JSON [--format text|json] [--timeout D] [--verbose] [--raw-cypher] [--uri URI --user U --password-file F --database DB]",
 	)
 	conn := addConnectionFlags(fs)
 	tool := fs.String("tool", "", "tool name, e.g. query_entities")

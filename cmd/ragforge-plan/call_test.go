@@ -41,7 +41,7 @@ func TestCallRunsAToolCallOnNeo4j(t *testing.T) {
 	if code, _, errOut := execute(t, args...); code != 1 || !strings.Contains(errOut, "/limit") {
 		t.Errorf("bad call: exit %d, stderr %s", code, errOut)
 	}
-	if code, _, _ := execute(t, "call", codeRAG, "--tool", "query_entities", "--uri", "bolt://127.0.0.1:1", "--password", "x"); code != 1 {
+	if code, _, _ := execute(t, "call", codeRAG, "--tool", "query_entities", "--uri", "bolt://127.0.0.1:1"); code != 1 {
 		t.Errorf("unreachable server: exit %d, want 1", code)
 	}
 	if code, _, _ := execute(t, "call", codeRAG, "--tool", "query_entities", "--timeout", "-1s"); code != 2 {

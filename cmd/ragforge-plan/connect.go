@@ -2,21 +2,38 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
 // connection holds the Neo4j settings every command that talks to the
-// server shares: flags, defaulting to NEO4J_URI, NEO4J_USER,
-// NEO4J_PASSWORD and NEO4J_DATABASE so scripts and CI set them once.
+// server shares: flags, defaulting to NEO4J_URI, NEO4J_USER and
+// NEO4J_DATABASE so scripts and CI set them once. The password comes from
+// NEO4J_PASSWORD, read only when connecting (after flag parsing, so no usage
+// text ever prints it), or from --password-file; never from the arguments,
+// which ps and shell history show to others.
 type connection struct {
-	uri, user, password, database string
+	uri, user, passwordFile, database string
 }
 
-// addConnectionFlags registers --uri, --user, --password and --database.
+// errPasswordFlag is what --password answers: the flag exists only to say
+// where a password goes instead.
+var errPasswordFlag = errors.New("a password in the arguments shows in ps and shell history: " +
+	"set NEO4J_PASSWORD or give --password-file FILE")
+
+// passwordFlag is the refused --password flag (see errPasswordFlag).
+type passwordFlag struct{}
+
+func (passwordFlag) String() string   { return "" }
+func (passwordFlag) Set(string) error { return errPasswordFlag }
+
+// addConnectionFlags registers --uri, --user, --password-file and
+// --database, and a --password that is refused with a pointer to them.
 func addConnectionFlags(fs *flag.FlagSet) *connection {
 	c := &connection{}
 	fs.StringVar(&c.uri, "uri", os.Getenv("NEO4J_URI"), "Neo4j URI (default $NEO4J_URI)")
@@ -25,9 +42,24 @@ func addConnectionFlags(fs *flag.FlagSet) *connection {
 		user = "neo4j"
 	}
 	fs.StringVar(&c.user, "user", user, "Neo4j user (default $NEO4J_USER, else neo4j)")
-	fs.StringVar(&c.password, "password", os.Getenv("NEO4J_PASSWORD"), "Neo4j password (default $NEO4J_PASSWORD)")
+	fs.StringVar(&c.passwordFile, "password-file", "", "read the Neo4j password from the first line of `FILE` (default: the NEO4J_PASSWORD variable)")
+	fs.Var(passwordFlag{}, "password", "refused: "+errPasswordFlag.Error())
 	fs.StringVar(&c.database, "database", os.Getenv("NEO4J_DATABASE"), "Neo4j database (default $NEO4J_DATABASE, else the server's default)")
 	return c
+}
+
+// password returns the first line of --password-file when given, else
+// NEO4J_PASSWORD as it is now.
+func (c *connection) password() (string, error) {
+	if c.passwordFile == "" {
+		return os.Getenv("NEO4J_PASSWORD"), nil
+	}
+	data, err := os.ReadFile(c.passwordFile)
+	if err != nil {
+		return "", fmt.Errorf("--password-file: %w", err)
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	return strings.TrimSuffix(line, "\r"), nil
 }
 
 // open connects and checks the connection, so a wrong address or password
@@ -36,7 +68,11 @@ func (c *connection) open(ctx context.Context) (neo4j.DriverWithContext, error) 
 	if c.uri == "" {
 		return nil, fmt.Errorf("no Neo4j URI: give --uri or set NEO4J_URI")
 	}
-	d, err := neo4j.NewDriverWithContext(c.uri, neo4j.BasicAuth(c.user, c.password, ""))
+	password, err := c.password()
+	if err != nil {
+		return nil, err
+	}
+	d, err := neo4j.NewDriverWithContext(c.uri, neo4j.BasicAuth(c.user, password, ""))
 	if err != nil {
 		return nil, err
 	}

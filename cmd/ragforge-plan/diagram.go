@@ -16,7 +16,7 @@ import (
 // read again, so the picture shows the files as they are now.
 func runDiagram(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("diagram", stderr,
-		"usage: ragforge-plan diagram render ID CONFIG... [--format svg|html] [-o FILE] [--uri URI --user U --password P --database DB]",
+		"usage: ragforge-plan diagram render ID CONFIG... [--format svg|html] [-o FILE] [--uri URI --user U --password-file F --database DB]",
 		"  render  draw the saved diagram ID (from create_diagram) as SVG, or as an HTML page embedding the SVG",
 	)
 	conn := addConnectionFlags(fs)

@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
-
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/fixture"
 )
@@ -17,7 +14,7 @@ import (
 // real graph to run tool calls on (`ragforge-plan fixture load`).
 func runFixture(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "load" {
-		fmt.Fprintln(stderr, "usage: ragforge-plan fixture load [--src DIR] [--scale N] [--batch N] [--dry-run] [--uri URI --user USER --password PASSWORD --database DB]")
+		fmt.Fprintln(stderr, "usage: ragforge-plan fixture load [--src DIR] [--scale N] [--batch N] [--dry-run] [--uri URI --user U --password-file F --database DB]")
 		return 2
 	}
 	fs := newFlagSet("fixture load", stderr,
@@ -27,10 +24,7 @@ func runFixture(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	scale := fs.Int("scale", 1, "load every Scope this many times (synthetic copies, for benchmarks)")
 	batch := fs.Int("batch", fixture.DefaultBatchSize, "rows per UNWIND statement")
 	dryRun := fs.Bool("dry-run", false, "parse and print the counts; write nothing")
-	uri := fs.String("uri", fixtureEnvOr("NEO4J_URI", "bolt://127.0.0.1:7687"), "Neo4j URI (NEO4J_URI)")
-	user := fs.String("user", fixtureEnvOr("NEO4J_USER", "neo4j"), "Neo4j user (NEO4J_USER)")
-	password := fs.String("password", os.Getenv("NEO4J_PASSWORD"), "Neo4j password (NEO4J_PASSWORD)")
-	database := fs.String("database", os.Getenv("NEO4J_DATABASE"), "Neo4j database, empty for the default (NEO4J_DATABASE)")
+	conn := addConnectionFlags(fs)
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -69,28 +63,15 @@ func runFixture(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 0
 	}
 
-	d, err := neo4j.NewDriverWithContext(*uri, neo4j.BasicAuth(*user, *password, ""))
+	d, err := conn.open(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan fixture load: %v\n", err)
 		return 1
 	}
 	defer d.Close(context.Background())
-	if err := d.VerifyConnectivity(ctx); err != nil {
-		fmt.Fprintf(stderr, "ragforge-plan fixture load: cannot reach Neo4j at %s: %v\n", *uri, err)
-		return 1
-	}
-	if _, err := fixture.Load(ctx, d, g, fixture.LoadOptions{Database: *database, BatchSize: *batch, Progress: stdout}); err != nil {
+	if _, err := fixture.Load(ctx, d, g, fixture.LoadOptions{Database: conn.database, BatchSize: *batch, Progress: stdout}); err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan fixture load: %v\n", err)
 		return 1
 	}
 	return 0
-}
-
-// fixtureEnvOr returns the environment variable name, or fallback when it is unset
-// or empty.
-func fixtureEnvOr(name, fallback string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return fallback
 }

@@ -14,7 +14,7 @@ import (
 // and relationships instead of a blank file.
 func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("init", stderr,
-		"usage: ragforge-plan init [-o FILE] [--enum-max N] [--sample N] [--uri URI --user U --password P --database DB]",
+		"usage: ragforge-plan init [-o FILE] [--enum-max N] [--sample N] [--uri URI --user U --password-file F --database DB]",
 		"Drafts a config (YAML) from the graph: labels → entities, properties → typed fields, relationship types with",
 		"the labels they connect, indexes. The draft passes `ragforge-plan vet --uri` on the same graph; review it.",
 	)

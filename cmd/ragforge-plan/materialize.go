@@ -54,7 +54,7 @@ type materializePlanLine struct {
 func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("materialize", stderr,
 		"usage: ragforge-plan materialize plan|apply|status|verify|refresh|drop CONFIG... [--field Entity.field]... [--format text|json]",
-		"       [--stats FILE | --stats-store FILE|neo4j] [--batch-size N] [--uri URI --user U --password P --database DB]",
+		"       [--stats FILE | --stats-store FILE|neo4j] [--batch-size N] [--uri URI --user U --password-file F --database DB]",
 		"  plan     what apply would do, with each decision's reason",
 		"  apply    write decided fields (resumable), index them, mark them ready; drop fields decided runtime",
 		"  status   each field's state: none, building, ready, stale, dropping",

@@ -25,7 +25,7 @@ type schemaApplyReport struct {
 // generated tools at full speed without hand-written DDL.
 func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("schema", stderr,
-		"usage: ragforge-plan schema apply CONFIG... [--wait DURATION] [--format text|json] [--uri URI --user U --password P --database DB]",
+		"usage: ragforge-plan schema apply CONFIG... [--wait DURATION] [--format text|json] [--uri URI --user U --password-file F --database DB]",
 		"  apply  create the declared range/point, full-text and vector indexes and unique_field constraints",
 		"         (idempotent: what exists, under any name where the name does not matter, is kept), then wait until online",
 	)

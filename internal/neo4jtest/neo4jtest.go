@@ -471,10 +471,11 @@ func quote(name string) string {
 	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
 
-// Flags returns the connection flags (--uri, --user, --password, --database) of the
+// Flags returns the connection flags (--uri, --user, --password-file, --database) of the
 // server Open uses, for tests of commands that connect on their own, such as
 // `ragforge-plan call` and `ragforge-plan vet`: the command under test then reaches
-// the same marked test server, never one that NEO4J_URI names.
+// the same marked test server, never one that NEO4J_URI names. The password goes
+// through a file in the test's temporary directory, never on the command line.
 // Call it after Open, which has already skipped or failed when no server is configured.
 func Flags(t testing.TB) []string {
 	t.Helper()
@@ -483,5 +484,10 @@ func Flags(t testing.TB) []string {
 		t.Fatalf("neo4jtest: no server settings (call Open first): %v", err)
 		return nil
 	}
-	return []string{"--uri", cfg.URI, "--user", cfg.User, "--password", cfg.Password, "--database", cfg.Database}
+	pw := filepath.Join(t.TempDir(), "neo4j-password")
+	if err := os.WriteFile(pw, []byte(cfg.Password+"\n"), 0o600); err != nil {
+		t.Fatalf("neo4jtest: %v", err)
+		return nil
+	}
+	return []string{"--uri", cfg.URI, "--user", cfg.User, "--password-file", pw, "--database", cfg.Database}
 }
