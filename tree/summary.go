@@ -151,7 +151,7 @@ func FormatSize(n int64) string {
 		u++
 	}
 	if u == 0 {
-		return fmt.Sprintf("%d bytes", n)
+		return plural(int(n), "byte")
 	}
 	return fmt.Sprintf("%.1f %s", f, units[u])
 }
