@@ -1,10 +1,17 @@
 package tree_test
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/tree"
 )
 
@@ -40,5 +47,51 @@ func TestTreeToolsAreListedOnlyWhenAConfigDeclaresATree(t *testing.T) {
 				t.Errorf("%s: description does not say it writes a preset node", name)
 			}
 		}
+	}
+}
+
+func TestSeveralTreesAddATreeArgumentThatNamesThem(t *testing.T) {
+	cfg, err := os.ReadFile("../testdata/configs/valid/file-tree.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, []byte(`  - name: sources
+    node: [Directory, File]
+    contains: CONTAINS
+    path: path
+`)...)
+	path := filepath.Join(t.TempDir(), "two-trees.yaml")
+	if err := os.WriteFile(path, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := engine.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(m, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Properties map[string]struct {
+			Enum []string `json:"enum"`
+		} `json:"properties"`
+	}
+	for _, name := range []string{tree.CreateDiagram, tree.QueryFileTree} {
+		tool := e.Tools().Tool(name)
+		if err := json.Unmarshal(tool.InputSchema, &s); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Properties["tree"].Enum; !slices.Equal(got, []string{"files", "sources"}) {
+			t.Errorf("%s: tree choices %q", name, got)
+		}
+		if !strings.Contains(tool.Description, "- sources: Directory and File nodes") {
+			t.Errorf("%s: description does not list the second tree", name)
+		}
+	}
+	_, err = e.Execute(context.Background(), engine.Call{Name: tree.QueryFileTree, Arguments: json.RawMessage(`{"tree": "nope"}`)})
+	var ce *tools.CallError
+	if !errors.As(err, &ce) || ce.Problems[0].Path != "/tree" {
+		t.Errorf("unknown tree: %v, want a CallError at /tree", err)
 	}
 }
