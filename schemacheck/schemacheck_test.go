@@ -5,16 +5,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/schemacheck"
 )
 
-func TestCheckReportsMisspeltNamesAtTheirLines(t *testing.T) {
-	d := neo4jtest.Open(t)
-	neo4jtest.Run(t, d, `CREATE (f:File {path: 'a.go'})-[:CONTAINS {order: 1}]->(s:Scope {uuid: 'u1', name: 'F', startLine: 1, endLine: 9, tags: ['x'],
-		changed: 1732300000000, seen: 'yesterday'})-[:CONTAINS]->(:Scope {uuid: 'u2', name: 'M', startLine: 2, endLine: 3})`, nil)
-	m, err := engine.Load("testdata/misspelt.yaml")
+// check loads a config and returns its findings on the test graph, as
+// text.
+func check(t *testing.T, d neo4j.DriverWithContext, config string) []string {
+	t.Helper()
+	m, err := engine.Load(config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,10 +24,32 @@ func TestCheckReportsMisspeltNamesAtTheirLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, f := range findings {
-		got = append(got, f.String())
+	got := make([]string, len(findings))
+	for i, f := range findings {
+		got[i] = f.String()
 	}
+	return got
+}
+
+// matchPrefixes fails the test unless each finding starts with the wanted
+// text at its index.
+func matchPrefixes(t *testing.T, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("got %d findings, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range min(len(got), len(want)) {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("finding %d:\n got %s\nwant %s…", i, got[i], want[i])
+		}
+	}
+}
+
+func TestCheckReportsMisspeltNamesAtTheirLines(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `CREATE (f:File {path: 'a.go'})-[:CONTAINS {order: 1}]->(s:Scope {uuid: 'u1', name: 'F', startLine: 1, endLine: 9, tags: ['x'],
+		changed: 1732300000000, seen: 'yesterday'})-[:CONTAINS]->(:Scope {uuid: 'u2', name: 'M', startLine: 2, endLine: 3})`, nil)
+	got := check(t, d, "testdata/misspelt.yaml")
 	want := []string{
 		"testdata/misspelt.yaml:3:5: warning: no uniqueness constraint on Scope.uuid",
 		"testdata/misspelt.yaml:7:9: warning: Scope.name is declared indexed but the graph has no RANGE or TEXT index on it",
@@ -41,28 +65,31 @@ func TestCheckReportsMisspeltNamesAtTheirLines(t *testing.T) {
 		"testdata/misspelt.yaml:22:5: warning: no uniqueness constraint on File.path",
 		"testdata/misspelt.yaml:30:13: error: no CONTAINS relationship has the property ordr, so filters on it match nothing; did you mean order?",
 	}
-	if len(got) != len(want) {
-		t.Errorf("got %d findings, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
-	}
-	for i := range min(len(got), len(want)) {
-		if !strings.HasPrefix(got[i], want[i]) {
-			t.Errorf("finding %d:\n got %s\nwant %s…", i, got[i], want[i])
-		}
-	}
+	matchPrefixes(t, got, want)
 }
 
 func TestCheckOfAnEmptyDatabaseWarnsOnceInsteadOfFailingEveryName(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, "CREATE (:_RagforgeLock {name: 'apply'})", nil) // ragforge's own state is not data
-	m, err := engine.Load("testdata/misspelt.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	findings, err := schemacheck.Check(context.Background(), d, neo4jtest.Database(), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(findings) != 1 || findings[0].Severity != schemacheck.Warning || !strings.Contains(findings[0].Msg, "holds no nodes besides ragforge's own") {
+	findings := check(t, d, "testdata/misspelt.yaml")
+	if len(findings) != 1 || !strings.Contains(findings[0], ": warning: ") || !strings.Contains(findings[0], "holds no nodes besides ragforge's own") {
 		t.Errorf("findings = %v", findings)
 	}
+}
+
+func TestCheckWarnsAboutIndexesAndFailsOnVectorDimensions(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `CREATE (:Doc {id: 'd1', title: 'T', body: 'B', startLine: 1, endLine: 4, span: 3, body_embedding: [0.1, 0.2, 0.3]})`, nil)
+	neo4jtest.Run(t, d, "CREATE CONSTRAINT doc_id FOR (n:Doc) REQUIRE n.id IS UNIQUE", nil)
+	neo4jtest.Run(t, d, "CREATE FULLTEXT INDEX doc_search FOR (n:Doc) ON EACH [n.body, n.title]", nil)
+	neo4jtest.Run(t, d, "CREATE VECTOR INDEX doc_vectors FOR (n:Doc) ON (n.body_embedding) OPTIONS {indexConfig: {`vector.dimensions`: 3}}", nil)
+	neo4jtest.Run(t, d, "CALL db.awaitIndexes(300)", nil)
+	got := check(t, d, "testdata/indexes.yaml")
+	want := []string{
+		"testdata/indexes.yaml:7:9: warning: Doc.title is declared indexed but the graph has no RANGE or TEXT index on it",
+		"testdata/indexes.yaml:12:9: warning: Doc.span is stored in span but not indexed (index: true); `ragforge-plan materialize apply` creates the index",
+		"testdata/indexes.yaml:14:9: error: the vector index doc_vectors holds 3 dimensions, not 4: every semantic_search call would fail",
+		"testdata/indexes.yaml:15:5: warning: no full-text index is named doc_text, but doc_search covers the same properties: name it doc_search here",
+	}
+	matchPrefixes(t, got, want)
 }
