@@ -17,6 +17,7 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -127,17 +128,7 @@ type mcpFixture struct {
 func loadMCPFixture(t *testing.T) *mcpFixture {
 	t.Helper()
 	d := neo4jtest.Open(t)
-	src, err := fixture.GOROOTSrc()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := fixture.Parse(filepath.Join(src, "net", "http"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fixture.Load(context.Background(), d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
+	g := fixturetest.LoadNetHTTP(t, d)
 	neo4jtest.Run(t, d, "CREATE FULLTEXT INDEX scope_text IF NOT EXISTS FOR (n:Scope) ON EACH [n.name, n.signature, n.source]", nil)
 	neo4jtest.Run(t, d, "CALL db.awaitIndexes(300)", nil)
 	m, err := engine.Load(codeRAG)
