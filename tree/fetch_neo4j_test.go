@@ -9,7 +9,6 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
-	"github.com/ragforge/ragforge/model"
 )
 
 // planOperators lists the operators of a statement's EXPLAIN plan.
@@ -43,20 +42,5 @@ func TestTreeReadUnderAGlobsRootSeeksThePathIndex(t *testing.T) {
 	}
 	if res.Summary.StatementType() != neo4j.StatementTypeReadOnly {
 		t.Errorf("statement type %v, want read-only", res.Summary.StatementType())
-	}
-}
-
-// fileTree is the tree part of the file-tree example as a model (package
-// engine, which loads configs, imports this package).
-func fileTree() *model.Model {
-	path := &model.Field{Name: "path", Type: model.String}
-	return &model.Model{
-		Entities: []*model.Entity{
-			{Name: "Directory", UniqueField: "path", Fields: []*model.Field{path},
-				Relationships: []*model.Relationship{{Type: "CONTAINS", Targets: []string{"Directory", "File"}, Direction: model.Outgoing}}},
-			{Name: "File", UniqueField: "path", Fields: []*model.Field{path, {Name: "size", Type: model.Integer}, {Name: "language", Type: model.Enum}},
-				Relationships: []*model.Relationship{{Type: "CONTAINS", Targets: []string{"Directory"}, Direction: model.Incoming}}},
-		},
-		Trees: []*model.Tree{{Name: "files", Nodes: []string{"Directory", "File"}, Contains: "CONTAINS", Path: "path", Size: "size", Language: "language"}},
 	}
 }
