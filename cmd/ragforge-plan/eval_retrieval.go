@@ -33,7 +33,7 @@ func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs := newFlagSet("eval-retrieval", stderr,
 		"usage: ragforge-plan eval-retrieval [--data DIR] [--split dev|test] [--format text|json]",
 	)
-	data := fs.String("data", "", "evaluation data folder (default ../shared/eval/tool-retrieval beside the repository root)")
+	data := fs.String("data", "", "evaluation data folder (default: the copy vendored at "+evaluate.DataPath+" in the repository)")
 	split := fs.String("split", evaluate.SplitDev, "split to measure: dev (tune on it) or test (report it)")
 	format := formatFlag(fs)
 	if err := fs.Parse(args); err != nil {

@@ -10,7 +10,7 @@ import (
 // catalog pooled from the real BFCL and MetaTool tool texts, with the dev
 // messages of all data sets as queries.
 func BenchmarkSelect1000Tools(b *testing.B) {
-	sets := loadOrSkip(b)
+	sets := loadData(b)
 	docs := PooledCatalog(sets, LatencyCatalogSize)
 	if len(docs) < LatencyCatalogSize {
 		b.Fatalf("pooled catalog has only %d tools", len(docs))
@@ -30,7 +30,7 @@ func BenchmarkSelect1000Tools(b *testing.B) {
 }
 
 func TestPooledCatalogReachesLatencySize(t *testing.T) {
-	sets := loadOrSkip(t)
+	sets := loadData(t)
 	docs := PooledCatalog(sets, LatencyCatalogSize)
 	if len(docs) != LatencyCatalogSize {
 		t.Fatalf("pooled catalog has %d tools, want %d", len(docs), LatencyCatalogSize)

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -24,9 +25,15 @@ type DataSet struct {
 	Cases    []Case
 }
 
-// DefaultDataDir returns ../shared/eval/tool-retrieval relative to the root
-// of the repository that contains the working directory (the directory with
-// go.mod), which is where the data sits beside a clone, locally and in CI.
+// DataPath is where the evaluation data is vendored, relative to the
+// repository root: the tests and `ragforge-plan eval-retrieval` need nothing
+// outside the repository.
+const DataPath = "testdata/eval/tool-retrieval"
+
+// DefaultDataDir returns DataPath under the root of the repository that
+// contains the working directory (the nearest directory above it with a
+// go.mod), so the tests (run in their package folder) and the command (run
+// anywhere in a clone) find the same vendored copy.
 func DefaultDataDir() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -34,11 +41,15 @@ func DefaultDataDir() (string, error) {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "eval", "tool-retrieval"), nil
+			data := filepath.Join(dir, filepath.FromSlash(DataPath))
+			if _, err := os.Stat(data); err != nil {
+				return "", fmt.Errorf("evaluation data: %s is not in the repository at %s; run from a ragforge clone or pass --data", DataPath, dir)
+			}
+			return data, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("evaluation data: no go.mod above the working directory; pass --data")
+			return "", errors.New("evaluation data: no go.mod above the working directory; run from a ragforge clone or pass --data")
 		}
 		dir = parent
 	}

@@ -1,27 +1,22 @@
 package evaluate
 
 import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/ragforge/ragforge/retrieval"
 )
 
-// loadOrSkip loads the public evaluation data, or skips when the folder is
-// absent; under CI=true, where ../shared is always beside the clone, a
-// missing folder fails instead, so the evaluation cannot silently stop.
-func loadOrSkip(t testing.TB) []DataSet {
-	dir, err := DefaultDataDir()
-	if err == nil {
-		_, err = os.Stat(dir)
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("evaluation data not found (CI=true: it must be there): %v", err)
-		}
-		t.Skipf("evaluation data not present: %v", err)
-	}
-	sets, err := LoadAll(dir)
+// loadData loads the vendored evaluation data; it is part of the
+// repository, so a missing or broken copy fails rather than skips.
+func loadData(t testing.TB) []DataSet {
+	t.Helper()
+	sets, err := LoadAll(mustDataDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +36,7 @@ func byName(t *testing.T, sets []DataSet, name string) DataSet {
 // The dev split guards against regressions; the test split is only run by
 // hand (ragforge-plan eval-retrieval --split test) for MEASUREMENTS.md.
 func TestDevRecallStaysAboveTargets(t *testing.T) {
-	sets := loadOrSkip(t)
+	sets := loadData(t)
 	floors := map[string]float64{
 		"BFCL live_multiple pooled": 0.90,
 		"BFCL multiple pooled":      0.90,
@@ -61,7 +56,7 @@ func TestDevRecallStaysAboveTargets(t *testing.T) {
 }
 
 func TestBFCLPooledCatalogIsTheUnionOfCandidates(t *testing.T) {
-	ds := byName(t, loadOrSkip(t), "BFCL live_multiple pooled")
+	ds := byName(t, loadData(t), "BFCL live_multiple pooled")
 	if len(ds.Docs) < 400 || len(ds.Docs) > 500 {
 		t.Errorf("pooled catalog has %d tools, README says ~457", len(ds.Docs))
 	}
@@ -71,7 +66,7 @@ func TestBFCLPooledCatalogIsTheUnionOfCandidates(t *testing.T) {
 }
 
 func TestMetaToolExamplesComeOnlyFromTheExamplesSplit(t *testing.T) {
-	sets := loadOrSkip(t)
+	sets := loadData(t)
 	mt := byName(t, sets, "MetaTool")
 	if len(mt.Docs) != 199 {
 		t.Fatalf("%d tools, want 199", len(mt.Docs))
@@ -110,4 +105,107 @@ func TestSplitFollowsTheREADMEHash(t *testing.T) {
 	if counts[SplitDev] < 800 || counts[SplitDev] > 1200 || counts[SplitExamples] < 1700 || counts[SplitExamples] > 2300 {
 		t.Errorf("split proportions off: %v", counts)
 	}
+}
+
+func TestEvaluationDataIsVendoredInTheRepositoryWithLicences(t *testing.T) {
+	dir := mustDataDir(t)
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if abs != filepath.Join(root, filepath.FromSlash(DataPath)) {
+		t.Fatalf("data dir %s, want %s under the repository root %s", abs, DataPath, root)
+	}
+	// The README lists the sha256 of every vendored file: the copy is
+	// verbatim, and each data set comes with its licence.
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := regexp.MustCompile(`(?m)^([0-9a-f]{64})  \./(\S+)$`).FindAllStringSubmatch(string(readme), -1)
+	listed := map[string]bool{}
+	for _, m := range sums {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(m[2])))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%x", sha256.Sum256(data)); got != m[1] {
+			t.Errorf("%s: sha256 %s, README says %s", m[2], got, m[1])
+		}
+		listed[m[2]] = true
+	}
+	for _, f := range []string{"metatool/LICENSE", "bfcl/LICENSE", "metatool/multi_tool_query_golden.json"} {
+		if !listed[f] {
+			t.Errorf("README lists no checksum for %s", f)
+		}
+	}
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if rel = filepath.ToSlash(rel); rel != "README.md" && !listed[rel] {
+			t.Errorf("%s is vendored but not in the README's checksums", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMetaToolMultiToolMessageIsFoundOnlyWhenBothToolsAreSelected(t *testing.T) {
+	mt := byName(t, loadData(t), "MetaTool multi-tool")
+	examples := 0
+	for _, c := range mt.Cases {
+		if len(c.Want) != 2 {
+			t.Fatalf("%q wants %v, not two tools", c.Message, c.Want)
+		}
+	}
+	var raw []struct {
+		Query string `json:"query"`
+	}
+	if err := readJSON(filepath.Join(mustDataDir(t), "metatool", "multi_tool_query_golden.json"), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range raw {
+		if SplitOf(r.Query) == SplitExamples {
+			examples++
+		}
+	}
+	if len(raw) != 497 || len(mt.Cases)+examples != 497 {
+		t.Errorf("%d messages in the file, %d evaluated + %d in the examples split; want 497 in all", len(raw), len(mt.Cases), examples)
+	}
+
+	docs := []retrieval.Document{
+		{Name: "weather", Description: "Weather forecast for a city."},
+		{Name: "flights", Description: "Book flights between airports."},
+	}
+	// The message ranks both tools; it is found only when the selection
+	// holds both, not when it holds one (no fallback widening here).
+	msg := "weather forecast and flights to book"
+	for k, found := range map[int]float64{2: 1, 1: 0} {
+		ds := DataSet{Name: "two", Docs: docs, Cases: []Case{{Message: msg, Want: []string{"weather", "flights"}, Split: SplitDev}}}
+		r, err := Run(ds, SplitDev, retrieval.Options{TopK: k, FallbackK: k, MinCoverage: -1, FlatRatio: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.SelectionRecall != found || r.RecallAt12 != 1 || r.MeanSelected != float64(k) {
+			t.Errorf("top %d: selection recall %.0f, recall@12 %.0f, %.0f selected; want %.0f, 1, %d", k, r.SelectionRecall, r.RecallAt12, r.MeanSelected, found, k)
+		}
+	}
+}
+
+// mustDataDir is DefaultDataDir for a test: the data must be there.
+func mustDataDir(t testing.TB) string {
+	t.Helper()
+	dir, err := DefaultDataDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
