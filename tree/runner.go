@@ -89,8 +89,8 @@ func (r *Runner) tree(tool, name string) (*compiledTree, error) {
 	return nil, callError(tool, "/tree", fmt.Sprintf("unknown tree %q", name), names...)
 }
 
-// view reads and filters a tree, after checking the filters.
-func (r *Runner) view(ctx context.Context, tool, at string, tr *compiledTree, f Filters) (*view, error) {
+// read reads and filters a tree, after checking the filters.
+func (r *Runner) read(ctx context.Context, tool, at string, tr *compiledTree, f Filters) (*view, error) {
 	if r.opts.Driver == nil {
 		return nil, ErrNoDriver
 	}
@@ -175,7 +175,7 @@ func (r *Runner) preset(ctx context.Context, tool, id string) (*preset, *compile
 
 // draw reads, filters and lays out the preset's diagram.
 func (r *Runner) draw(ctx context.Context, tool string, tr *compiledTree, p *preset) (*Diagram, error) {
-	v, err := r.view(ctx, tool, "/filters", tr, p.Filters)
+	v, err := r.read(ctx, tool, "/filters", tr, p.Filters)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func (r *Runner) Query(ctx context.Context, treeName string, f Filters, limit in
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.view(ctx, QueryFileTree, "/filters", tr, f)
+	v, err := r.read(ctx, QueryFileTree, "/filters", tr, f)
 	if err != nil {
 		return nil, err
 	}
