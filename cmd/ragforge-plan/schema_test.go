@@ -31,6 +31,15 @@ func TestVetWithAServerReportsMisspeltNamesAtTheirLines(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
+	_, out, _ = execute(t, append([]string{"vet", "../../schemacheck/testdata/misspelt.yaml", "--format", "json"}, neo4jtest.Flags(t)...)...)
+	var r vetReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(r.Errors) == 0 || r.Errors[0].Line != 8 || r.Errors[0].Path != "entities.0.searchable_fields.2.name" ||
+		len(r.Warnings) == 0 || r.Warnings[1].Line != 7 || !strings.Contains(r.Warnings[1].Message, "no RANGE or TEXT index") {
+		t.Errorf("JSON report: %+v", r)
+	}
 }
 
 // schemaApplyJSON runs `schema apply --format json` and decodes its report.

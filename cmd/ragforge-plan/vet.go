@@ -23,6 +23,9 @@ type vetReport struct {
 	Relationships  int        `json:"relationships"`
 	Tools          []string   `json:"tools"`
 	Errors         []vetError `json:"errors"`
+	// Warnings are what the graph lacks that does not fail vet (missing
+	// indexes); only with a server.
+	Warnings []vetError `json:"warnings"`
 }
 
 type vetError struct {
@@ -46,9 +49,9 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	m, err := engine.Load(configs...)
-	report := vetReport{Errors: []vetError{}}
+	report := vetReport{Errors: []vetError{}, Warnings: []vetError{}}
 	if err == nil && conn.uri != "" {
-		err = liveChecks(ctx, conn, m, stderr)
+		err = liveChecks(ctx, conn, m, stderr, &report.Warnings)
 	}
 	if err != nil {
 		var ces engine.ConfigErrors

@@ -17,9 +17,9 @@ import (
 // EXPLAIN, and the config against the graph's labels, properties, types,
 // relationships and indexes (package schemacheck). Errors of both come back
 // together as engine.ConfigErrors (vet exits 1); the graph's warnings
-// (missing indexes, a database without nodes) are printed to stderr and do
-// not fail vet.
-func liveChecks(ctx context.Context, conn *connection, m *model.Model, stderr io.Writer) error {
+// (missing indexes, a database without nodes) are printed to stderr and
+// appended to warnings (for --format json), and do not fail vet.
+func liveChecks(ctx context.Context, conn *connection, m *model.Model, stderr io.Writer, warnings *[]vetError) error {
 	var ces engine.ConfigErrors
 	if err := explainCypherFields(ctx, conn, m); err != nil && !errors.As(err, &ces) {
 		return err
@@ -38,6 +38,7 @@ func liveChecks(ctx context.Context, conn *connection, m *model.Model, stderr io
 			ces = append(ces, engine.ConfigError{Pos: f.Pos, Path: f.Path, Msg: f.Msg})
 		} else {
 			fmt.Fprintln(stderr, f)
+			*warnings = append(*warnings, vetError{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Message: f.Msg})
 		}
 	}
 	if len(ces) > 0 {
