@@ -97,3 +97,44 @@ func TestApplyReportsTakenNamesAndRenamedVectorIndexesAsConflicts(t *testing.T) 
 		}
 	}
 }
+
+func TestApplyMakesPointAndRelationshipIndexesOnceEach(t *testing.T) {
+	d := neo4jtest.Open(t)
+	m, err := engine.Load("testdata/kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := schemaapply.Declared(m)
+	var got []string
+	for _, it := range items {
+		got = append(got, it.String())
+	}
+	want := []string{
+		"uniqueness constraint ragforge_unique_Store_id on (:Store {id})",
+		"uniqueness constraint ragforge_unique_Product_sku on (:Product {sku})",
+		"point index ragforge_idx_Store_location on (:Store {location})",
+		"range index ragforge_idx_STOCKS_since on ()-[:STOCKS {since}]-()",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("declared:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	ctx := context.Background()
+	for run := 1; run <= 2; run++ {
+		out, err := schemaapply.Apply(ctx, d, items, schemaapply.Options{Database: neo4jtest.Database()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range out {
+			if want := map[int]schemaapply.Action{1: schemaapply.Created, 2: schemaapply.Exists}[run]; o.Action != want || o.State != "ONLINE" {
+				t.Errorf("run %d: %s %s %s", run, o.Item, o.Action, o.State)
+			}
+		}
+	}
+	s, err := introspect.ReadIndexes(ctx, d, neo4jtest.Database())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.FindIndex("RELATIONSHIP", "STOCKS", []string{"since"}, "RANGE") == nil || s.FindIndex("NODE", "Store", []string{"location"}, "POINT") == nil {
+		t.Errorf("indexes: %+v", s.Indexes)
+	}
+}
