@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -78,11 +79,20 @@ func Apply(ctx context.Context, d neo4j.DriverWithContext, items []Item, opts Op
 		case name != "":
 			o.Action, o.Existing = Exists, name
 		default:
-			if err := create(ctx, d, opts.Database, it); err != nil {
+			err := create(ctx, d, opts.Database, it)
+			var nerr *neo4j.Neo4jError
+			switch {
+			case errors.As(err, &nerr) && strings.Contains(nerr.Code, ".Schema."):
+				// The data refuses it (duplicate values under a uniqueness
+				// constraint, …): the others can still be made.
+				o.Action, o.Problem = Conflict, err.Error()
+				conflicts++
+			case err != nil:
 				return out, err
+			default:
+				o.Action, o.Existing = Created, it.Name
+				say(opts.Progress, "created %s\n", it)
 			}
-			o.Action, o.Existing = Created, it.Name
-			say(opts.Progress, "created %s\n", it)
 		}
 		out = append(out, o)
 	}

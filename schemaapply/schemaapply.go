@@ -68,15 +68,16 @@ func (it Item) String() string {
 	return strings.ReplaceAll(string(it.Kind), "_", " ") + " " + it.Name + " on " + pattern
 }
 
-// Declared lists the model's indexes and constraints: constraints first,
-// since a uniqueness constraint brings its own range index, which then
-// serves an `indexed: true` on the same field.
+// Declared lists the model's indexes and constraints, constraints first.
+// A uniqueness constraint brings its own range index, so an `indexed: true`
+// on the unique field adds nothing (a separate range index there would
+// stand in the constraint's way).
 func Declared(m *model.Model) []Item {
 	var constraints, indexes []Item
 	for _, e := range m.Entities {
 		constraints = append(constraints, Item{Kind: Uniqueness, Name: name("unique", e.Name, e.UniqueField), LabelOrType: e.Name, Properties: []string{e.UniqueField}, Pos: e.Pos})
 		for _, f := range e.Fields {
-			if f.Indexed {
+			if f.Indexed && f.Name != e.UniqueField {
 				indexes = append(indexes, fieldIndex(e.Name, f, false))
 			}
 		}
