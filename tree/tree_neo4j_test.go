@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,14 +14,14 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/tree"
 )
 
-// netHTTP is net/http's directories and files loaded into Neo4j (no
-// Scopes: the tree tools never read them), with an engine over the
-// file-tree example config.
+// netHTTP is the net/http fixture loaded into Neo4j, with an engine over
+// the file-tree example config.
 type netHTTP struct {
 	g *fixture.Graph
 	d neo4j.DriverWithContext
@@ -32,19 +31,7 @@ type netHTTP struct {
 func loadNetHTTP(t testing.TB) *netHTTP {
 	t.Helper()
 	d := neo4jtest.Open(t)
-	src, err := fixture.GOROOTSrc()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := fixture.Parse(filepath.Join(src, "net", "http"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Scopes, g.Imports = nil, nil
-	if _, err := fixture.Load(context.Background(), d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
-	return &netHTTP{g: g, d: d, e: newEngine(t, d)}
+	return &netHTTP{g: fixturetest.LoadNetHTTP(t, d), d: d, e: newEngine(t, d)}
 }
 
 // newEngine builds the engine of the file-tree example with a clock that

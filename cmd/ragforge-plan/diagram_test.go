@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
@@ -42,18 +42,7 @@ func chromium(t *testing.T) string {
 
 func TestDiagramRenderDrawsASavedDiagramThatChromiumShows(t *testing.T) {
 	d := neo4jtest.Open(t)
-	src, err := fixture.GOROOTSrc()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := fixture.Parse(filepath.Join(src, "net", "http"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Scopes, g.Imports = nil, nil
-	if _, err := fixture.Load(context.Background(), d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
+	fixturetest.LoadNetHTTP(t, d)
 	flags := serverFlags(t)
 	code, out, errOut := execute(t, append([]string{"call", fileTree, "--tool", "create_diagram", "--format", "json",
 		"--args", `{"name": "net/http without tests", "filters": {"exclude_paths": ["**/*_test.go"]}}`}, flags...)...)
