@@ -91,23 +91,6 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// explainCypherFields runs the server-side checks of raw cypher: fields.
-func explainCypherFields(ctx context.Context, conn *connection, m *model.Model) error {
-	d, err := conn.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer d.Close(ctx)
-	ces, err := engine.CheckCypherFields(ctx, d, conn.database, m)
-	if err != nil {
-		return err
-	}
-	if len(ces) > 0 {
-		return ces
-	}
-	return nil
-}
-
 func count(r *vetReport, m *model.Model) {
 	r.Entities = len(m.Entities)
 	for _, e := range m.Entities {

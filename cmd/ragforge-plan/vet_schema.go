@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -20,15 +19,15 @@ import (
 // (missing indexes, a database without nodes) are printed to stderr and
 // appended to warnings (for --format json), and do not fail vet.
 func liveChecks(ctx context.Context, conn *connection, m *model.Model, stderr io.Writer, warnings *[]vetError) error {
-	var ces engine.ConfigErrors
-	if err := explainCypherFields(ctx, conn, m); err != nil && !errors.As(err, &ces) {
-		return err
-	}
 	d, err := conn.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer d.Close(ctx)
+	ces, err := engine.CheckCypherFields(ctx, d, conn.database, m)
+	if err != nil {
+		return err
+	}
 	findings, err := schemacheck.Check(ctx, d, conn.database, m)
 	if err != nil {
 		return err
