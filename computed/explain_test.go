@@ -2,6 +2,7 @@ package computed
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,25 @@ func TestRawCypherFieldRunsAsSubquery(t *testing.T) {
 		}
 		if rec.Values[3] != wantChanges[i] {
 			t.Errorf("row %d: changes %v, want %v", i, rec.Values[3], wantChanges[i])
+		}
+	}
+}
+
+// TestExplainCheckRefusesWhatRunCypherRefuses proves cypher fields are
+// classified by the same readonly.Check as run_cypher: a read-only body
+// that calls a procedure outside the allowlist, or an APOC loader, is
+// refused naming the field.
+func TestExplainCheckRefusesWhatRunCypherRefuses(t *testing.T) {
+	driver := neo4jtest.Open(t)
+	ce := mustCompile(t,
+		[3]string{"info", "string", "cypher:CALL db.info() YIELD id RETURN id AS info"},
+		[3]string{"loaded", "string", "cypher:CALL apoc.load.json('file:///etc/hosts') YIELD value RETURN value AS loaded"},
+	)
+	for name, want := range map[string]string{"info": "procedure db.info is not allowed", "loaded": "apoc.load.json"} {
+		err := ExplainCheck(context.Background(), driver, neo4jtest.Database(), ce.Field(name))
+		var ferr *Error
+		if !errors.As(err, &ferr) || ferr.Field != name || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want a field error saying %q", name, err, want)
 		}
 	}
 }

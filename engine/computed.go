@@ -209,12 +209,12 @@ func CheckCypherFields(ctx context.Context, driver neo4j.DriverWithContext, data
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
-				msg := err.Error()
 				var cerr *computed.Error
-				if errors.As(err, &cerr) {
-					msg = cerr.Msg
+				if !errors.As(err, &cerr) {
+					// Not the field's fault (e.g. the server went away).
+					return nil, err
 				}
-				out = append(out, ConfigError{Pos: c.ExpressionPos, Path: "entities." + e.Name + ".computed_fields." + c.Name + ".cypher", Msg: msg})
+				out = append(out, ConfigError{Pos: c.ExpressionPos, Path: "entities." + e.Name + ".computed_fields." + c.Name + ".cypher", Msg: cerr.Msg})
 			}
 		}
 	}

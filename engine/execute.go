@@ -93,7 +93,7 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 	sess := e.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: e.opts.Database, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(ctx)
 	if st.Raw {
-		if err := e.checkRaw(ctx, sess, st.Cypher); err != nil {
+		if err := e.checkRaw(ctx, st.Cypher); err != nil {
 			return nil, err
 		}
 	}

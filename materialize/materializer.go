@@ -230,6 +230,15 @@ func (x *Materializer) Apply(ctx context.Context, counts []Count, only []planner
 		if err := checkSelection(plans, facts.States, only); err != nil {
 			return err
 		}
+		var writes []*FieldPlan
+		for _, p := range plans {
+			if selected(only, p.Ref()) && p.Decision == Materialize {
+				writes = append(writes, p)
+			}
+		}
+		if err := x.checkReads(ctx, writes); err != nil {
+			return err
+		}
 		for _, p := range plans {
 			if !selected(only, p.Ref()) {
 				continue
@@ -280,6 +289,7 @@ func (x *Materializer) Refresh(ctx context.Context, only []planner.FieldRef) ([]
 		if err := checkSelection(plans, nil, only); err != nil {
 			return err
 		}
+		var writes []*FieldPlan
 		for _, p := range plans {
 			if !selected(only, p.Ref()) {
 				continue
@@ -288,6 +298,12 @@ func (x *Materializer) Refresh(ctx context.Context, only []planner.FieldRef) ([]
 				out = append(out, Action{Entity: p.Entity, Name: p.Name, Did: "skipped", Reason: "not materialized"})
 				continue
 			}
+			writes = append(writes, p)
+		}
+		if err := x.checkReads(ctx, writes); err != nil {
+			return err
+		}
+		for _, p := range writes {
 			a, err := x.materialize(ctx, p, true)
 			out = append(out, a)
 			if err != nil {

@@ -1,0 +1,186 @@
+// Package readonly is ragforge's one answer to "is this Cypher a read?"
+// (DESIGN invariant 4). It asks Neo4j to plan a statement without running
+// it (EXPLAIN) and accepts it only when Neo4j classifies it as read-only
+// (statement type "r"), it loads no CSV, and it calls no procedure and no
+// APOC name outside an allowlist: APOC loaders and dbms/admin procedures
+// read files or reach the network even inside a read transaction.
+//
+// The raw-Cypher tool (engine's run_cypher), the check of `cypher:`
+// computed fields (`ragforge-plan vet --uri`) and materialize apply and
+// refresh all classify through [Check], so a statement is a read in one of
+// them exactly when it is in the others. The package imports only the
+// Neo4j driver.
+package readonly
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// DefaultProcedures are the procedures a read may call when the caller
+// names none: schema introspection and index queries, which read the graph
+// only.
+var DefaultProcedures = []string{
+	"db.labels", "db.relationshipTypes", "db.propertyKeys",
+	"db.schema.visualization", "db.schema.nodeTypeProperties", "db.schema.relTypeProperties",
+	"db.index.fulltext.queryNodes", "db.index.fulltext.queryRelationships",
+	"db.index.vector.queryNodes", "db.index.vector.queryRelationships",
+}
+
+// FunctionPrefixes are the APOC namespaces of pure value functions a read
+// may use; any other apoc.* name in the plan is refused unless it is among
+// the allowed procedures.
+var FunctionPrefixes = []string{"apoc.text.", "apoc.coll.", "apoc.map.", "apoc.convert.", "apoc.date.", "apoc.number.", "apoc.math.", "apoc.agg.", "apoc.node.", "apoc.nodes.", "apoc.label.", "apoc.any.", "apoc.meta.cypher."}
+
+// Options say where and how to explain.
+type Options struct {
+	// Database is the Neo4j database ("" for the server's default).
+	Database string
+	// Timeout bounds the EXPLAIN transaction (none if zero).
+	Timeout time.Duration
+	// Procedures are the procedures the statement may call
+	// (DefaultProcedures if nil).
+	Procedures []string
+}
+
+// Refusal is a statement Neo4j could plan but that is not a read; Reason
+// says what to change.
+type Refusal struct {
+	Reason string
+}
+
+func (r *Refusal) Error() string { return r.Reason }
+
+// PlanError is a statement Neo4j cannot plan (a syntax or semantic error);
+// Msg is Neo4j's message.
+type PlanError struct {
+	Msg string
+	Err error
+}
+
+func (e *PlanError) Error() string { return "Neo4j cannot plan the statement: " + e.Msg }
+
+// Unwrap returns the driver's error.
+func (e *PlanError) Unwrap() error { return e.Err }
+
+// Explained is what EXPLAIN said of a statement [Check] accepted.
+type Explained struct {
+	// Keys are the columns the statement returns.
+	Keys []string
+}
+
+// procName reads a procedure name from a ProcedureCall operator's details,
+// e.g. "db.labels() :: (label :: STRING)".
+var procName = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\(`)
+
+// apocName finds APOC names anywhere in an operator's details.
+var apocName = regexp.MustCompile(`(?i)\bapoc\.[A-Za-z0-9_.]+`)
+
+// Check explains query in a read transaction and returns its columns when
+// it is a read. A statement that is not one is a [*Refusal]; one Neo4j
+// cannot plan is a [*PlanError]; any other error (the server unreachable,
+// the timeout) is returned wrapped, and means "not known to be a read".
+func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, opts Options) (*Explained, error) {
+	if driver == nil {
+		return nil, errors.New("readonly: no Neo4j driver")
+	}
+	procs := opts.Procedures
+	if procs == nil {
+		procs = DefaultProcedures
+	}
+	trimmed := strings.TrimSpace(query)
+	upper := strings.ToUpper(trimmed)
+	if strings.HasPrefix(upper, "EXPLAIN") || strings.HasPrefix(upper, "PROFILE") {
+		return nil, &Refusal{Reason: "give the statement without EXPLAIN or PROFILE"}
+	}
+	sess := driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: opts.Database, AccessMode: neo4j.AccessModeRead})
+	defer sess.Close(ctx)
+	var txOpts []func(*neo4j.TransactionConfig)
+	if opts.Timeout > 0 {
+		txOpts = append(txOpts, neo4j.WithTxTimeout(opts.Timeout))
+	}
+	var keys []string
+	var summary neo4j.ResultSummary
+	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, "EXPLAIN "+trimmed, nil)
+		if err != nil {
+			return nil, err
+		}
+		if keys, err = res.Keys(); err != nil {
+			return nil, err
+		}
+		summary, err = res.Consume(ctx)
+		return nil, err
+	}, txOpts...)
+	if err != nil {
+		var ne *neo4j.Neo4jError
+		if errors.As(err, &ne) && strings.HasPrefix(ne.Code, "Neo.ClientError.Statement.") {
+			return nil, &PlanError{Msg: ne.Msg, Err: err}
+		}
+		return nil, fmt.Errorf("readonly: explaining the statement: %w", err)
+	}
+	if t := summary.StatementType(); t != neo4j.StatementTypeReadOnly {
+		return nil, &Refusal{Reason: fmt.Sprintf("only read-only statements are allowed (Neo4j classifies this one as %s)", TypeName(t))}
+	}
+	if err := walk(summary.Plan(), procs); err != nil {
+		return nil, err
+	}
+	return &Explained{Keys: keys}, nil
+}
+
+// walk refuses LOAD CSV, procedures outside procs and APOC names outside
+// FunctionPrefixes and procs anywhere in the plan.
+func walk(p neo4j.Plan, procs []string) error {
+	if p == nil {
+		return nil
+	}
+	op := p.Operator()
+	details, _ := p.Arguments()["Details"].(string)
+	switch {
+	case strings.Contains(op, "LoadCSV"):
+		return &Refusal{Reason: "LOAD CSV is not allowed"}
+	case strings.Contains(op, "ProcedureCall"):
+		m := procName.FindStringSubmatch(details)
+		if m == nil || !slices.Contains(procs, m[1]) {
+			name := details
+			if m != nil {
+				name = m[1]
+			}
+			return &Refusal{Reason: fmt.Sprintf("procedure %s is not allowed (allowed: %s)", name, strings.Join(procs, ", "))}
+		}
+	}
+	for _, name := range apocName.FindAllString(details, -1) {
+		lower := strings.ToLower(name)
+		if !slices.ContainsFunc(FunctionPrefixes, func(pre string) bool { return strings.HasPrefix(lower, pre) }) && !slices.Contains(procs, name) {
+			return &Refusal{Reason: fmt.Sprintf("%s is not allowed in a read (allowed APOC functions: %s*)", name, strings.Join(FunctionPrefixes, "*, "))}
+		}
+	}
+	for _, c := range p.Children() {
+		if err := walk(c, procs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TypeName is a statement type in words, with Neo4j's letter.
+func TypeName(t neo4j.StatementType) string {
+	switch t {
+	case neo4j.StatementTypeReadOnly:
+		return "read-only (r)"
+	case neo4j.StatementTypeReadWrite:
+		return "read-write (rw)"
+	case neo4j.StatementTypeWriteOnly:
+		return "write-only (w)"
+	case neo4j.StatementTypeSchemaWrite:
+		return "schema-write (s)"
+	}
+	return "unknown"
+}
