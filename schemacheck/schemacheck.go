@@ -6,8 +6,10 @@
 // do. A name the graph does not have — a label, a property on a label, a
 // relationship type, a relationship between the declared labels in the
 // declared direction — and a declared type the stored values do not have
-// are errors: the generated Cypher runs and silently returns nothing (or
-// fails on a list), and an agent concludes the data is not there. A missing
+// are errors, and so are enum values none of which the graph holds: the
+// generated Cypher runs and silently returns nothing (or fails on a list),
+// and an agent concludes the data is not there. Stored values an enum does
+// not list (on some nodes) are a warning. A missing
 // or unready index is a warning: queries still answer, only slower (the
 // label is scanned), or, for full-text and vector indexes that the tools
 // query by name, fail loudly with Neo4j's error; `ragforge-plan schema
@@ -114,8 +116,13 @@ func (c *checker) entity(path string, e *model.Entity, ce *computed.Entity) {
 	}
 	for j, f := range e.Fields {
 		fpath := fmt.Sprintf("%s.searchable_fields.%d", path, j)
-		if c.property(fpath, f, e.Name+" node", label.Properties) && f.Type.Kind() == model.Datetime {
-			c.datetimeValues(fpath, f, e.Name)
+		if c.property(fpath, f, e.Name+" node", label.Properties) {
+			switch f.Type.Kind() {
+			case model.Datetime:
+				c.datetimeValues(fpath, f, e.Name)
+			case model.Enum:
+				c.enumValues(fpath, f, e.Name)
+			}
 		}
 		if f.Indexed {
 			c.fieldIndex(fpath+".indexed", f, "NODE", e.Name)

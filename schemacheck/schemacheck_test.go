@@ -77,9 +77,10 @@ func TestCheckOfAnEmptyDatabaseWarnsOnceInsteadOfFailingEveryName(t *testing.T) 
 	}
 }
 
-func TestCheckWarnsAboutIndexesAndFailsOnVectorDimensions(t *testing.T) {
+func TestCheckWarnsAboutIndexesAndUnlistedEnumValuesAndFailsOnVectorDimensions(t *testing.T) {
 	d := neo4jtest.Open(t)
-	neo4jtest.Run(t, d, `CREATE (:Doc {id: 'd1', title: 'T', body: 'B', startLine: 1, endLine: 4, span: 3, body_embedding: [0.1, 0.2, 0.3]})`, nil)
+	neo4jtest.Run(t, d, `CREATE (:Doc {id: 'd1', title: 'T', body: 'B', startLine: 1, endLine: 4, span: 3, body_embedding: [0.1, 0.2, 0.3], kind: 'Note', status: 'open'}),
+		(:Doc {id: 'd2', kind: 'Memo', status: 'stale'})`, nil)
 	neo4jtest.Run(t, d, "CREATE CONSTRAINT doc_id FOR (n:Doc) REQUIRE n.id IS UNIQUE", nil)
 	neo4jtest.Run(t, d, "CREATE FULLTEXT INDEX doc_search FOR (n:Doc) ON EACH [n.body, n.title]", nil)
 	neo4jtest.Run(t, d, "CREATE VECTOR INDEX doc_vectors FOR (n:Doc) ON (n.body_embedding) OPTIONS {indexConfig: {`vector.dimensions`: 3}}", nil)
@@ -87,9 +88,11 @@ func TestCheckWarnsAboutIndexesAndFailsOnVectorDimensions(t *testing.T) {
 	got := check(t, d, "testdata/indexes.yaml")
 	want := []string{
 		"testdata/indexes.yaml:7:9: warning: Doc.title is declared indexed but the graph has no RANGE or TEXT index on it",
-		"testdata/indexes.yaml:12:9: warning: Doc.span is stored in span but not indexed (index: true); `ragforge-plan materialize apply` creates the index",
-		"testdata/indexes.yaml:14:9: error: the vector index doc_vectors holds 3 dimensions, not 4: every semantic_search call would fail",
-		"testdata/indexes.yaml:15:5: warning: no full-text index is named doc_text, but doc_search covers the same properties: name it doc_search here",
+		"testdata/indexes.yaml:11:9: error: no sampled Doc.kind value is one of the declared values, so filters on it match nothing; the graph holds \"Memo\", \"Note\"",
+		"testdata/indexes.yaml:12:9: warning: some sampled Doc.status values are not declared, so no filter reaches their nodes: \"stale\"",
+		"testdata/indexes.yaml:14:9: warning: Doc.span is stored in span but not indexed (index: true); `ragforge-plan materialize apply` creates the index",
+		"testdata/indexes.yaml:16:9: error: the vector index doc_vectors holds 3 dimensions, not 4: every semantic_search call would fail",
+		"testdata/indexes.yaml:17:5: warning: no full-text index is named doc_text, but doc_search covers the same properties: name it doc_search here",
 	}
 	matchPrefixes(t, got, want)
 }

@@ -2,6 +2,7 @@ package schemacheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -131,4 +132,38 @@ func (c *checker) datetimeValues(path string, f *model.Field, label string) {
 	case f.StoredAs == model.EpochMillis && seconds > 0 && millis == 0:
 		c.add(Error, f.Pos, path+".stored_as", "the sampled %s.%s values are too small for epoch milliseconds (they read as dates in early 1970): declare stored_as: epoch_seconds", label, f.Name)
 	}
+}
+
+// enumValues samples an enum field's stored values and reports those the
+// config does not list: enum_filter_search offers only the listed values,
+// so nodes holding others cannot be reached, and when no sampled value is
+// listed every filter matches nothing.
+func (c *checker) enumValues(path string, f *model.Field, label string) {
+	values, err := introspect.Sample(c.ctx, c.d, c.db, label, f.Name, sampleSize, sampleSize)
+	if err != nil {
+		if c.err == nil {
+			c.err = err
+		}
+		return
+	}
+	var unlisted []string
+	for _, v := range values {
+		if s, ok := v.Value.(string); ok && !slices.Contains(f.Values, s) {
+			unlisted = append(unlisted, fmt.Sprintf("%q", s))
+		}
+	}
+	if len(unlisted) == 0 {
+		return
+	}
+	sev, what := Warning, "some sampled"
+	if len(unlisted) == len(values) {
+		sev, what = Error, "no sampled"
+	}
+	if sev == Error {
+		c.add(sev, f.Pos, path+".values", "%s %s.%s value is one of the declared values, so filters on it match nothing; the graph holds %s",
+			what, label, f.Name, strings.Join(unlisted[:min(5, len(unlisted))], ", "))
+		return
+	}
+	c.add(sev, f.Pos, path+".values", "%s %s.%s values are not declared, so no filter reaches their nodes: %s",
+		what, label, f.Name, strings.Join(unlisted[:min(5, len(unlisted))], ", "))
 }
