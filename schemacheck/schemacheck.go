@@ -21,7 +21,6 @@
 package schemacheck
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -61,7 +60,7 @@ func (f Finding) String() string {
 }
 
 // sampleSize bounds how many nodes the value checks (ISO strings, epoch
-// units) read per property.
+// units, enum values) read per property.
 const sampleSize = 200
 
 // Check reads the graph's schema and reports every difference from the
@@ -87,9 +86,7 @@ func Check(ctx context.Context, d neo4j.DriverWithContext, database string, m *m
 	for i, e := range m.Entities {
 		c.entity(fmt.Sprintf("entities.%d", i), e, compiled[e.Name])
 	}
-	slices.SortStableFunc(c.out, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
-	})
+	slices.SortStableFunc(c.out, func(a, b Finding) int { return a.Pos.Compare(b.Pos) })
 	return c.out, c.err
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -41,9 +40,7 @@ func liveChecks(ctx context.Context, conn *connection, m *model.Model, stderr io
 		}
 	}
 	if len(ces) > 0 {
-		slices.SortStableFunc(ces, func(a, b engine.ConfigError) int {
-			return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
-		})
+		slices.SortStableFunc(ces, func(a, b engine.ConfigError) int { return a.Pos.Compare(b.Pos) })
 		return ces
 	}
 	return nil
