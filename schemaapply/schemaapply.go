@@ -1,7 +1,8 @@
 // Package schemaapply creates the indexes and constraints a config
-// declares: a range index (a point index for point fields) for every
-// `indexed: true` field and relationship property, each entity's full-text
-// and vector indexes, and a uniqueness constraint on each unique_field.
+// declares: a uniqueness constraint on each unique_field (it brings the
+// field's range index), a range index (a point index for point fields) for
+// every other `indexed: true` field and relationship property, and each
+// entity's full-text and vector indexes.
 // Materialized computed fields' indexes are not here: `materialize apply`
 // creates them once the values are stored.
 //
@@ -10,8 +11,9 @@
 // equivalent definition under another name (Neo4j refuses a second
 // equivalent index anyway). A full-text or vector index that exists under
 // another name is a conflict, not a match: the tools query those by the
-// config's name. A name taken by a different definition is a conflict too;
-// apply never drops anything. Then it waits until every index it needs is
+// config's name. A name taken by a different definition is a conflict too,
+// and so is data that refuses a constraint (duplicate values); apply never
+// drops or changes anything. Then it waits until every index it needs is
 // online.
 package schemaapply
 
