@@ -47,7 +47,7 @@ func matchPrefixes(t *testing.T, got, want []string) {
 
 func TestCheckReportsMisspeltNamesAtTheirLines(t *testing.T) {
 	d := neo4jtest.Open(t)
-	neo4jtest.Run(t, d, `CREATE (f:File {path: 'a.go'})-[:CONTAINS {order: 1}]->(s:Scope {uuid: 'u1', name: 'F', startLine: 1, endLine: 9, tags: ['x'],
+	neo4jtest.Run(t, d, `CREATE (:Dir {path: '.'})-[:CONTAINS]->(f:File {path: 'a.go'})-[:CONTAINS {order: 1}]->(s:Scope {uuid: 'u1', name: 'F', startLine: 1, endLine: 9, tags: ['x'],
 		changed: 1732300000000, seen: 'yesterday'})-[:CONTAINS]->(:Scope {uuid: 'u2', name: 'M', startLine: 2, endLine: 3})`, nil)
 	got := check(t, d, "testdata/misspelt.yaml")
 	want := []string{
@@ -64,6 +64,9 @@ func TestCheckReportsMisspeltNamesAtTheirLines(t *testing.T) {
 		"testdata/misspelt.yaml:18:5: error: no node has the label Fil, so every tool returns nothing for it; did you mean File?",
 		"testdata/misspelt.yaml:22:5: warning: no uniqueness constraint on File.path",
 		"testdata/misspelt.yaml:30:13: error: no CONTAINS relationship has the property ordr, so filters on it match nothing; did you mean order?",
+		"testdata/misspelt.yaml:31:5: warning: no uniqueness constraint on Dir.path",
+		// Of a multi-target relationship, only the target it does not reach.
+		"testdata/misspelt.yaml:36:9: error: no CONTAINS relationship goes (Dir)-[:CONTAINS]->(Scope), so explore_relationships finds nothing there (CONTAINS connects (Dir)->(File), (File)->(Scope), (Scope)->(Scope))",
 	}
 	matchPrefixes(t, got, want)
 }
