@@ -93,6 +93,9 @@ type Engine struct {
 	opts    Options
 	catalog *tools.Catalog
 	planner *planner.Planner
+	// verbose plans verbose calls: the same planner without the cut of
+	// long strings.
+	verbose *planner.Planner
 	caps    tools.Capabilities
 }
 
@@ -146,17 +149,25 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := planner.New(m, planner.Options{
+	popts := planner.Options{
 		Limits:       cat.Limits(),
 		Capabilities: &caps,
 		Now:          opts.Now,
 		Location:     opts.Location,
 		ScanLimit:    opts.ScanLimit,
-	})
+	}
+	verbose, err := planner.New(m, popts)
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{m: m, opts: opts, catalog: cat, planner: p, caps: caps}, nil
+	// Long strings are cut in the statement, so they cross the network
+	// only as far as a result shows them.
+	popts.MaxString = max(opts.MaxString, 0)
+	p, err := planner.New(m, popts)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{m: m, opts: opts, catalog: cat, planner: p, verbose: verbose, caps: caps}, nil
 }
 
 // Tools returns the catalog to hand to the LLM (render it with package
@@ -195,5 +206,9 @@ func (e *Engine) Plan(ctx context.Context, call Call) (*planner.Statement, error
 			return nil, fmt.Errorf("engine: reading materialization state: %w", err)
 		}
 	}
-	return e.planner.Plan(planner.Call{Tool: call.Name, Args: args}, state)
+	p := e.planner
+	if call.Verbose {
+		p = e.verbose
+	}
+	return p.Plan(planner.Call{Tool: call.Name, Args: args}, state)
 }

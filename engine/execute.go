@@ -105,6 +105,9 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 			return nil, err
 		}
 		read := 0
+		// kept are the ids of matched candidates when the statement has a
+		// Fetch step (its rows hold only id and value).
+		var kept []any
 		for res.Next(ctx) {
 			read++
 			rec := res.Record()
@@ -119,11 +122,16 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 					continue
 				}
 			}
-			if sh.full() {
+			if sh.full() || st.Fetch != nil && len(kept) >= st.Shape.Limit {
 				sh.truncated = true
 				break
 			}
-			sh.add(rec)
+			if st.Fetch != nil {
+				id, _ := rec.Get(planner.ColID)
+				kept = append(kept, id)
+			} else {
+				sh.add(rec)
+			}
 			if read >= rowCap {
 				if st.Filter != nil {
 					sh.scanCapped = true
@@ -136,12 +144,33 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 		if err := res.Err(); err != nil {
 			return nil, err
 		}
+		if st.Fetch != nil {
+			return nil, fetch(ctx, tx, st.Fetch, kept, sh)
+		}
 		return nil, nil
 	}, neo4j.WithTxTimeout(e.opts.Timeout))
 	if err != nil {
 		return nil, runError(call.Name, err)
 	}
 	return sh.result(), nil
+}
+
+// fetch runs the second step of a scan: the entity rows of the kept ids,
+// shaped in the order Fetch returns them (the scan's order).
+func fetch(ctx context.Context, tx neo4j.ManagedTransaction, st *planner.Statement, ids []any, sh *shaper) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	params := cloneParams(st.Params)
+	params[planner.FetchIDs] = ids
+	res, err := tx.Run(ctx, st.Cypher, params)
+	if err != nil {
+		return err
+	}
+	for res.Next(ctx) {
+		sh.add(res.Record())
+	}
+	return res.Err()
 }
 
 func cloneParams(p map[string]any) map[string]any {

@@ -50,8 +50,6 @@ type search struct {
 	entity string
 	field  string
 	limit  int
-	// maxLimit overrides the call limit cap (regex and glob scans).
-	maxLimit int
 	// pred renders the predicate(s) given the field's Cypher.
 	pred func(b *builder, r fieldRef, x string) ([]string, error)
 	// orders renders the sort given the field's Cypher; the unique field is
@@ -103,9 +101,6 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 	}
 	orders = append(orders, b.idOrder())
 	limit := clamp(s.limit, p.limits.DefaultLimit, p.limits.MaxLimit)
-	if s.maxLimit > 0 {
-		limit = s.maxLimit
-	}
 	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
 	var computed []fieldRef
 	if r.c != nil {

@@ -9,10 +9,12 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 )
 
 // TestGoldenPlansCompileOnNeo4j asks the real server to plan (EXPLAIN)
-// every golden statement with its parameters: the generated Cypher parses,
+// every golden statement (and the fetch step of a scan) with its
+// parameters: the generated Cypher parses,
 // type-checks and is classified read-only. APOC cases run only where the
 // server has APOC.
 func TestGoldenPlansCompileOnNeo4j(t *testing.T) {
@@ -32,13 +34,18 @@ func TestGoldenPlansCompileOnNeo4j(t *testing.T) {
 			if st.Raw {
 				return
 			}
-			res, err := neo4j.ExecuteQuery(ctx, d, "EXPLAIN "+st.Cypher, st.Params, neo4j.EagerResultTransformer,
-				neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()), neo4j.ExecuteQueryWithReadersRouting())
-			if err != nil {
-				t.Fatalf("EXPLAIN failed: %v\n%s", err, st.Cypher)
-			}
-			if qt := res.Summary.StatementType(); qt != neo4j.StatementTypeReadOnly {
-				t.Errorf("statement type %v, want read-only\n%s", qt, st.Cypher)
+			for _, st := range []*planner.Statement{st, st.Fetch} {
+				if st == nil {
+					continue
+				}
+				res, err := neo4j.ExecuteQuery(ctx, d, "EXPLAIN "+st.Cypher, st.Params, neo4j.EagerResultTransformer,
+					neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()), neo4j.ExecuteQueryWithReadersRouting())
+				if err != nil {
+					t.Fatalf("EXPLAIN failed: %v\n%s", err, st.Cypher)
+				}
+				if qt := res.Summary.StatementType(); qt != neo4j.StatementTypeReadOnly {
+					t.Errorf("statement type %v, want read-only\n%s", qt, st.Cypher)
+				}
 			}
 		})
 	}

@@ -180,13 +180,13 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 		te := p.m.Entity(name)
 		labels[i] = "t:" + b.q(name)
 		ids[i] = "WHEN t:" + b.q(name) + " THEN " + b.prop("t", te.UniqueField)
-		var fs []string
+		var fs []*model.Field
 		for _, f := range te.Fields {
 			if f.Name != te.UniqueField {
-				fs = append(fs, "."+b.q(f.Name))
+				fs = append(fs, f)
 			}
 		}
-		projs[i] = "WHEN t:" + b.q(name) + " THEN t {" + strings.Join(fs, ", ") + "}"
+		projs[i] = "WHEN t:" + b.q(name) + " THEN " + b.projection("t", fs)
 	}
 	idExpr := "CASE " + strings.Join(ids, " ") + " END"
 	if len(reach) == 1 {

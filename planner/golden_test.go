@@ -85,6 +85,9 @@ func render(st *planner.Statement, err error) map[string]string {
 		fb, _ := json.Marshal(st.Filter)
 		out["filter"] = string(fb) + "\n"
 	}
+	if st.Fetch != nil {
+		out["fetch"] = st.Fetch.Cypher + "\n"
+	}
 	return out
 }
 
@@ -97,7 +100,7 @@ func TestGoldenPlans(t *testing.T) {
 		t.Run(strings.TrimSuffix(filepath.Base(c.path), ".txtar"), func(t *testing.T) {
 			f := newFixture(t, c.config, c.caps)
 			got := render(f.plan(c.tool, c.args, c.state))
-			outputs := []string{"cypher", "params", "filter", "error"}
+			outputs := []string{"cypher", "params", "filter", "fetch", "error"}
 			if *update {
 				var files []txtar.File
 				for _, fl := range c.archive.Files {

@@ -58,7 +58,7 @@ func newFixture(t testing.TB, config string, caps tools.Capabilities) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := planner.New(m, planner.Options{Capabilities: &caps, Now: func() time.Time { return testNow }})
+	p, err := planner.New(m, planner.Options{Capabilities: &caps, Now: func() time.Time { return testNow }, MaxString: engine.DefaultMaxString})
 	if err != nil {
 		t.Fatal(err)
 	}

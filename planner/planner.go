@@ -32,6 +32,12 @@ type Options struct {
 	Location *time.Location
 	// ScanLimit bounds the candidate rows of regex and glob statements.
 	ScanLimit int
+	// MaxString, when positive, cuts every string a statement returns in
+	// entity properties and computed values to MaxString+1 characters in
+	// Cypher (left()), so a long text crosses the network only as far as
+	// the engine shows it; the one extra character tells the engine the
+	// text was cut. Zero returns strings whole (verbose calls).
+	MaxString int
 }
 
 // Planner plans tool calls for one model. It is safe for concurrent use.

@@ -2,6 +2,8 @@ package planner
 
 import (
 	"strings"
+
+	"github.com/ragforge/ragforge/model"
 )
 
 // The columns of entity rows (Shape ShapeEntities).
@@ -61,19 +63,19 @@ func (b *builder) returnEntities(stored, computed []fieldRef, extra []string, or
 	if err := b.ensure(computed...); err != nil {
 		return err
 	}
-	props := make([]string, 0, len(stored))
-	for _, r := range stored {
+	fields := make([]*model.Field, len(stored))
+	for i, r := range stored {
 		b.use(r, UseProject)
-		props = append(props, "."+b.q(r.f.Name))
+		fields[i] = r.f
 	}
 	comps := make([]string, 0, len(computed))
 	for _, r := range computed {
 		b.use(r, UseProject)
-		comps = append(comps, b.q(r.f.Name)+": "+b.expr(r))
+		comps = append(comps, b.q(r.f.Name)+": "+b.cut(r.f, b.expr(r)))
 	}
 	cols := []string{
 		b.prop("n", b.e.UniqueField) + " AS " + ColID,
-		"n {" + strings.Join(props, ", ") + "} AS " + ColProperties,
+		b.projection("n", fields) + " AS " + ColProperties,
 		"{" + strings.Join(comps, ", ") + "} AS " + ColComputed,
 	}
 	cols = append(cols, extra...)
@@ -82,4 +84,32 @@ func (b *builder) returnEntities(stored, computed []fieldRef, extra []string, or
 		b.line("ORDER BY %s", orderList(orders))
 	}
 	return nil
+}
+
+// ColTextCut is the parameter holding the length long strings are cut to
+// in Cypher (Options.MaxString + 1).
+const ColTextCut = "text_cut"
+
+// cut wraps x, the Cypher of field f's value, in left(x, $text_cut) when
+// f is a string field and the planner cuts long strings.
+func (b *builder) cut(f *model.Field, x string) string {
+	if b.p.opts.MaxString <= 0 || f.Type.Kind() != model.String {
+		return x
+	}
+	return "left(" + x + ", " + b.named(ColTextCut, int64(b.p.opts.MaxString+1)) + ")"
+}
+
+// projection renders a map projection of node variable v's stored fields,
+// string fields cut: v {.a, b: left(v.b, $text_cut)}.
+func (b *builder) projection(v string, fields []*model.Field) string {
+	items := make([]string, len(fields))
+	for i, f := range fields {
+		x := b.prop(v, f.Name)
+		if c := b.cut(f, x); c != x {
+			items[i] = b.q(f.Name) + ": " + c
+		} else {
+			items[i] = "." + b.q(f.Name)
+		}
+	}
+	return v + " {" + strings.Join(items, ", ") + "}"
 }

@@ -16,6 +16,11 @@ type Statement struct {
 	// Filter, when set, is a match the engine applies in Go to each row
 	// before counting it (regex and glob modes).
 	Filter *Filter `json:"filter,omitempty"`
+	// Fetch, when set, is the second step of a Filter statement, whose
+	// rows then hold only the id and value columns: the engine runs Fetch
+	// with Params[FetchIDs] set to the ids it kept, in row order, and
+	// shapes Fetch's rows (the same order) into the result.
+	Fetch *Statement `json:"fetch,omitempty"`
 	// Embed, when set, asks the engine to embed a text and put the vector in
 	// Params[Embed.Param] before running (semantic_search).
 	Embed *Embed `json:"embed,omitempty"`
@@ -23,6 +28,10 @@ type Statement struct {
 	// check with EXPLAIN that it is a read before running it.
 	Raw bool `json:"raw,omitempty"`
 }
+
+// FetchIDs is the parameter of a Fetch statement that the engine fills
+// with the ids it kept.
+const FetchIDs = "ids"
 
 // UseKind is how a statement uses a field.
 type UseKind string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -97,19 +98,67 @@ func (p *Planner) scanSearch(a *tools.TextPatternSearchArgs, mode string, state 
 		}
 		pre = globPrefilter(a.Pattern, a.CaseSensitive)
 	}
-	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: p.opts.ScanLimit, notNull: true}
-	s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
-		return pre.render(b, x), nil
-	}
-	s.extra = func(b *builder, x string) []string { return []string{x + " AS " + ColValue} }
-	s.maxLimit = p.opts.ScanLimit
-	st, err := p.search(s, state)
+	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {
 		return nil, err
 	}
-	st.Shape.Limit = clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
+	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
+	if err != nil {
+		return nil, err
+	}
+	b.use(r, UseFilter)
+	x := b.expr(r)
+	var ps preds
+	for _, pr := range append([]string{x + " IS NOT NULL"}, pre.render(b, x)...) {
+		ps.add(b, r, pr)
+	}
+	b.match(ps.stored)
+	if err := b.ensure(ps.refs...); err != nil {
+		return nil, err
+	}
+	b.filterScope(ps.computed)
+	b.line("RETURN %s AS %s, %s AS %s\nORDER BY %s\nLIMIT %s", b.prop("n", e.UniqueField), ColID, x, ColValue, orderList([]order{b.idOrder()}), b.named("limit", int64(p.opts.ScanLimit)))
+	st, err := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)})
+	if err != nil {
+		return nil, err
+	}
 	st.Filter = &Filter{Mode: mode, Pattern: a.Pattern, CaseSensitive: a.CaseSensitive, ScanLimit: p.opts.ScanLimit}
+	if st.Fetch, err = p.fetchEntities(tool, e, r, state); err != nil {
+		return nil, err
+	}
+	st.Uses = mergeUses(st.Uses, st.Fetch.Uses)
 	return st, nil
+}
+
+// fetchEntities plans the second step of a regex or glob scan: the entity
+// rows of the ids the engine kept (Params[FetchIDs]), in unique-field
+// order like the scan. The scan returns only each candidate's id and
+// matched text, so properties cross the network for kept entities only.
+func (p *Planner) fetchEntities(tool string, e *model.Entity, r fieldRef, state State) (*Statement, error) {
+	b, err := p.newBuilder(tool, e, state)
+	if err != nil {
+		return nil, err
+	}
+	b.line("UNWIND %s AS fetch_id", b.named(FetchIDs, []any{}))
+	b.match([]string{b.prop("n", e.UniqueField) + " = fetch_id"})
+	var computed []fieldRef
+	if r.c != nil {
+		computed = append(computed, r)
+	}
+	if err := b.returnEntities(b.defaultStored(), computed, nil, []order{b.idOrder()}); err != nil {
+		return nil, err
+	}
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name})
+}
+
+// mergeUses appends the uses of more not already in uses.
+func mergeUses(uses, more []Use) []Use {
+	for _, u := range more {
+		if !slices.Contains(uses, u) {
+			uses = append(uses, u)
+		}
+	}
+	return uses
 }
 
 // prefilter is a cheap necessary condition on a candidate's text: a
