@@ -101,3 +101,11 @@ func TestInitDraftsTheFixtureAsAConfigThatVetsClean(t *testing.T) {
 		t.Errorf("vet of the draft: exit %d\nstdout: %s\nstderr: %s\ndraft:\n%s", code, out, errOut, draft)
 	}
 }
+
+func TestSchemaAndInitRejectBadUsageWithExitCode2(t *testing.T) {
+	for _, args := range [][]string{{"schema"}, {"schema", "apply"}, {"schema", "drop", "x.yaml"}, {"init", "x.yaml"}, {"init", "--enum-max", "x"}} {
+		if code, _, _ := execute(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
