@@ -125,11 +125,3 @@ func TestLuceneEscapeLeavesNoQuerySyntax(t *testing.T) {
 		}
 	}
 }
-
-func TestIdentDoublesBackticks(t *testing.T) {
-	for in, want := range map[string]string{"name": "`name`", "a`b": "`a``b`", "`": "````", "x y": "`x y`"} {
-		if got := Ident(in); got != want {
-			t.Errorf("Ident(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
