@@ -5,16 +5,20 @@
 // Three rules shape every statement:
 //
 //   - Identifiers (labels, relationship types, property names) come only
-//     from the model and are backtick-escaped with [Ident]; every value the
-//     agent sent is a parameter in [Statement.Params].
+//     from the model and are written through ident.Quote, which refuses a
+//     name outside the identifier rules (Plan returns that error); every
+//     value the agent sent is a parameter in [Statement.Params].
 //   - Cheap filters run first: predicates on stored properties sit in the
 //     WHERE of the first MATCH, where Neo4j can use indexes, and computed
 //     fields are computed afterwards, only for the rows that survive (and
 //     fields that are only returned are computed after ORDER BY … LIMIT).
-//     Sorting on a stored or materialized property adds `IS NOT NULL` for
-//     that property, which lets Neo4j read the order from a range index;
-//     so entities without a value for the sort field are never returned by
-//     a sorted call, whatever the indexes.
+//     A sort puts entities without a value last in both directions; on a
+//     stored or materialized property the values are read with
+//     `IS NOT NULL` (so Neo4j takes the order from a range index) and the
+//     entities without one are appended only when the page is short.
+//   - With [Options.MaxString], strings in returned properties and
+//     computed values are cut in the statement (left()), so long texts
+//     cross the network only as far as the result shows them.
 //   - A computed field is read from its cache property only when the
 //     [State] says that property is materialized and ready; otherwise its
 //     runtime Cypher (an expression, or a `CALL (n) { … }` subquery for a
@@ -24,8 +28,10 @@
 // (Java regex backtracks without bound and ignores transaction timeouts).
 // The statement fetches candidates with a cheap prefilter (a literal
 // prefix, suffix or required substring) and at most [Options.ScanLimit]
-// rows; [Statement.Filter] then matches them in Go with RE2 (linear time) or
-// doublestar globs, stopping at the call's limit.
+// rows, each only its id and the matched text; [Statement.Filter] then
+// matches them in Go with RE2 (linear time) or doublestar globs, stopping
+// at the call's limit, and [Statement.Fetch] reads the properties of the
+// entities kept.
 //
 // Time-zone rules: datetimes an agent writes without a zone are UTC;
 // relative periods ("today", "last_week", "last_7_days") and precision
