@@ -16,13 +16,15 @@ import (
 // explainOutput is `explain --format json`: the statement a call becomes,
 // and the Go-side pattern filter or the text to embed when it has one.
 type explainOutput struct {
-	Cypher string           `json:"cypher"`
-	Params map[string]any   `json:"params"`
-	Filter *planner.Filter  `json:"filter,omitempty"`
-	Embed  *planner.Embed   `json:"embed,omitempty"`
-	Uses   []planner.Use    `json:"uses,omitempty"`
-	Error  *tools.CallError `json:"error,omitempty"`
-	Shape  *planner.Shape   `json:"-"`
+	Cypher string          `json:"cypher"`
+	Params map[string]any  `json:"params"`
+	Filter *planner.Filter `json:"filter,omitempty"`
+	// Fetch is the scan's second step (the kept entities' properties).
+	Fetch *planner.Statement `json:"fetch,omitempty"`
+	Embed *planner.Embed     `json:"embed,omitempty"`
+	Uses  []planner.Use      `json:"uses,omitempty"`
+	Error *tools.CallError   `json:"error,omitempty"`
+	Shape *planner.Shape     `json:"-"`
 }
 
 // runExplain prints the Cypher and parameters of a tool call without a
@@ -77,7 +79,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return reportCallError("explain", err, string(*format), stdout, stderr)
 	}
 	if *format == "json" {
-		writeJSON(stdout, explainOutput{Cypher: st.Cypher, Params: st.Params, Filter: st.Filter, Embed: st.Embed, Uses: st.Uses})
+		writeJSON(stdout, explainOutput{Cypher: st.Cypher, Params: st.Params, Filter: st.Filter, Fetch: st.Fetch, Embed: st.Embed, Uses: st.Uses})
 		return 0
 	}
 	fmt.Fprintln(stdout, st.Cypher)
@@ -90,6 +92,9 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if st.Filter != nil {
 		fmt.Fprintf(stdout, "\nthen matched in Go: %s %q (case-sensitive: %v) on the value column, over at most %d candidates\n",
 			st.Filter.Mode, st.Filter.Pattern, st.Filter.CaseSensitive, st.Filter.ScanLimit)
+	}
+	if st.Fetch != nil {
+		fmt.Fprintf(stdout, "\nthen the kept entities ($%s, their ids in order):\n%s\n", planner.FetchIDs, st.Fetch.Cypher)
 	}
 	if st.Embed != nil {
 		fmt.Fprintf(stdout, "\n$%s is the embedding of %q by the model of index %s (%d dimensions)\n", st.Embed.Param, st.Embed.Text, st.Embed.Index, st.Embed.Dimensions)
