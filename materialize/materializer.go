@@ -132,8 +132,9 @@ func (x *Materializer) Plan(ctx context.Context, counts []Count) ([]*FieldPlan, 
 type Action struct {
 	Entity string `json:"entity"`
 	Name   string `json:"name"`
-	// Did is materialized, refreshed, up-to-date, dropped, runtime or
-	// skipped.
+	// Did is materialized, refreshed, up-to-date, indexed (an up-to-date
+	// field got its index), index dropped (index: false on an up-to-date
+	// field), dropped, runtime or skipped.
 	Did    string `json:"action"`
 	Rows   int64  `json:"rows"`
 	Reason string `json:"reason,omitempty"`

@@ -161,10 +161,22 @@ func (x *Materializer) materialize(ctx context.Context, p *FieldPlan, refresh bo
 			}
 		}
 	case st.Status == StatusReady && !refresh:
-		if _, err := x.ensureIndex(ctx, p); err != nil {
+		// The values stand; the index follows the config (added or
+		// dropped by a later apply), and the state records it.
+		a.Did, a.Rows = "up-to-date", st.Rows
+		index, err := x.ensureIndex(ctx, p, st.Index)
+		if err != nil {
 			return a, err
 		}
-		a.Did, a.Rows = "up-to-date", st.Rows
+		if index != st.Index {
+			if err := x.setState(ctx, p.Entity, p.Name, "s.index = $index", map[string]any{"index": nilIfEmpty(index)}); err != nil {
+				return a, err
+			}
+			a.Did = "indexed"
+			if index == "" {
+				a.Did = "index dropped"
+			}
+		}
 		return a, nil
 	default:
 		// Resume an interrupted apply or refresh after its last batch.
@@ -186,7 +198,11 @@ func (x *Materializer) materialize(ctx context.Context, p *FieldPlan, refresh bo
 	if d > 0 {
 		a.NodesPerSecond = float64(rows) / d.Seconds()
 	}
-	index, err := x.ensureIndex(ctx, p)
+	owned := ""
+	if st != nil {
+		owned = st.Index
+	}
+	index, err := x.ensureIndex(ctx, p, owned)
 	if err != nil {
 		return a, err
 	}
@@ -411,12 +427,17 @@ func (x *Materializer) write(ctx context.Context, p *FieldPlan, cursor int64) (i
 	return total, nil
 }
 
-// ensureIndex creates the range index on the property when the config asks
-// for one, waits until it is online, and returns its name when apply owns
-// it ("" when no index is wanted or an equivalent index already existed
-// under another name, which drop then leaves alone).
-func (x *Materializer) ensureIndex(ctx context.Context, p *FieldPlan) (string, error) {
+// ensureIndex makes the property's range index what the config says: with
+// index (the schema's default) it creates the index, waits until it is
+// online, and returns its name when apply owns it ("" when an equivalent
+// index already existed under another name, which drop then leaves
+// alone); with index: false it drops owned, the index the field's state
+// says apply created, and returns "".
+func (x *Materializer) ensureIndex(ctx context.Context, p *FieldPlan, owned string) (string, error) {
 	if p.field == nil || !p.field.Config.Index {
+		if owned != "" {
+			return "", x.dropIndex(ctx, owned)
+		}
 		return "", nil
 	}
 	name := IndexName(p.Entity, p.Property)
@@ -452,6 +473,18 @@ func (x *Materializer) ensureIndex(ctx context.Context, p *FieldPlan) (string, e
 		return "", nil
 	}
 	return name, nil
+}
+
+// dropIndex drops the index called name, if it exists.
+func (x *Materializer) dropIndex(ctx context.Context, name string) error {
+	qname, err := quote("index name", name)
+	if err != nil {
+		return err
+	}
+	if _, err := x.query(ctx, "DROP INDEX "+qname+" IF EXISTS", nil); err != nil {
+		return fmt.Errorf("materialize: dropping index %s: %w", name, err)
+	}
+	return nil
 }
 
 // grace waits Options.Grace after a ready field was taken out of service,
@@ -495,12 +528,8 @@ func (x *Materializer) drop(ctx context.Context, s FieldState) (Action, error) {
 		if name == "" {
 			continue
 		}
-		qname, err := quote("index name", name)
-		if err != nil {
+		if err := x.dropIndex(ctx, name); err != nil {
 			return a, err
-		}
-		if _, err := x.query(ctx, "DROP INDEX "+qname+" IF EXISTS", nil); err != nil {
-			return a, fmt.Errorf("materialize: dropping index %s: %w", name, err)
 		}
 	}
 	// Chunks of at most chunkFactor batches per statement, until none is
