@@ -107,7 +107,12 @@ func Compile(e *model.Entity) (*Entity, error) {
 		case c.Expression != "" && c.Cypher != "":
 			fail(c, &Error{Msg: "set expression or cypher, not both"})
 		case c.Cypher != "":
-			// Checked by Neo4j (ExplainCheck).
+			// Lexically here, so the body stays inside its subquery;
+			// the rest by Neo4j (ExplainCheck).
+			if err := checkCypherBody(c.Cypher); err != nil {
+				err.Source = c.Cypher
+				fail(c, err)
+			}
 		case strings.TrimSpace(c.Expression) == "":
 			fail(c, &Error{Msg: "set expression or cypher"})
 		default:

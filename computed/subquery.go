@@ -21,6 +21,9 @@ func (f *Field) Subquery(node string) (string, error) {
 	if f.Config.Cypher == "" {
 		return "", fmt.Errorf("%s.%s is not a cypher field", f.ent.Name, f.Config.Name)
 	}
+	if err := checkCypherBody(f.Config.Cypher); err != nil {
+		return "", fmt.Errorf("%s.%s: %s", f.ent.Name, f.Config.Name, err.Msg)
+	}
 	if !plainVar.MatchString(node) {
 		return "", fmt.Errorf("node variable %q is not a plain identifier", node)
 	}
