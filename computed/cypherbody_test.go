@@ -22,28 +22,28 @@ var balancedBodies = []string{
 	"RETURN 1 AS x /* } { /* */",
 	"RETURN [n {.name}] AS x",
 	`RETURN 1 AS x // \\u000A }`, // \\u is an escaped backslash, not a newline
-	`RETURN '\u007D' AS x`,      // a } inside the string either way
+	`RETURN '\u007D' AS x`,       // a } inside the string either way
 	"RETURN 'a\nb' AS x",
 }
 
 // escapingBodies would end the subquery early (or swallow its closing
 // brace) if Subquery wrapped them.
 var escapingBodies = map[string]string{
-	"RETURN 1 AS x } MATCH (m) DETACH DELETE m //": "} closes nothing",
+	"RETURN 1 AS x } MATCH (m) DETACH DELETE m //":   "} closes nothing",
 	`RETURN 1 AS x \u007D MATCH (m) DETACH DELETE m`: "} closes nothing",
-	`RETURN 1 AS x // \u000A } MATCH (m) DELETE m`:  "} closes nothing",
-	`RETURN 1 AS x // \u005C\u000A }`:               "} closes nothing",
+	`RETURN 1 AS x // \u000A } MATCH (m) DELETE m`:   "} closes nothing",
+	`RETURN 1 AS x // \u005C\u000A }`:                "} closes nothing",
 	"RETURN 1 AS x /* \\\\\\u002A/ } */":             "} closes nothing",
-	"RETURN 'x\\u005C' AS x":                        "string literal starting here is never closed",
-	"RETURN (1 AS x":                                "( opened here is never closed",
-	"RETURN [1) AS x":                               ") does not match the [ opened at cypher 1:8",
-	"RETURN 'abc AS x":                              "string literal starting here is never closed",
-	`RETURN "abc\" AS x`:                            "string literal starting here is never closed",
-	"RETURN 1 AS `x":                                "backtick name starting here is never closed",
-	"RETURN 1 AS `x``":                              "backtick name starting here is never closed",
-	"RETURN 1 AS x /* }":                            "comment starting here is never closed",
-	"RETURN 1 AS x; MATCH (m) DELETE m":             "one query",
-	`RETURN 1 AS x \u00G1`:                          "four hexadecimal digits",
+	"RETURN 'x\\u005C' AS x":                         "string literal starting here is never closed",
+	"RETURN (1 AS x":                                 "( opened here is never closed",
+	"RETURN [1) AS x":                                ") does not match the [ opened at cypher 1:8",
+	"RETURN 'abc AS x":                               "string literal starting here is never closed",
+	`RETURN "abc\" AS x`:                             "string literal starting here is never closed",
+	"RETURN 1 AS `x":                                 "backtick name starting here is never closed",
+	"RETURN 1 AS `x``":                               "backtick name starting here is never closed",
+	"RETURN 1 AS x /* }":                             "comment starting here is never closed",
+	"RETURN 1 AS x; MATCH (m) DELETE m":              "one query",
+	`RETURN 1 AS x \u00G1`:                           "four hexadecimal digits",
 }
 
 func TestCypherBodyScannerFollowsCypherLexicalRules(t *testing.T) {
