@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ragforge/ragforge/ident"
 )
 
 func TestFragmentInlinesDependencies(t *testing.T) {
@@ -140,5 +142,24 @@ func TestRejectsOutsideTheSupportedSet(t *testing.T) {
 				t.Errorf("error = %q, want it to contain %q", e.Msg, tc.want)
 			}
 		})
+	}
+}
+
+// TestVariableStaysWithinTheIdentifierRules: variables derived from names
+// up to the 100-character limit pass ident.Check, and two long names that
+// share their head still get different variables.
+func TestVariableStaysWithinTheIdentifierRules(t *testing.T) {
+	a, b := strings.Repeat("a", 99)+"b", strings.Repeat("a", 99)+"c"
+	va, vb := Variable("__rf_n_", a), Variable("__rf_n_", b)
+	for _, v := range []string{va, vb, Variable("cf_", "short")} {
+		if err := ident.Check(v); err != nil {
+			t.Error(err)
+		}
+	}
+	if va == vb {
+		t.Errorf("%q and %q share the variable %s", a, b, va)
+	}
+	if got := Variable("cf_", "short"); got != "cf_short" {
+		t.Errorf("short name: %s, want cf_short", got)
 	}
 }

@@ -1,6 +1,8 @@
 package computed
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -61,7 +63,24 @@ func (f *Field) Fragment(opts Options) (Fragment, error) {
 
 // Alias is the variable a raw cypher field's subquery binds its value to
 // for the given node variable. The __rf_ prefix is reserved for ragforge.
-func Alias(node, field string) string { return "__rf_" + node + "_" + field }
+func Alias(node, field string) string { return Variable("__rf_"+node+"_", field) }
+
+// maxVariable is the longest name the identifier rules allow (ident).
+const maxVariable = 100
+
+// Variable is a Cypher variable derived from a config name: prefix+name,
+// or, when that exceeds the identifier rules' length (a name near the
+// 100-character limit), its head and a hash of the whole name, so a valid
+// config never yields a variable ident.Quote refuses and two names never
+// share one.
+func Variable(prefix, name string) string {
+	v := prefix + name
+	if len(v) <= maxVariable {
+		return v
+	}
+	sum := sha256.Sum256([]byte(name))
+	return v[:maxVariable-9] + "_" + hex.EncodeToString(sum[:4])
+}
 
 type writer struct {
 	opts Options

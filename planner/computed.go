@@ -28,7 +28,7 @@ type ComputedCypher struct {
 // name's value inside a statement. The prefix keeps computed values from
 // clashing with the node variables of a statement (n, t) and with the
 // __rf_ aliases of package computed.
-func VarName(field string) string { return "cf_" + field }
+func VarName(field string) string { return computed.Variable("cf_", field) }
 
 // compiledEntity is an entity's checked computed fields and, per raw
 // cypher field, the alias its subquery clause binds.
