@@ -292,19 +292,21 @@ func (x *Materializer) Refresh(ctx context.Context, only []planner.FieldRef) ([]
 		}
 		var writes []*FieldPlan
 		for _, p := range plans {
-			if !selected(only, p.Ref()) {
-				continue
+			if selected(only, p.Ref()) && p.State != nil && p.State.Status != StatusDropping {
+				writes = append(writes, p)
 			}
-			if p.State == nil || p.State.Status == StatusDropping {
-				out = append(out, Action{Entity: p.Entity, Name: p.Name, Did: "skipped", Reason: "not materialized"})
-				continue
-			}
-			writes = append(writes, p)
 		}
 		if err := x.checkReads(ctx, writes); err != nil {
 			return err
 		}
-		for _, p := range writes {
+		for _, p := range plans {
+			if !selected(only, p.Ref()) {
+				continue
+			}
+			if !slices.Contains(writes, p) {
+				out = append(out, Action{Entity: p.Entity, Name: p.Name, Did: "skipped", Reason: "not materialized"})
+				continue
+			}
 			a, err := x.materialize(ctx, p, true)
 			out = append(out, a)
 			if err != nil {
