@@ -130,11 +130,11 @@ func Compile(e *model.Entity) (*Entity, error) {
 			f.tree, f.DependsOn, f.depAt = tree, deps, depAt
 		}
 	}
+	// Cycles are reported with the other errors: a field that failed its
+	// checks reads nothing, the others' dependencies are known.
+	errs = append(errs, ce.order()...)
 	if len(errs) > 0 {
 		return nil, errs
-	}
-	if err := ce.order(); err != nil {
-		return nil, Errors{err}
 	}
 	for _, f := range ce.Fields {
 		if f.tree == nil {
@@ -201,9 +201,9 @@ func walk(n node, visit func(node)) {
 }
 
 // order sorts the fields by dependency (a depth-first topological sort in
-// config order) and reports the first cycle it meets, naming it from the
-// field where it was entered: `a → b → a`.
-func (e *Entity) order() *Error {
+// config order) and reports every cycle it meets, each named from the field
+// where it was entered: `a → b → a`.
+func (e *Entity) order() Errors {
 	const (
 		unseen = iota
 		active
@@ -246,10 +246,16 @@ func (e *Entity) order() *Error {
 		e.Order = append(e.Order, f)
 		return nil
 	}
+	var errs Errors
 	for _, f := range e.Fields {
 		if err := visit(f); err != nil {
-			return err
+			// Leave this cycle behind and look for others.
+			errs = append(errs, err)
+			for _, s := range stack {
+				state[s.Config.Name] = done
+			}
+			stack = stack[:0]
 		}
 	}
-	return nil
+	return errs
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"cuelang.org/go/cue"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
@@ -43,6 +44,82 @@ func checkComputed(m *model.Model, srcs []Source) ConfigErrors {
 		out = append(out, ConfigError{Pos: pos, Path: path, Msg: e.Msg})
 	}
 	return out
+}
+
+// exprKeys are the keys of a field or computed field that its expression
+// checks read.
+var exprKeys = map[string]bool{"name": true, "type": true, "stored_as": true, "values": true, "expression": true, "cypher": true}
+
+// exprField is the part of a field or computed field that the expression
+// checks read.
+type exprField struct {
+	Name       string   `json:"name"`
+	Type       string   `json:"type"`
+	StoredAs   string   `json:"stored_as"`
+	Values     []string `json:"values"`
+	Expression string   `json:"expression"`
+	Cypher     string   `json:"cypher"`
+}
+
+// passedEntities decodes the entities whose name, fields and computed
+// fields passed the schema while something else in the config did not, so
+// their expressions are still type-checked and their cycles found: one run
+// reports every problem. v is the config unified with the schema, errs the
+// schema's errors (their paths say which entities to leave out).
+func passedEntities(v, data cue.Value, errs ConfigErrors) *model.Model {
+	blocked := map[int]bool{}
+	for _, e := range errs {
+		parts := strings.Split(e.Path, ".")
+		if parts[0] != "entities" {
+			continue
+		}
+		if len(parts) == 1 {
+			return nil
+		}
+		i, err := strconv.Atoi(parts[1])
+		if err != nil {
+			return nil
+		}
+		fields := len(parts) > 2 && (parts[2] == "searchable_fields" || parts[2] == "computed_fields")
+		if len(parts) == 2 || parts[2] == "name" || fields && (len(parts) < 5 || exprKeys[parts[4]]) {
+			blocked[i] = true
+		}
+	}
+	// The list as a whole is in error; its elements are looked up one by one.
+	n, err := data.LookupPath(cue.ParsePath("entities")).Len().Int64()
+	if err != nil {
+		return nil
+	}
+	m := &model.Model{}
+	for i := range int(n) {
+		if blocked[i] {
+			continue
+		}
+		ent := v.LookupPath(cue.MakePath(cue.Str("entities"), cue.Index(i)))
+		// Only what the expression checks read: a bad materialized or
+		// cache_property value is reported by the schema and does not
+		// keep the expressions from being checked.
+		var re rawEntity
+		var fields, computed []exprField
+		ok := true
+		for key, dst := range map[string]any{"name": &re.Name, "searchable_fields": &fields, "computed_fields": &computed} {
+			if x := ent.LookupPath(cue.MakePath(cue.Str(key))); x.Exists() && x.Decode(dst) != nil {
+				ok = false
+			}
+		}
+		for _, f := range fields {
+			re.Fields = append(re.Fields, rawField{Name: f.Name, Type: f.Type, StoredAs: f.StoredAs, Values: f.Values})
+		}
+		for _, c := range computed {
+			re.Computed = append(re.Computed, rawComputed{rawField: rawField{Name: c.Name, Type: c.Type}, Expression: c.Expression, Cypher: c.Cypher})
+		}
+		if ok {
+			m.Entities = append(m.Entities, decodeEntity(re, entityCapabilities{}, func(rest ...any) model.Pos {
+				return posAt(data, append([]any{"entities", i}, rest...)...)
+			}))
+		}
+	}
+	return m
 }
 
 // expressionPos finds where rune offset off of the expression value lies in

@@ -143,67 +143,9 @@ func decode(v, data cue.Value) (*model.Model, error) {
 		m.ToolDocs[name] = doc
 	}
 	for i, re := range raw.Entities {
-		at := func(rest ...any) model.Pos { return posAt(data, append([]any{"entities", i}, rest...)...) }
-		e := &model.Entity{
-			Name:        re.Name,
-			Description: re.Description,
-			UniqueField: re.UniqueField,
-			Pos:         at(),
-		}
-		for j, rf := range re.Fields {
-			f := field(rf, caps[re.Name].Fields[rf.Name])
-			f.Pos = at("searchable_fields", j)
-			e.Fields = append(e.Fields, f)
-		}
-		for j, rc := range re.Computed {
-			c := &model.ComputedField{
-				Field:         *field(rc.rawField, caps[re.Name].Fields[rc.Name]),
-				Expression:    rc.Expression,
-				Cypher:        rc.Cypher,
-				Materialized:  materialize(rc.Materialized),
-				Index:         rc.Index,
-				CacheProperty: rc.CacheProperty,
-			}
-			c.Pos = at("computed_fields", j)
-			if rc.Expression != "" {
-				c.ExpressionPos = at("computed_fields", j, "expression")
-			} else {
-				c.ExpressionPos = at("computed_fields", j, "cypher")
-			}
-			e.Computed = append(e.Computed, c)
-		}
-		for j, rr := range re.Relationships {
-			r := &model.Relationship{
-				Type:        rr.Type,
-				Targets:     targets(rr.Target),
-				Direction:   model.Direction(rr.Direction),
-				Description: rr.Description,
-				Pos:         at("relationships", j),
-			}
-			for k, rp := range rr.Properties {
-				p := field(rp, caps[re.Name].Relationships[j][rp.Name])
-				p.Pos = at("relationships", j, "properties", k)
-				r.Properties = append(r.Properties, p)
-			}
-			e.Relationships = append(e.Relationships, r)
-		}
-		for j, rv := range re.VectorIndexes {
-			e.VectorIndexes = append(e.VectorIndexes, &model.VectorIndex{
-				Name: rv.Name, Field: rv.Field, Property: rv.Property,
-				Dimensions: rv.Dimensions, Similarity: rv.Similarity, Model: rv.Model,
-				Pos: at("vector_indexes", j),
-			})
-		}
-		if ft := re.FullTextIndex; ft != nil {
-			e.FullTextIndex = &model.FullTextIndex{Name: ft.Name, Fields: ft.Fields, Analyzer: ft.Analyzer, Pos: at("full_text_index")}
-		}
-		if len(re.ExposedTools) > 0 {
-			e.ExposedTools = map[string]model.ToolControl{}
-			for name, tc := range re.ExposedTools {
-				e.ExposedTools[name] = model.ToolControl(tc)
-			}
-		}
-		m.Entities = append(m.Entities, e)
+		m.Entities = append(m.Entities, decodeEntity(re, caps[re.Name], func(rest ...any) model.Pos {
+			return posAt(data, append([]any{"entities", i}, rest...)...)
+		}))
 	}
 	for i, rt := range raw.Trees {
 		m.Trees = append(m.Trees, &model.Tree{
@@ -212,6 +154,71 @@ func decode(v, data cue.Value) (*model.Model, error) {
 		})
 	}
 	return m, nil
+}
+
+// decodeEntity builds one entity of the model; at gives the position of a
+// value under the entity.
+func decodeEntity(re rawEntity, caps entityCapabilities, at func(rest ...any) model.Pos) *model.Entity {
+	e := &model.Entity{
+		Name:        re.Name,
+		Description: re.Description,
+		UniqueField: re.UniqueField,
+		Pos:         at(),
+	}
+	for j, rf := range re.Fields {
+		f := field(rf, caps.Fields[rf.Name])
+		f.Pos = at("searchable_fields", j)
+		e.Fields = append(e.Fields, f)
+	}
+	for j, rc := range re.Computed {
+		c := &model.ComputedField{
+			Field:         *field(rc.rawField, caps.Fields[rc.Name]),
+			Expression:    rc.Expression,
+			Cypher:        rc.Cypher,
+			Materialized:  materialize(rc.Materialized),
+			Index:         rc.Index,
+			CacheProperty: rc.CacheProperty,
+		}
+		c.Pos = at("computed_fields", j)
+		if rc.Expression != "" {
+			c.ExpressionPos = at("computed_fields", j, "expression")
+		} else {
+			c.ExpressionPos = at("computed_fields", j, "cypher")
+		}
+		e.Computed = append(e.Computed, c)
+	}
+	for j, rr := range re.Relationships {
+		r := &model.Relationship{
+			Type:        rr.Type,
+			Targets:     targets(rr.Target),
+			Direction:   model.Direction(rr.Direction),
+			Description: rr.Description,
+			Pos:         at("relationships", j),
+		}
+		for k, rp := range rr.Properties {
+			p := field(rp, caps.Relationships[j][rp.Name])
+			p.Pos = at("relationships", j, "properties", k)
+			r.Properties = append(r.Properties, p)
+		}
+		e.Relationships = append(e.Relationships, r)
+	}
+	for j, rv := range re.VectorIndexes {
+		e.VectorIndexes = append(e.VectorIndexes, &model.VectorIndex{
+			Name: rv.Name, Field: rv.Field, Property: rv.Property,
+			Dimensions: rv.Dimensions, Similarity: rv.Similarity, Model: rv.Model,
+			Pos: at("vector_indexes", j),
+		})
+	}
+	if ft := re.FullTextIndex; ft != nil {
+		e.FullTextIndex = &model.FullTextIndex{Name: ft.Name, Fields: ft.Fields, Analyzer: ft.Analyzer, Pos: at("full_text_index")}
+	}
+	if len(re.ExposedTools) > 0 {
+		e.ExposedTools = map[string]model.ToolControl{}
+		for name, tc := range re.ExposedTools {
+			e.ExposedTools[name] = model.ToolControl(tc)
+		}
+	}
+	return e
 }
 
 func field(rf rawField, c capability) *model.Field {

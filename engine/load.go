@@ -98,8 +98,15 @@ func LoadSources(srcs ...Source) (*model.Model, error) {
 		return nil, ConfigErrors{{Pos: posOf(data), Msg: "a config is a mapping with an entities list at the top level"}}
 	}
 	v := def.Unify(data)
+	errs = unknownKeys(data, def)
 	if err := v.Validate(cue.All(), cue.Concrete(true), cue.Hidden(true)); err != nil {
-		return nil, translate(err, data, def).sorted()
+		errs = append(errs, translate(err, data, def)...)
+	}
+	if len(errs) > 0 {
+		if pm := passedEntities(v, data, errs); pm != nil {
+			errs = append(errs, checkComputed(pm, srcs)...)
+		}
+		return nil, errs.sorted()
 	}
 	m, err := decode(v, data)
 	if err != nil {
@@ -133,6 +140,11 @@ func parseSource(src Source) (*ast.File, ConfigErrors) {
 		return nil, ConfigErrors{errorf(model.Pos{File: src.Name}, "", "unknown config format %q (allowed: .yaml, .yml, .json, .cue)", ext)}
 	}
 	if err != nil {
+		if ext := strings.ToLower(filepath.Ext(src.Name)); ext == ".yaml" || ext == ".yml" {
+			if ce, ok := yamlSyntaxError(src.Name, src.Data); ok {
+				return nil, ConfigErrors{ce}
+			}
+		}
 		return nil, translate(err, cue.Value{}, cue.Value{})
 	}
 	return f, nil

@@ -143,3 +143,40 @@ func TestLoadFillsTheMaterializationDefaultsWithoutABlock(t *testing.T) {
 		t.Errorf("materialization = %+v, want the schema defaults 7d, 100, 10000, 30d", got)
 	}
 }
+
+// TestLoadReportsEveryKindOfProblemInOneRun: no kind of problem hides
+// another (the golden file holds the exact lines).
+func TestLoadReportsEveryKindOfProblemInOneRun(t *testing.T) {
+	_, err := Load(invalidDir + "/every-problem-at-once.yaml")
+	if err == nil {
+		t.Fatal("Load accepted the config")
+	}
+	for _, want := range []string{
+		`11:9: descripton: unknown key "descripton"`,
+		`14:9: indexed: "yes" is not a boolean`,
+		`16:9: type: unknown type "integr"`,
+		`31:33: kilobytes: invalid operation: float + string`,
+		`34:21: a: dependency cycle: a → b → a`,
+		`42:9: cache_property: size is also the name of a field of File`,
+		`47:50: last_change: cypher: } closes nothing`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("errors lack %q:\n%v", want, err)
+		}
+	}
+}
+
+func TestLoadPositionsYAMLSyntaxErrorsWhereTheParserMeetsThem(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		// CUE's decoder said "x.yaml:2" with no column.
+		{"a:\n  b: c\n d: e\n", "x.yaml:3:2: did not find expected key (while parsing a block mapping that starts at line 1, column 1)"},
+		{"a: [b\nc: d\n", "x.yaml:2:2: did not find expected ',' or ']' (while parsing a flow sequence that starts at line 1, column 4)"},
+		{"a: b\n\tc: d\n", "x.yaml:2:1: found a tab character that violates indentation (while scanning a plain scalar that starts at line 1, column 4)"},
+		{"a: 'abc\n", "x.yaml:2:1: found unexpected end of stream (while scanning a quoted scalar that starts at line 1, column 4)"},
+	} {
+		_, err := LoadSources(Source{Name: "x.yaml", Data: []byte(tc.src)})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%q: error %v, want %s", tc.src, err, tc.want)
+		}
+	}
+}

@@ -84,3 +84,15 @@ func TestVetWithAServerRejectsAWritingCypherField(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 }
+
+func TestVetReportsEveryKindOfProblemAtOnce(t *testing.T) {
+	code, _, errOut := execute(t, "vet", "../../testdata/configs/invalid/every-problem-at-once.yaml")
+	if code != 1 || !strings.Contains(errOut, "7 problem(s)") {
+		t.Fatalf("exit %d, want 7 problems:\n%s", code, errOut)
+	}
+	for _, want := range []string{"unknown key", "is not a boolean", "unknown type", "invalid operation", "dependency cycle", "cache_property:", "closes nothing"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("vet output lacks %q:\n%s", want, errOut)
+		}
+	}
+}
