@@ -82,7 +82,7 @@ func TestLoadCatalogReportsDuplicateNamesAcrossFolders(t *testing.T) {
 	}
 }
 
-func TestToolDocAcceptsWhenToUseAsStringOrListAndIndexesBoth(t *testing.T) {
+func TestCatalogWhenToUseIsAStringOrAListAndBothAreIndexed(t *testing.T) {
 	const head = `{"name": %q, "description": "Does a thing.", "whenToUse": `
 	docs := []Document{}
 	for name, when := range map[string]string{

@@ -158,7 +158,7 @@ func TestEvaluationDataIsVendoredInTheRepositoryWithLicences(t *testing.T) {
 	}
 }
 
-func TestMetaToolMultiToolMessageIsFoundOnlyWhenBothToolsAreSelected(t *testing.T) {
+func TestEvalCountsAMetaToolMultiToolMessageOnlyWhenBothToolsAreSelected(t *testing.T) {
 	mt := byName(t, loadData(t), "MetaTool multi-tool")
 	examples := 0
 	for _, c := range mt.Cases {
