@@ -191,6 +191,9 @@ func (w *writer) expr(n node) string {
 		}
 		return "(NOT " + w.expr(x.x) + ")"
 	case *binary:
+		if x.op == "*" {
+			return fmt.Sprintf("(%s * %s)", w.factor(x.l), w.factor(x.r))
+		}
 		l, r := w.expr(x.l), w.expr(x.r)
 		switch x.op {
 		case "/":
@@ -222,6 +225,27 @@ func (w *writer) expr(n node) string {
 		return w.call(x)
 	}
 	panic(fmt.Sprintf("computed: unknown node %T", n))
+}
+
+// factor writes an operand of *. Neo4j's planner flattens nested products
+// and folds their constants in another order (x * 2 * 3.0 runs as x * 6.0),
+// so an integer product that overflows in Go, as in Neo4j when written
+// alone, would silently become a float there. coalesce of one argument is
+// the identity and keeps an operand that is itself a product (or a computed
+// field, which may be one) out of the flattening.
+func (w *writer) factor(n node) string {
+	s := w.expr(n)
+	switch x := n.(type) {
+	case *binary:
+		if x.op == "*" {
+			return "coalesce" + s
+		}
+	case *ref:
+		if x.computed != nil {
+			return "coalesce" + s
+		}
+	}
+	return s
 }
 
 func (w *writer) call(x *call) string {
