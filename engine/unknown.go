@@ -17,14 +17,26 @@ import (
 // exposed_tools) accepts any key.
 func unknownKeys(data, def cue.Value) ConfigErrors {
 	var out ConfigErrors
+	// Every element of a list has the same schema: look each shape up once.
+	type shape struct {
+		exists  bool
+		allowed []string
+	}
+	shapes := map[string]shape{}
 	var walk func(d cue.Value, path []string)
 	walk = func(d cue.Value, path []string) {
 		switch d.IncompleteKind() {
 		case cue.StructKind:
-			if !schemaAt(def, path).Exists() {
+			key := shapeKey(path)
+			sh, ok := shapes[key]
+			if !ok {
+				sh = shape{exists: schemaAt(def, path).Exists(), allowed: allowedKeys(def, path, "")}
+				shapes[key] = sh
+			}
+			if !sh.exists {
 				return
 			}
-			allowed := allowedKeys(def, path, "")
+			allowed := sh.allowed
 			it, err := d.Fields()
 			if err != nil {
 				return
@@ -53,4 +65,17 @@ func unknownKeys(data, def cue.Value) ConfigErrors {
 	}
 	walk(data, nil)
 	return out
+}
+
+// shapeKey is a data path with its list indices replaced by #: the same
+// key for every element of a list.
+func shapeKey(path []string) string {
+	parts := make([]string, len(path))
+	for i, p := range path {
+		if _, err := strconv.Atoi(p); err == nil {
+			p = "#"
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, ".")
 }
