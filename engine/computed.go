@@ -61,29 +61,40 @@ type exprField struct {
 	Cypher     string   `json:"cypher"`
 }
 
-// passedEntities decodes the entities whose name, fields and computed
-// fields passed the schema while something else in the config did not, so
-// their expressions are still type-checked and their cycles found: one run
-// reports every problem. v is the config unified with the schema, errs the
-// schema's errors (their paths say which entities to leave out).
-func passedEntities(v, data cue.Value, errs ConfigErrors) *model.Model {
-	blocked := map[int]bool{}
+// blockedEntities are the indices of the entities whose name, fields or
+// computed fields (what the expression checks read) have schema errors; ok
+// is false when the entities list itself is wrong.
+func blockedEntities(errs ConfigErrors) (blocked map[int]bool, ok bool) {
+	blocked = map[int]bool{}
 	for _, e := range errs {
 		parts := strings.Split(e.Path, ".")
 		if parts[0] != "entities" {
 			continue
 		}
 		if len(parts) == 1 {
-			return nil
+			return nil, false
 		}
 		i, err := strconv.Atoi(parts[1])
 		if err != nil {
-			return nil
+			return nil, false
 		}
 		fields := len(parts) > 2 && (parts[2] == "searchable_fields" || parts[2] == "computed_fields")
 		if len(parts) == 2 || parts[2] == "name" || fields && (len(parts) < 5 || exprKeys[parts[4]]) {
 			blocked[i] = true
 		}
+	}
+	return blocked, true
+}
+
+// passedEntities decodes the entities whose name, fields and computed
+// fields passed the schema while something else in the config did not, so
+// their expressions are still type-checked and their cycles found: one run
+// reports every problem. v is the config unified with the schema, errs the
+// schema's errors (their paths say which entities to leave out).
+func passedEntities(v, data cue.Value, errs ConfigErrors) *model.Model {
+	blocked, ok := blockedEntities(errs)
+	if !ok {
+		return nil
 	}
 	// The list as a whole is in error; its elements are looked up one by one.
 	n, err := data.LookupPath(cue.ParsePath("entities")).Len().Int64()

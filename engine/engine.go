@@ -99,11 +99,16 @@ type Engine struct {
 	caps    tools.Capabilities
 }
 
-// New builds the engine for m: detects the server's capabilities when
+// New builds the engine for m: validates it as [Load] validates a config
+// (the error is [ConfigErrors]), detects the server's capabilities when
 // needed, generates the catalog and prepares the planner.
 func New(m *model.Model, opts Options) (*Engine, error) {
 	if m == nil {
 		return nil, fmt.Errorf("engine: nil model")
+	}
+	// A model built or changed in Go passes the same checks as a loaded one.
+	if err := validateModel(m); err != nil {
+		return nil, err
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout

@@ -26,7 +26,12 @@ func (e ConfigError) Error() string {
 		b.WriteString(s)
 		b.WriteString(": ")
 	}
-	if key := e.key(); key != "" {
+	// Without a position (a model built in Go) the whole path says where.
+	key := e.Path
+	if e.Pos.Line != 0 {
+		key = e.key()
+	}
+	if key != "" {
 		b.WriteString(key)
 		b.WriteString(": ")
 	}

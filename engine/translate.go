@@ -12,6 +12,7 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 
+	"github.com/ragforge/ragforge/ident"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -233,6 +234,9 @@ func rewrite(msg string, path []string, def cue.Value) string {
 		return "must not be empty"
 	case identifierBound.MatchString(msg):
 		v := identifierBound.FindStringSubmatch(msg)[1]
+		if name, err := strconv.Unquote(v); err == nil {
+			return (&ident.Error{Name: name}).Error()
+		}
 		return fmt.Sprintf("%s is not a valid name (allowed: letters, digits and _, not starting with a digit, at most 100 characters)", v)
 	case durationBound.MatchString(msg):
 		v := durationBound.FindStringSubmatch(msg)[1]
