@@ -140,12 +140,18 @@ func parseSource(src Source) (*ast.File, ConfigErrors) {
 		return nil, ConfigErrors{errorf(model.Pos{File: src.Name}, "", "unknown config format %q (allowed: .yaml, .yml, .json, .cue)", ext)}
 	}
 	if err != nil {
+		errs := translate(err, cue.Value{}, cue.Value{})
 		if ext := strings.ToLower(filepath.Ext(src.Name)); ext == ".yaml" || ext == ".yml" {
 			if ce, ok := yamlSyntaxError(src.Name, src.Data); ok {
 				return nil, ConfigErrors{ce}
 			}
+			for i := range errs {
+				if errs[i].Pos.Line > 0 {
+					errs[i].Pos.Col = yamlValueColumn(src.Data, errs[i].Pos.Line)
+				}
+			}
 		}
-		return nil, translate(err, cue.Value{}, cue.Value{})
+		return nil, errs
 	}
 	return f, nil
 }

@@ -180,3 +180,10 @@ func TestLoadPositionsYAMLSyntaxErrorsWhereTheParserMeetsThem(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadPositionsYAMLDecodingErrorsAtTheValue(t *testing.T) {
+	_, err := LoadSources(Source{Name: "x.yaml", Data: []byte("entities:\n  - name: A\n    unique_field: !!int x\n")})
+	if want := `x.yaml:3:19: cannot decode "x" as !!int: illegal number start "x"`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s (CUE's decoder names the line only)", err, want)
+	}
+}

@@ -38,3 +38,28 @@ func yamlSyntaxError(name string, data []byte) (ce ConfigError, ok bool) {
 		}
 	}
 }
+
+// yamlValueColumn is the column of the last YAML node that starts on line
+// (the value of a `key: value` line): CUE's decoding errors, such as a
+// value that does not match its explicit tag, name only a line. 1 when no
+// node starts there.
+func yamlValueColumn(data []byte, line int) int {
+	col := 1
+	var walk func(n *yamlv4.Node)
+	walk = func(n *yamlv4.Node) {
+		if n.Line == line && n.Column > col {
+			col = n.Column
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	dec := yamlv4.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yamlv4.Node
+		if dec.Decode(&n) != nil {
+			return col
+		}
+		walk(&n)
+	}
+}
