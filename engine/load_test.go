@@ -104,6 +104,12 @@ func TestLoadRejectsInvalidConfigs(t *testing.T) {
 				if strings.Contains(line, "empty disjunction") || strings.Contains(line, "_err") {
 					t.Errorf("raw CUE wording leaked: %q", line)
 				}
+				// An error message whose interpolation CUE left unevaluated.
+				for _, raw := range []string{"[for ", "strings.Join(", "len(", `*"`, "(:ragforge)"} {
+					if strings.Contains(line, raw) {
+						t.Errorf("unevaluated CUE expression %q in %q", raw, line)
+					}
+				}
 			}
 		})
 	}
