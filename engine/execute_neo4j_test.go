@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -39,18 +39,7 @@ func loadNetHTTP(t *testing.T, opts engine.Options) *netHTTP { return loadNetHTT
 func loadNetHTTPTB(t testing.TB, opts engine.Options) *netHTTP {
 	t.Helper()
 	d := neo4jtest.Open(t)
-	src, err := fixture.GOROOTSrc()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := fixture.Parse(filepath.Join(src, "net", "http"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := fixture.Load(ctx, d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
+	g := fixturetest.LoadNetHTTP(t, d)
 	neo4jtest.Run(t, d, "CREATE FULLTEXT INDEX scope_text IF NOT EXISTS FOR (n:Scope) ON EACH [n.name, n.signature, n.source]", nil)
 	neo4jtest.Run(t, d, "CALL db.awaitIndexes(300)", nil)
 	f := &netHTTP{g: g, d: d, now: time.Now().UTC(), changes: map[string][]time.Time{}}
