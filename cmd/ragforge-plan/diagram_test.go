@@ -62,20 +62,7 @@ func TestDiagramRenderDrawsASavedDiagramThatChromiumShows(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("render svg: exit %d: %s", code, errOut)
 	}
-	dec := xml.NewDecoder(strings.NewReader(svg))
-	rects := 0
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				t.Fatalf("the SVG is not well-formed XML: %v", err)
-			}
-			break
-		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "rect" {
-			rects++
-		}
-	}
+	rects, _ := readSVG(t, svg)
 	if rects != len(created.Nodes)+1 { // and the background
 		t.Errorf("%d rects for %d nodes", rects, len(created.Nodes))
 	}
@@ -133,5 +120,29 @@ func TestDiagramRenderDrawsASavedDiagramThatChromiumShows(t *testing.T) {
 
 	if code, _, errOut := execute(t, append([]string{"diagram", "render", "diagram-nope", fileTree}, flags...)...); code != 1 || !strings.Contains(errOut, "unknown diagram id") {
 		t.Errorf("unknown id: exit %d, stderr %s", code, errOut)
+	}
+}
+
+// readSVG checks that svg is well-formed XML and returns its rect elements
+// (the background and a box per node) and its text, concatenated.
+func readSVG(t *testing.T, svg string) (rects int, text string) {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("the SVG is not well-formed XML: %v", err)
+			}
+			return rects, text
+		}
+		switch x := tok.(type) {
+		case xml.StartElement:
+			if x.Name.Local == "rect" {
+				rects++
+			}
+		case xml.CharData:
+			text += string(x)
+		}
 	}
 }

@@ -88,6 +88,14 @@ type clientStep struct {
 // standard output.
 func runClient(t *testing.T, node string, steps any, args ...string) (int, string) {
 	t.Helper()
+	return runClientScript(t, node, "client.mjs", steps, args...)
+}
+
+// runClientScript runs one of the client scripts in clientDir with the
+// steps (written to a file, its first argument) and args, and returns its
+// exit code and standard output.
+func runClientScript(t *testing.T, node, script string, steps any, args ...string) (int, string) {
+	t.Helper()
 	data, err := json.Marshal(steps)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +106,7 @@ func runClient(t *testing.T, node string, steps any, args ...string) (int, strin
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{"client.mjs", file}, args...)...)
+	cmd := exec.CommandContext(ctx, node, append([]string{script, file}, args...)...)
 	cmd.Dir = clientDir
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
