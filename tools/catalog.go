@@ -61,7 +61,10 @@ type Tool struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 	// ReadOnly says calling the tool changes nothing (true for every
 	// generated tool), which MCP clients use to skip confirmation.
-	ReadOnly bool     `json:"read_only"`
+	ReadOnly bool `json:"read_only"`
+	// Behavior says more of a custom tool's effects (generated tools are
+	// read-only, idempotent and closed-world without saying so).
+	Behavior Behavior `json:"behavior,omitzero"`
 	Category Category `json:"category"`
 	// Handler is set for custom tools: the engine calls it instead of the
 	// planner.
@@ -223,7 +226,7 @@ func (c *Catalog) addCustom(ct CustomTool) error {
 	if cat == "" {
 		cat = CategoryCustom
 	}
-	t := &Tool{Name: ct.Name, Description: ct.Description, InputSchema: in, ReadOnly: ct.ReadOnly, Category: cat, Handler: ct.Handler}
+	t := &Tool{Name: ct.Name, Description: ct.Description, InputSchema: in, ReadOnly: ct.ReadOnly, Behavior: ct.Behavior, Category: cat, Handler: ct.Handler}
 	if err := c.compile(t); err != nil {
 		return fmt.Errorf("tools: custom tool %q: %w", ct.Name, err)
 	}

@@ -123,5 +123,23 @@ type CustomTool struct {
 	// ReadOnly says the tool changes nothing, which MCP clients show and
 	// may use to skip confirmation.
 	ReadOnly bool
+	// Behavior says more of what the tool does, for clients that show or
+	// act on it (MCP's annotations); the zero value claims nothing.
+	Behavior Behavior
 	Handler  Handler
+}
+
+// Behavior refines ReadOnly for MCP clients, which otherwise assume the
+// worst of a tool that is not read-only (it may destroy data, repeating a
+// call does more, it reaches systems outside the graph).
+type Behavior struct {
+	// Additive says the tool's writes only add: it never changes or
+	// deletes what is there (MCP destructiveHint false).
+	Additive bool `json:"additive,omitempty"`
+	// Idempotent says a second call with the same arguments has no
+	// further effect (MCP idempotentHint).
+	Idempotent bool `json:"idempotent,omitempty"`
+	// ClosedWorld says the tool touches only the configured database
+	// (MCP openWorldHint false).
+	ClosedWorld bool `json:"closed_world,omitempty"`
 }

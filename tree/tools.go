@@ -47,10 +47,16 @@ func (r *Runner) Tools() []tools.CustomTool {
 	if len(r.trees) == 0 {
 		return nil
 	}
+	// All three touch only the graph. create_diagram adds a preset and
+	// changes nothing; update_diagram_filters overwrites a preset's filters
+	// (and its update time, so a repeat is not idempotent either).
 	return []tools.CustomTool{
-		{Name: CreateDiagram, Category: Category, Description: r.describe(CreateDiagram), InputSchema: r.schema(CreateDiagram), Handler: r.handleCreate},
-		{Name: QueryFileTree, Category: Category, Description: r.describe(QueryFileTree), InputSchema: r.schema(QueryFileTree), Handler: r.handleQuery, ReadOnly: true},
-		{Name: UpdateDiagramFilters, Category: Category, Description: r.describe(UpdateDiagramFilters), InputSchema: r.schema(UpdateDiagramFilters), Handler: r.handleUpdate},
+		{Name: CreateDiagram, Category: Category, Description: r.describe(CreateDiagram), InputSchema: r.schema(CreateDiagram), Handler: r.handleCreate,
+			Behavior: tools.Behavior{Additive: true, ClosedWorld: true}},
+		{Name: QueryFileTree, Category: Category, Description: r.describe(QueryFileTree), InputSchema: r.schema(QueryFileTree), Handler: r.handleQuery, ReadOnly: true,
+			Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true}},
+		{Name: UpdateDiagramFilters, Category: Category, Description: r.describe(UpdateDiagramFilters), InputSchema: r.schema(UpdateDiagramFilters), Handler: r.handleUpdate,
+			Behavior: tools.Behavior{ClosedWorld: true}},
 	}
 }
 

@@ -186,6 +186,14 @@ func TestServeTreeToolsDriveTheStandardLibraryThroughTheOfficialClient(t *testin
 	for i, tl := range steps[0].Tools {
 		listed[tl.Name] = i
 	}
+	// Only query_file_tree is read-only; create_diagram only adds (a
+	// preset); update_diagram_filters overwrites a preset, so it keeps
+	// MCP's defaults (destructive, not idempotent); all touch only the graph.
+	annotations := map[string]string{
+		tree.CreateDiagram:        `{"destructiveHint":false,"idempotentHint":false,"openWorldHint":false,"readOnlyHint":false}`,
+		tree.QueryFileTree:        `{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true}`,
+		tree.UpdateDiagramFilters: `{"idempotentHint":false,"openWorldHint":false,"readOnlyHint":false}`,
+	}
 	required := map[string][]string{tree.CreateDiagram: {"name"}, tree.QueryFileTree: nil, tree.UpdateDiagramFilters: {"diagram_id", "filters"}}
 	for name, req := range required {
 		i, ok := listed[name]
@@ -202,8 +210,8 @@ func TestServeTreeToolsDriveTheStandardLibraryThroughTheOfficialClient(t *testin
 		if err := json.Unmarshal(tl.InputSchema, &schema); err != nil || schema.Type != "object" || schema.Properties["filters"] == nil || !slices.Equal(schema.Required, req) {
 			t.Errorf("%s: input schema %s (%v), want an object with filters, requiring %v", name, tl.InputSchema, err, req)
 		}
-		if ro := tl.Annotations["readOnlyHint"] == true; ro != (name == tree.QueryFileTree) {
-			t.Errorf("%s: annotations %v; only query_file_tree reads without writing", name, tl.Annotations)
+		if got, _ := json.Marshal(tl.Annotations); string(got) != annotations[name] {
+			t.Errorf("%s: annotations %s, want %s", name, got, annotations[name])
 		}
 	}
 

@@ -103,15 +103,22 @@ type GeminiFunction struct {
 func boolp(b bool) *bool { return &b }
 
 // ToMCP renders a tool for MCP. Generated tools are read-only, idempotent
-// and closed-world (they read one configured database).
+// and closed-world (they read one configured database); a custom tool is
+// what its ReadOnly and Behavior say, and no more.
 func ToMCP(t *tools.Tool) MCPTool {
 	a := MCPAnnotations{ReadOnlyHint: t.ReadOnly}
-	if t.ReadOnly {
+	b := t.Behavior
+	if !t.Custom() {
+		b = tools.Behavior{Idempotent: true, ClosedWorld: true}
+	}
+	if t.ReadOnly || b.Additive {
 		a.DestructiveHint = boolp(false)
-		if !t.Custom() {
-			a.IdempotentHint = boolp(true)
-			a.OpenWorldHint = boolp(false)
-		}
+	}
+	if b.Idempotent {
+		a.IdempotentHint = boolp(true)
+	}
+	if b.ClosedWorld {
+		a.OpenWorldHint = boolp(false)
 	}
 	return MCPTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Annotations: a}
 }
