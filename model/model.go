@@ -22,6 +22,12 @@ type Model struct {
 	ToolDocs map[string]ToolDoc
 	// Trees are the declared containment trees; each adds the tree tools.
 	Trees []*Tree
+	// Tenant, when set, scopes every tool to the tenant bound to the call.
+	Tenant *Tenant
+	// Provenance, when set, names the properties every write records.
+	Provenance *Provenance
+	// Explore, when set, adds the explore tool.
+	Explore *Explore
 }
 
 // Entity returns the entity with the given name, or nil.
@@ -58,7 +64,16 @@ type Entity struct {
 	FullTextIndex *FullTextIndex
 	// ExposedTools narrows individual tools for this entity, by tool name.
 	ExposedTools map[string]ToolControl
-	Pos          Pos
+	// Writable adds create_<entity> and update_<entity>.
+	Writable Writable
+	// Key derives the unique field of a writable entity; nil when writes
+	// must name it.
+	Key *Key
+	// Immutable fields are set on create and refused by update.
+	Immutable []string
+	// Required fields must be given on create.
+	Required []string
+	Pos      Pos
 }
 
 // Field returns the stored field with the given name, or nil.

@@ -22,7 +22,10 @@ type Relationship struct {
 	Description string
 	// Properties are the typed properties of the relationship.
 	Properties []*Field
-	Pos        Pos
+	// Writable adds this type to create_relationship and
+	// update_relationship.
+	Writable bool
+	Pos      Pos
 }
 
 // VectorIndex is a Neo4j vector index over an embedding property.
