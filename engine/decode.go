@@ -17,6 +17,27 @@ type rawConfig struct {
 	Materialization rawMaterialization    `json:"materialization"`
 	ToolDocs        map[string]rawToolDoc `json:"tool_docs"`
 	Trees           []rawTree             `json:"trees"`
+	Tenant          *struct {
+		Field string `json:"field"`
+	} `json:"tenant"`
+	Provenance *struct {
+		SourceField     string `json:"source_field"`
+		ConfidenceField string `json:"confidence_field"`
+		UpdatedAt       string `json:"updated_at"`
+		CreatedAt       string `json:"created_at"`
+	} `json:"provenance"`
+	Explore *rawExplore `json:"explore"`
+}
+
+type rawExplore struct {
+	Top          map[string]int `json:"top"`
+	DefaultTop   int            `json:"default_top"`
+	RecencyField string         `json:"recency_field"`
+	HalfLifeDays float64        `json:"half_life_days"`
+	Owner        *struct {
+		Entity string `json:"entity"`
+		Field  string `json:"field"`
+	} `json:"owner"`
 }
 
 type rawTree struct {
@@ -39,6 +60,17 @@ type rawEntity struct {
 	VectorIndexes []rawVectorIndex          `json:"vector_indexes"`
 	FullTextIndex *rawFullTextIndex         `json:"full_text_index"`
 	ExposedTools  map[string]rawToolControl `json:"exposed_tools"`
+	Writable      *struct {
+		Create bool `json:"create"`
+		Update bool `json:"update"`
+	} `json:"writable"`
+	Key *struct {
+		Field  string   `json:"field"`
+		From   []string `json:"from"`
+		Prefix string   `json:"prefix"`
+	} `json:"key"`
+	Immutable []string `json:"immutable"`
+	Required  []string `json:"required"`
 }
 
 type rawField struct {
@@ -68,6 +100,7 @@ type rawRelationship struct {
 	Direction   string     `json:"direction"`
 	Description string     `json:"description"`
 	Properties  []rawField `json:"properties"`
+	Writable    bool       `json:"writable"`
 }
 
 type rawVectorIndex struct {
@@ -153,7 +186,34 @@ func decode(v, data cue.Value) (*model.Model, error) {
 			Path: rt.Path, Size: rt.Size, Language: rt.Language, Pos: posAt(data, "trees", i),
 		})
 	}
+	if t := raw.Tenant; t != nil {
+		m.Tenant = &model.Tenant{Field: t.Field, Pos: posAt(data, "tenant")}
+	}
+	if p := raw.Provenance; p != nil {
+		m.Provenance = &model.Provenance{SourceField: p.SourceField, ConfidenceField: p.ConfidenceField, UpdatedAt: p.UpdatedAt, CreatedAt: p.CreatedAt, Pos: posAt(data, "provenance")}
+	}
+	if x := raw.Explore; x != nil {
+		ex := &model.Explore{Top: x.Top, DefaultTop: x.DefaultTop, RecencyField: x.RecencyField, HalfLifeDays: x.HalfLifeDays, Pos: posAt(data, "explore")}
+		if x.Owner != nil {
+			ex.OwnerEntity, ex.OwnerField = x.Owner.Entity, x.Owner.Field
+		}
+		m.Explore = ex
+	}
+	hideTenantField(m)
 	return m, nil
+}
+
+// hideTenantField keeps the tenant field out of every tool: the engine
+// binds its value, so an agent must neither see nor send it.
+func hideTenantField(m *model.Model) {
+	if m.Tenant == nil {
+		return
+	}
+	for _, e := range m.Entities {
+		if f := e.Field(m.Tenant.Field); f != nil {
+			f.Exposed = false
+		}
+	}
 }
 
 // decodeEntity builds one entity of the model; at gives the position of a
@@ -193,6 +253,7 @@ func decodeEntity(re rawEntity, caps entityCapabilities, at func(rest ...any) mo
 			Targets:     targets(rr.Target),
 			Direction:   model.Direction(rr.Direction),
 			Description: rr.Description,
+			Writable:    rr.Writable,
 			Pos:         at("relationships", j),
 		}
 		for k, rp := range rr.Properties {
@@ -212,6 +273,13 @@ func decodeEntity(re rawEntity, caps entityCapabilities, at func(rest ...any) mo
 	if ft := re.FullTextIndex; ft != nil {
 		e.FullTextIndex = &model.FullTextIndex{Name: ft.Name, Fields: ft.Fields, Analyzer: ft.Analyzer, Pos: at("full_text_index")}
 	}
+	if w := re.Writable; w != nil {
+		e.Writable = model.Writable{Create: w.Create, Update: w.Update}
+	}
+	if k := re.Key; k != nil {
+		e.Key = &model.Key{Field: k.Field, From: k.From, Prefix: k.Prefix, Pos: at("key")}
+	}
+	e.Immutable, e.Required = re.Immutable, re.Required
 	if len(re.ExposedTools) > 0 {
 		e.ExposedTools = map[string]model.ToolControl{}
 		for name, tc := range re.ExposedTools {

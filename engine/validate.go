@@ -116,6 +116,9 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 			}
 			setString(rel, "direction", string(r.Direction))
 			setString(rel, "description", r.Description)
+			if r.Writable {
+				rel["writable"] = true
+			}
 			if len(r.Properties) > 0 {
 				var props []any
 				for k, p := range r.Properties {
@@ -158,6 +161,19 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 			}
 			ent["exposed_tools"] = tools
 		}
+		if e.Writable.Any() {
+			ent["writable"] = map[string]any{"create": e.Writable.Create, "update": e.Writable.Update}
+		}
+		if k := e.Key; k != nil {
+			pos[at+".key"] = k.Pos
+			ent["key"] = map[string]any{"field": k.Field, "from": append([]string{}, k.From...), "prefix": k.Prefix}
+		}
+		if e.Immutable != nil {
+			ent["immutable"] = append([]string{}, e.Immutable...)
+		}
+		if e.Required != nil {
+			ent["required"] = append([]string{}, e.Required...)
+		}
 		entities = append(entities, ent)
 	}
 	cfg["entities"] = entities
@@ -190,6 +206,37 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 			docs[name] = doc
 		}
 		cfg["tool_docs"] = docs
+	}
+	if t := m.Tenant; t != nil {
+		pos["tenant"] = t.Pos
+		cfg["tenant"] = map[string]any{"field": t.Field}
+	}
+	if p := m.Provenance; p != nil {
+		pos["provenance"] = p.Pos
+		prov := map[string]any{}
+		setString(prov, "source_field", p.SourceField)
+		setString(prov, "confidence_field", p.ConfidenceField)
+		setString(prov, "updated_at", p.UpdatedAt)
+		setString(prov, "created_at", p.CreatedAt)
+		cfg["provenance"] = prov
+	}
+	if x := m.Explore; x != nil {
+		pos["explore"] = x.Pos
+		ex := map[string]any{}
+		if x.Top != nil {
+			ex["top"] = x.Top
+		}
+		if x.DefaultTop != 0 {
+			ex["default_top"] = x.DefaultTop
+		}
+		if x.HalfLifeDays != 0 {
+			ex["half_life_days"] = x.HalfLifeDays
+		}
+		setString(ex, "recency_field", x.RecencyField)
+		if x.OwnerEntity != "" || x.OwnerField != "" {
+			ex["owner"] = map[string]any{"entity": x.OwnerEntity, "field": x.OwnerField}
+		}
+		cfg["explore"] = ex
 	}
 	if len(m.Trees) > 0 {
 		var trees []any
