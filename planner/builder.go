@@ -106,13 +106,13 @@ type fieldRef struct {
 // field resolves a field name of the entity, or returns a CallError that
 // lists the valid names.
 func (b *builder) field(name, path string) (fieldRef, error) {
-	if f := b.e.Field(name); f != nil {
+	if f := b.e.Field(name); f != nil && !b.p.tenantField(f.Name) {
 		return fieldRef{f: f}, nil
 	}
 	if c := b.e.ComputedField(name); c != nil {
 		return fieldRef{f: &c.Field, c: c}, nil
 	}
-	return fieldRef{}, callError(b.tool, path, b.e.FieldNames(), "%q is not a field of %s", name, b.e.Name)
+	return fieldRef{}, callError(b.tool, path, b.p.fieldNames(b.e), "%q is not a field of %s", name, b.e.Name)
 }
 
 // runtime reports whether the field must be computed in the statement
@@ -210,6 +210,7 @@ func (b *builder) filterScope(preds []string) {
 // field.
 func (b *builder) match(preds []string) {
 	b.line("MATCH (n:%s)", b.q(b.e.Name))
+	preds = b.scoped("n", preds)
 	if len(preds) > 0 {
 		b.line("WHERE %s", strings.Join(preds, " AND "))
 	}

@@ -182,7 +182,7 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 		ids[i] = "WHEN t:" + b.q(name) + " THEN " + b.prop("t", te.UniqueField)
 		var fs []*model.Field
 		for _, f := range te.Fields {
-			if f.Name != te.UniqueField {
+			if f.Name != te.UniqueField && !p.tenantField(f.Name) {
 				fs = append(fs, f)
 			}
 		}
@@ -195,7 +195,7 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	rel := b.q(typ)
 	if depth == 1 {
-		b.line("MATCH (n)%s[r:%s]%s(t)\nWHERE %s", arrow[0], rel, arrow[1], strings.Join(labels, " OR "))
+		b.line("MATCH (n)%s[r:%s]%s(t)\nWHERE %s", arrow[0], rel, arrow[1], b.scopedOr("t", labels))
 		rp := relProps(p.m, typ)
 		items := make([]string, len(rp))
 		for i, x := range rp {
@@ -205,7 +205,7 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 		// relationships lead to it, with the properties of one of them.
 		b.line("WITH n, t, head(collect(r {%s})) AS relationship\nWITH n, t, relationship, 1 AS depth, %s AS tid", strings.Join(items, ", "), idExpr)
 	} else {
-		b.line("MATCH path = (n)%s[:%s%s]%s(t)\nWHERE t <> n AND (%s)", arrow[0], rel, varLength(depth), arrow[1], strings.Join(labels, " OR "))
+		b.line("MATCH path = (n)%s[:%s%s]%s(t)\nWHERE %s", arrow[0], rel, varLength(depth), arrow[1], joinAnd(append([]string{"t <> n", "(" + strings.Join(labels, " OR ") + ")"}, b.pathScoped("path")...)))
 		b.line("WITH n, t, min(length(path)) AS depth\nWITH n, t, depth, null AS relationship, %s AS tid", idExpr)
 	}
 	b.line("ORDER BY depth, %s, tid\nLIMIT %s", b.prop("n", e.UniqueField), b.named("limit", int64(limit)))

@@ -63,7 +63,7 @@ func (p *Planner) fulltextSearch(a *tools.FulltextSearchArgs, state State) (*Sta
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	b.line("CALL db.index.fulltext.queryNodes(%s, %s) YIELD node AS n, score", b.named("index", ft.Name), b.named("query", query))
-	where := []string{"n:" + b.q(e.Name)}
+	where := b.scoped("n", []string{"n:" + b.q(e.Name)})
 	if a.MinScore != nil {
 		where = append(where, "score >= "+b.named("min_score", *a.MinScore))
 	}

@@ -41,7 +41,7 @@ func (p *Planner) fuzzySearch(a *tools.TextPatternSearchArgs, state State) (*Sta
 		}
 		limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 		b.line("CALL db.index.fulltext.queryNodes(%s, %s) YIELD node AS n, score", b.named("index", ft.Name), b.named("query", strings.Join(terms, " ")))
-		b.line("WHERE n:%s", b.q(e.Name))
+		b.line("WHERE %s", joinAnd(b.scoped("n", []string{"n:" + b.q(e.Name)})))
 		orders := []order{{expr: "score", desc: true}, b.idOrder()}
 		b.scope = append(b.scope, "score")
 		b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))

@@ -19,7 +19,7 @@ const (
 func (b *builder) defaultStored() []fieldRef {
 	var out []fieldRef
 	for _, f := range b.e.Fields {
-		if f.Name != b.e.UniqueField {
+		if f.Name != b.e.UniqueField && !b.p.tenantField(f.Name) {
 			out = append(out, fieldRef{f: f})
 		}
 	}

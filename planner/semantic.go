@@ -50,7 +50,7 @@ func (p *Planner) semanticSearch(a *tools.SemanticSearchArgs, state State) (*Sta
 		candidates = k * candidateFactor
 	}
 	b.line("CALL db.index.vector.queryNodes(%s, %s, %s) YIELD node AS n, score", b.named("index", vi.Name), b.named("candidates", int64(candidates)), b.named("embedding", nil))
-	where := append([]string{"n:" + b.q(e.Name), "score >= " + b.named("min_score", a.MinScore)}, ps.stored...)
+	where := append(b.scoped("n", []string{"n:" + b.q(e.Name), "score >= " + b.named("min_score", a.MinScore)}), ps.stored...)
 	b.line("WHERE %s", joinAnd(where))
 	b.scope = append(b.scope, "score")
 	if err := b.ensure(ps.refs...); err != nil {

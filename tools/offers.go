@@ -60,10 +60,13 @@ func offerEntities(offers []*entityOffer) []string {
 }
 
 // allFields lists an entity's stored then computed fields as offers with no
-// modes yet.
-func allFields(e *model.Entity) []*fieldOffer {
+// modes yet. The tenant field is never offered: the engine binds it.
+func allFields(m *model.Model, e *model.Entity) []*fieldOffer {
 	out := make([]*fieldOffer, 0, len(e.Fields)+len(e.Computed))
 	for _, f := range e.Fields {
+		if m.Tenant != nil && f.Name == m.Tenant.Field {
+			continue
+		}
 		out = append(out, &fieldOffer{Field: f})
 	}
 	for _, c := range e.Computed {
@@ -105,7 +108,7 @@ func queryOffers(m *model.Model) []*entityOffer {
 			continue
 		}
 		o := &entityOffer{Entity: e}
-		for _, f := range allFields(e) {
+		for _, f := range allFields(m, e) {
 			if has && ctl.Fields != nil && !slices.Contains(ctl.Fields, f.Field.Name) && f.Field.Name != e.UniqueField {
 				continue
 			}
@@ -131,7 +134,7 @@ func specializedOffers(m *model.Model, tool string, kind model.Type, keep func(e
 			continue
 		}
 		o := &entityOffer{Entity: e}
-		for _, f := range allFields(e) {
+		for _, f := range allFields(m, e) {
 			if f.Field.Type.Kind() != kind || !f.Field.Exposed {
 				continue
 			}
