@@ -48,6 +48,10 @@ type Options struct {
 	// Procedures are the procedures the statement may call
 	// (DefaultProcedures if nil).
 	Procedures []string
+	// Params are the parameters the statement will run with; EXPLAIN gets
+	// them too, so Neo4j plans (and caches) the statement for the same
+	// parameter types as the run.
+	Params map[string]any
 }
 
 // Refusal is a statement Neo4j could plan but that is not a read; Reason
@@ -74,6 +78,8 @@ func (e *PlanError) Unwrap() error { return e.Err }
 type Explained struct {
 	// Keys are the columns the statement returns.
 	Keys []string
+	// Plan is the plan Neo4j made, every branch read whole.
+	Plan *Op
 }
 
 // procName reads a procedure name from a ProcedureCall operator's details,
@@ -109,7 +115,7 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 	var keys []string
 	var summary neo4j.ResultSummary
 	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, "EXPLAIN "+trimmed, nil)
+		res, err := tx.Run(ctx, "EXPLAIN "+trimmed, opts.Params)
 		if err != nil {
 			return nil, err
 		}
@@ -129,20 +135,20 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 	if t := summary.StatementType(); t != neo4j.StatementTypeReadOnly {
 		return nil, &Refusal{Reason: fmt.Sprintf("only read-only statements are allowed (Neo4j classifies this one as %s)", TypeName(t))}
 	}
-	if err := walk(summary.Plan(), procs); err != nil {
+	plan := PlanOf(summary.Plan())
+	if err := walk(plan, procs); err != nil {
 		return nil, err
 	}
-	return &Explained{Keys: keys}, nil
+	return &Explained{Keys: keys, Plan: plan}, nil
 }
 
 // walk refuses LOAD CSV, procedures outside procs and APOC names outside
 // FunctionPrefixes and procs anywhere in the plan.
-func walk(p neo4j.Plan, procs []string) error {
+func walk(p *Op, procs []string) error {
 	if p == nil {
 		return nil
 	}
-	op := p.Operator()
-	details, _ := p.Arguments()["Details"].(string)
+	op, details := p.Operator, p.Details
 	switch {
 	case strings.Contains(op, "LoadCSV"):
 		return &Refusal{Reason: "LOAD CSV is not allowed"}
@@ -162,7 +168,7 @@ func walk(p neo4j.Plan, procs []string) error {
 			return &Refusal{Reason: fmt.Sprintf("%s is not allowed in a read (allowed APOC functions: %s*)", name, strings.Join(FunctionPrefixes, "*, "))}
 		}
 	}
-	for _, c := range p.Children() {
+	for _, c := range p.Children {
 		if err := walk(c, procs); err != nil {
 			return err
 		}

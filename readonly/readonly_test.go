@@ -62,3 +62,24 @@ func TestCheckReportsAStatementNeo4jCannotPlanAsAPlanError(t *testing.T) {
 		t.Fatalf("got %v, want a PlanError with Neo4j's position", err)
 	}
 }
+
+func TestCheckRefusesAProcedureInTheLeftBranchOfAPlan(t *testing.T) {
+	d := neo4jtest.Open(t)
+	opts := readonly.Options{Database: neo4jtest.Database()}
+	// The unlisted procedure is the left input of a two-input operator;
+	// the driver's Plan.Children repeats the right input instead.
+	for _, q := range []string{
+		"CALL { CALL db.info() YIELD id RETURN id } MATCH (n:Scope) RETURN id, n",
+		"CALL { CALL db.info() YIELD id RETURN id } CALL { MATCH (n:Scope) RETURN n } RETURN id, n",
+		"CALL db.info() YIELD id RETURN id UNION MATCH (n:Scope) RETURN n.name AS id",
+	} {
+		ex, err := readonly.Check(context.Background(), d, q, opts)
+		var r *readonly.Refusal
+		if !errors.As(err, &r) || !strings.Contains(r.Reason, "db.info") {
+			t.Errorf("%q: got %v, want a Refusal naming db.info", q, err)
+			if ex != nil {
+				t.Logf("plan: %+v", ex.Plan)
+			}
+		}
+	}
+}
