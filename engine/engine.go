@@ -10,8 +10,10 @@ import (
 
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/tree"
+	"github.com/ragforge/ragforge/write"
 )
 
 // Defaults of [Options]; each bounds what one tool call may cost.
@@ -83,6 +85,10 @@ type Options struct {
 	// ScanLimit bounds the candidates of regex and glob searches
 	// (planner.DefaultScanLimit if zero).
 	ScanLimit int
+	// Tenant is the tenant every call runs under unless the request
+	// context binds another (tenant.With). A config that declares a
+	// tenant runs no call without one.
+	Tenant string
 }
 
 // Engine runs an agent's tool calls on Neo4j: it owns the tool catalog
@@ -125,6 +131,9 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	if opts.Procedures == nil {
 		opts.Procedures = DefaultProcedures
 	}
+	if m.Tenant != nil && opts.Tools.RawCypher {
+		return nil, fmt.Errorf("engine: run_cypher cannot be offered with a tenant-scoped config: its statements are not scoped to the tenant (the traverse tool is, and is offered instead)")
+	}
 	caps := tools.Capabilities{FullText: true}
 	switch {
 	case opts.Tools.Capabilities != nil:
@@ -149,7 +158,10 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	topts.CustomTools = append(trees.Tools(), opts.Tools.CustomTools...)
+	// Writable entities and relationship types add the write tools
+	// (package write), which run in their own write transactions.
+	writes := write.New(m, write.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Tenant: opts.Tenant, Embedder: opts.Embedder, Now: opts.Now})
+	topts.CustomTools = append(append(trees.Tools(), writes.Tools()...), opts.Tools.CustomTools...)
 	cat, err := tools.Generate(m, topts)
 	if err != nil {
 		return nil, err
@@ -215,5 +227,28 @@ func (e *Engine) Plan(ctx context.Context, call Call) (*planner.Statement, error
 	if call.Verbose {
 		p = e.verbose
 	}
-	return p.Plan(planner.Call{Tool: call.Name, Args: args}, state)
+	st, err := p.Plan(planner.Call{Tool: call.Name, Args: args}, state)
+	if err != nil || e.m.Tenant == nil {
+		return st, err
+	}
+	// The statement compares the tenant field with this parameter; an
+	// unbound tenant stays nil here and Execute refuses the call.
+	var v any
+	if t, ok := e.tenantOf(ctx); ok {
+		v = t
+	}
+	st.Params[tenant.Param] = v
+	if st.Fetch != nil {
+		st.Fetch.Params[tenant.Param] = v
+	}
+	return st, nil
+}
+
+// tenantOf returns the tenant a call runs under: the request context's
+// binding, else the engine's.
+func (e *Engine) tenantOf(ctx context.Context) (string, bool) {
+	if v, ok := tenant.From(ctx); ok {
+		return v, true
+	}
+	return e.opts.Tenant, e.opts.Tenant != ""
 }

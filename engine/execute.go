@@ -10,6 +10,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -43,6 +44,9 @@ func (e *Engine) Execute(ctx context.Context, call Call) (*Result, error) {
 	}
 	if e.opts.Driver == nil {
 		return nil, ErrNoDriver
+	}
+	if _, bound := e.tenantOf(ctx); e.m.Tenant != nil && !bound {
+		return nil, tenant.ErrUnbound
 	}
 	if st.Embed != nil {
 		if err := e.embed(ctx, st); err != nil {

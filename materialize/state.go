@@ -64,9 +64,31 @@ var stateConstraint = "CREATE CONSTRAINT ragforge_materialization_field IF NOT E
 const stateReturn = "s.entity AS entity, s.field AS field, s.property AS property, s.hash AS hash, s.status AS status, " +
 	"s.rows AS rows, s.cursor AS cursor, s.index AS index, s.started_at AS started_at, s.updated_at AS updated_at, s.finished_at AS finished_at"
 
+// readStatesQuery returns every state node.
+const readStatesQuery = "MATCH (s:" + stateLabelQ + ") RETURN " + stateReturn + " ORDER BY entity, field"
+
+// ReadStatesTx returns every state node, read in tx: a write tool reads
+// the states in its own transaction, so what it recomputes matches what
+// is stored when it commits.
+func ReadStatesTx(ctx context.Context, tx neo4j.ManagedTransaction) ([]FieldState, error) {
+	res, err := tx.Run(ctx, readStatesQuery, nil)
+	if err != nil {
+		return nil, fmt.Errorf("materialize: reading state: %w", err)
+	}
+	recs, err := res.Collect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("materialize: reading state: %w", err)
+	}
+	out := make([]FieldState, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, stateFrom(r.AsMap()))
+	}
+	return out, nil
+}
+
 // ReadStates returns every state node of the database.
 func ReadStates(ctx context.Context, driver neo4j.DriverWithContext, db string) ([]FieldState, error) {
-	q := "MATCH (s:" + stateLabelQ + ") RETURN " + stateReturn + " ORDER BY entity, field"
+	q := readStatesQuery
 	res, err := neo4j.ExecuteQuery(ctx, driver, q, nil, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(db), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {

@@ -29,7 +29,7 @@ func documentsFromConfigs(paths []string) ([]retrieval.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	trees, err := treeTools(m)
+	trees, err := customTools(m)
 	if err != nil {
 		return nil, err
 	}

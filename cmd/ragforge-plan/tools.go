@@ -43,7 +43,7 @@ func runTools(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
 		return 1
 	}
-	trees, err := treeTools(m)
+	trees, err := customTools(m)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan tools: %v\n", err)
 		return 1

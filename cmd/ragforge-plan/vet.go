@@ -72,7 +72,7 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	report.OK = true
 	count(&report, m)
-	trees, err := treeTools(m)
+	trees, err := customTools(m)
 	var catalog *tools.Catalog
 	if err == nil {
 		catalog, err = tools.Generate(m, tools.Options{CustomTools: trees})

@@ -1,0 +1,220 @@
+package write
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tenant"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// The relationship write tools' names; entity tools are named from the
+// entity ([CreateToolName], [UpdateToolName]).
+const (
+	CreateRelationship = "create_relationship"
+	UpdateRelationship = "update_relationship"
+)
+
+// Category groups the write tools in a catalog.
+const Category tools.Category = "write"
+
+// DefaultTimeout bounds one write transaction when Options.Timeout is zero.
+const DefaultTimeout = 30 * time.Second
+
+// Embedder embeds the text of a field that a vector index covers, so a
+// node written by an agent is found by vector search at once (the engine's
+// and package embedder's Embedder have this method).
+type Embedder interface {
+	Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error)
+}
+
+// Options configure the write tools.
+type Options struct {
+	// Driver runs the writes; nil gives tools that can be listed but not run.
+	Driver   neo4j.DriverWithContext
+	Database string
+	// Timeout bounds each write transaction (DefaultTimeout if zero).
+	Timeout time.Duration
+	// Tenant is the tenant writes run under unless the request context
+	// binds another (tenant.With).
+	Tenant string
+	// Embedder, when set, embeds written fields that a vector index covers.
+	Embedder Embedder
+	// Now is the clock of provenance times (time.Now if nil).
+	Now func() time.Time
+}
+
+// Writer runs the write tools of one model. It is safe for concurrent use.
+type Writer struct {
+	m    *model.Model
+	opts Options
+}
+
+// New returns the writer of m's writable entities and relationship types.
+func New(m *model.Model, opts Options) *Writer {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Writer{m: m, opts: opts}
+}
+
+// CreateToolName is the create tool of an entity: create_ and the entity's
+// name in snake_case (CodeFile → create_code_file).
+func CreateToolName(entity string) string { return "create_" + snake(entity) }
+
+// UpdateToolName is the update tool of an entity.
+func UpdateToolName(entity string) string { return "update_" + snake(entity) }
+
+// snake writes a CamelCase name in snake_case.
+func snake(s string) string {
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		if unicode.IsUpper(r) {
+			if i > 0 && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) && rs[i-1] != '_' {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Tools returns the write tools for the catalog: per writable entity its
+// create and update tools, then the relationship tools when a relationship
+// type is writable. The catalog checks arguments against each schema;
+// the handlers check the rest.
+func (w *Writer) Tools() []tools.CustomTool {
+	var out []tools.CustomTool
+	for _, e := range w.m.Entities {
+		if e.Writable.Create {
+			out = append(out, tools.CustomTool{
+				Name: CreateToolName(e.Name), Category: Category,
+				Description: w.describeEntity(e, true), InputSchema: w.entitySchema(e, true),
+				Handler:  w.entityHandler(e, true),
+				Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
+			})
+		}
+		if e.Writable.Update {
+			out = append(out, tools.CustomTool{
+				Name: UpdateToolName(e.Name), Category: Category,
+				Description: w.describeEntity(e, false), InputSchema: w.entitySchema(e, false),
+				Handler:  w.entityHandler(e, false),
+				Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
+			})
+		}
+	}
+	if rels := writableRelationships(w.m); len(rels) > 0 {
+		for _, create := range []bool{true, false} {
+			name := UpdateRelationship
+			if create {
+				name = CreateRelationship
+			}
+			out = append(out, tools.CustomTool{
+				Name: name, Category: Category,
+				Description: w.describeRelationships(rels, create), InputSchema: relationshipSchema(rels),
+				Handler:  w.relationshipHandler(rels, create),
+				Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
+			})
+		}
+	}
+	return out
+}
+
+// Result is what every write tool returns.
+type Result struct {
+	// EntityKey is the written entity's key (entity tools only).
+	EntityKey string `json:"entity_key,omitempty"`
+	// Created is true when the write made a new node or relationship.
+	Created bool `json:"created"`
+	// Message says what happened in a sentence an agent can relay: what
+	// was set, what was kept or dropped and why.
+	Message string `json:"message"`
+}
+
+// tenantOf returns the tenant a call writes under, or tenant.ErrUnbound.
+func (w *Writer) tenantOf(ctx context.Context) (string, error) {
+	if v, ok := tenant.From(ctx); ok {
+		return v, nil
+	}
+	if w.opts.Tenant != "" {
+		return w.opts.Tenant, nil
+	}
+	return "", tenant.ErrUnbound
+}
+
+// provenanceArgs are the arguments every write tool takes for provenance.
+type provenanceArgs struct {
+	Source     *string  `json:"source"`
+	Confidence *float64 `json:"confidence"`
+}
+
+// provenanceSchema adds the provenance arguments the config records.
+func (w *Writer) provenanceSchema(props map[string]any) {
+	p := w.m.Provenance
+	if p == nil {
+		return
+	}
+	if p.SourceField != "" {
+		props["source"] = map[string]any{"type": "string", "description": "Where this was learned (a conversation id, a document), recorded as " + p.SourceField}
+	}
+	if p.ConfidenceField != "" {
+		props["confidence"] = map[string]any{"type": "number", "minimum": 0, "maximum": 1, "description": "How sure you are, 0 to 1, recorded as " + p.ConfidenceField}
+	}
+}
+
+// provenanceSet returns the properties a write records for provenance on
+// a node or relationship whose declared fields are fields (nil for a
+// relationship type that declares none): source, confidence and the
+// update time; created holds the creation time, set only when the write
+// creates.
+func (w *Writer) provenanceSet(args provenanceArgs, fields func(string) *model.Field, now time.Time) (set, created map[string]any) {
+	set, created = map[string]any{}, map[string]any{}
+	p := w.m.Provenance
+	if p == nil {
+		return set, created
+	}
+	if p.SourceField != "" && args.Source != nil {
+		set[p.SourceField] = *args.Source
+	}
+	if p.ConfidenceField != "" && args.Confidence != nil {
+		set[p.ConfidenceField] = *args.Confidence
+	}
+	if p.UpdatedAt != "" {
+		set[p.UpdatedAt] = storedTime(fields(p.UpdatedAt), now)
+	}
+	if p.CreatedAt != "" {
+		created[p.CreatedAt] = storedTime(fields(p.CreatedAt), now)
+	}
+	return set, created
+}
+
+// provenanceField reports whether name is a property provenance sets, so
+// the agent does not set it as a plain field.
+func (w *Writer) provenanceField(name string) bool {
+	p := w.m.Provenance
+	return p != nil && name != "" && (name == p.SourceField || name == p.ConfidenceField || name == p.UpdatedAt || name == p.CreatedAt)
+}
+
+// marshal renders a schema built from maps of strings, bools and finite
+// numbers from the validated config, which always marshal.
+func marshal(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// callError is the error an agent reads for a bad write.
+func callError(tool, path, format string, args ...any) error {
+	return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: path, Message: fmt.Sprintf(format, args...)}}}
+}
