@@ -16,7 +16,6 @@ var update = flag.Bool("update", false, "record the plans of testdata/plans.txt 
 // testProcedures are the procedures the scope tests may call.
 var testProcedures = []string{"db.labels", "db.schema.visualization", "db.index.fulltext.queryNodes", "db.index.fulltext.queryRelationships"}
 
-
 func TestCheckOnRealPlans(t *testing.T) {
 	d := neo4jtest.Open(t)
 	for _, q := range []string{
