@@ -25,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/tools/format"
 )
@@ -149,6 +150,12 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	s.log.Info("call", "tool", name)
 	p := s.startProgress(ctx, req)
 	start := time.Now()
+	// A tenant-bound token's calls run under its tenant.
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		if tn, ok := req.Extra.TokenInfo.Extra["tenant"].(string); ok && tn != "" {
+			ctx = tenant.With(ctx, tn)
+		}
+	}
 	res, err := s.eng.Execute(ctx, engine.Call{Name: name, Arguments: args})
 	took := time.Since(start).Round(time.Millisecond)
 	if err != nil {

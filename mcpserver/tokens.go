@@ -16,9 +16,8 @@ import (
 const EnvTokensFile = "RAGFORGE_MCP_TOKENS_FILE"
 
 // Token is one bearer token the HTTP transport accepts. Tenant binds the
-// token to one tenant of a multi-tenant config; the engine has no tenancy
-// yet, so [CheckTenants] refuses a bound token at start-up rather than
-// serving it every tenant's data.
+// token to one tenant of a tenant-scoped config: every call made with it
+// runs under that tenant (tenant.With), whatever the engine's default.
 type Token struct {
 	Token  string `json:"token" yaml:"token"`
 	Tenant string `json:"tenant,omitempty" yaml:"tenant,omitempty"`
@@ -55,13 +54,18 @@ func LoadTokens(path string) ([]Token, error) {
 	return ts, nil
 }
 
-// CheckTenants refuses tokens bound to a tenant, since no config can
-// declare a tenant yet: ragforge has no tenant scoping, and serving a
-// tenant's token unscoped would hand it every tenant's data.
-func CheckTenants(ts []Token) error {
+// CheckTenants checks the tokens against the config's tenancy before the
+// server starts: with a tenant-scoped config (scoped true) every token
+// must be bound to a tenant, or its calls would have no tenant; without
+// one no token may be, since its calls could not be scoped and would see
+// every tenant's data.
+func CheckTenants(ts []Token, scoped bool) error {
 	for i, t := range ts {
-		if t.Tenant != "" {
-			return fmt.Errorf("token %d is bound to tenant %q, but the config declares no tenant (tenant scoping is not supported yet): remove the binding or serve that tenant's data from its own database", i+1, t.Tenant)
+		switch {
+		case scoped && t.Tenant == "":
+			return fmt.Errorf("token %d is bound to no tenant, but the config scopes every call to a tenant: give it one ({token: ..., tenant: ...})", i+1)
+		case !scoped && t.Tenant != "":
+			return fmt.Errorf("token %d is bound to tenant %q, but the config declares no tenant (add tenant: {field: ...} to the config, or remove the binding)", i+1, t.Tenant)
 		}
 	}
 	return nil

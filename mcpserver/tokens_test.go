@@ -48,13 +48,20 @@ func TestLoadTokensRejectsMistakesThatWouldOpenOrCloseTheServer(t *testing.T) {
 	}
 }
 
-func TestCheckTenantsRefusesATenantBoundToken(t *testing.T) {
-	if err := CheckTenants([]Token{{Token: "a"}}); err != nil {
-		t.Errorf("unbound token: %v", err)
+func TestCheckTenantsWantsEveryTokenBoundExactlyWhenTheConfigIsScoped(t *testing.T) {
+	if err := CheckTenants([]Token{{Token: "a"}}, false); err != nil {
+		t.Errorf("unbound token, unscoped config: %v", err)
 	}
-	err := CheckTenants([]Token{{Token: "a"}, {Token: "b", Tenant: "acme"}})
+	err := CheckTenants([]Token{{Token: "a"}, {Token: "b", Tenant: "acme"}}, false)
 	if err == nil || !strings.Contains(err.Error(), `token 2 is bound to tenant "acme", but the config declares no tenant`) {
-		t.Errorf("bound token: %v", err)
+		t.Errorf("bound token, unscoped config: %v", err)
+	}
+	if err := CheckTenants([]Token{{Token: "a", Tenant: "x"}, {Token: "b", Tenant: "acme"}}, true); err != nil {
+		t.Errorf("bound tokens, scoped config: %v", err)
+	}
+	err = CheckTenants([]Token{{Token: "a", Tenant: "x"}, {Token: "b"}}, true)
+	if err == nil || !strings.Contains(err.Error(), "token 2 is bound to no tenant") {
+		t.Errorf("unbound token, scoped config: %v", err)
 	}
 }
 

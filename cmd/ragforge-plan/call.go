@@ -25,6 +25,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "transaction timeout of the call")
 	verbose := fs.Bool("verbose", false, "return long strings whole")
 	raw := fs.Bool("raw-cypher", false, "offer run_cypher (read-only statements, checked with EXPLAIN)")
+	tenantFlag := fs.String("tenant", "", "the tenant the call runs under (needed when the config declares tenant)")
 	sf := addStatsFlags(fs, false)
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
@@ -45,6 +46,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	e, closeEngine, err := openEngine(ctx, m, conn, sf, engine.Options{
 		Timeout: *timeout,
+		Tenant:  *tenantFlag,
 		Tools:   tools.Options{Aggregations: true, RawCypher: *raw},
 	}, stderr)
 	if err != nil {

@@ -31,6 +31,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "transaction timeout of each call")
 	grace := fs.Duration("grace", 30*time.Second, "on SIGINT/SIGTERM, how long running calls may take to finish")
 	raw := fs.Bool("raw-cypher", false, "offer run_cypher (read-only statements, checked with EXPLAIN)")
+	tenantFlag := fs.String("tenant", "", "stdio: the tenant every call runs under (needed when the config declares tenant; over http each token names its own)")
 	sf := addStatsFlags(fs, false)
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
@@ -51,10 +52,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
 			return 1
 		}
-		if err := mcpserver.CheckTenants(tokens); err != nil {
-			fmt.Fprintf(stderr, "ragforge-plan serve: %s: %v\n", *tokensFile, err)
-			return 1
-		}
 	}
 	if *transport == "http" {
 		if err := checkAddr(*addr, len(tokens) > 0); err != nil {
@@ -67,11 +64,20 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	if err := mcpserver.CheckTenants(tokens, m.Tenant != nil); err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan serve: %s: %v\n", *tokensFile, err)
+		return 1
+	}
+	if m.Tenant != nil && *transport == "stdio" && *tenantFlag == "" {
+		fmt.Fprintln(stderr, "ragforge-plan serve: the config scopes every call to a tenant: give --tenant (stdio serves one user)")
+		return 2
+	}
 	// SIGINT comes through ctx (main); SIGTERM is how service managers stop it.
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 	eng, closeEngine, err := openEngine(ctx, m, conn, sf, engine.Options{
 		Timeout: *timeout,
+		Tenant:  *tenantFlag,
 		Tools:   tools.Options{Aggregations: true, RawCypher: *raw},
 	}, stderr)
 	if err != nil {

@@ -356,7 +356,13 @@ type server struct {
 
 func startHTTPServer(t *testing.T, bin string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", codeRAG, "--transport", "http", "--addr", "127.0.0.1:0"}, args...)...)
+	return startHTTPServerFor(t, bin, codeRAG, args...)
+}
+
+// startHTTPServerFor serves config over HTTP on a free loopback port.
+func startHTTPServerFor(t *testing.T, bin, config string, args ...string) *server {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve", config, "--transport", "http", "--addr", "127.0.0.1:0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -445,8 +451,9 @@ func TestServeOverHTTPRefusesClientsWithoutATokenAndFinishesCallsOnSIGTERM(t *te
 	}
 }
 
-// TestServeRefusesATenantBoundTokenAtStartUp: tenancy is not implemented,
-// so a token bound to a tenant would see every tenant's data.
+// TestServeRefusesATenantBoundTokenAtStartUp: a config without a tenant
+// cannot scope a token's calls, so a token bound to a tenant would see
+// every tenant's data.
 func TestServeRefusesATenantBoundTokenAtStartUp(t *testing.T) {
 	tokens := filepath.Join(t.TempDir(), "tokens.json")
 	if err := os.WriteFile(tokens, []byte(`[{"token": "a"}, {"token": "b", "tenant": "acme"}]`), 0o600); err != nil {
