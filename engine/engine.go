@@ -8,6 +8,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
@@ -34,18 +35,12 @@ const (
 
 // Embedder turns the text of a semantic_search call into a vector with the
 // model of the vector index it will be compared with. Applications supply
-// it; without one, semantic_search is left out of the catalog.
-type Embedder interface {
-	Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error)
-}
+// it (package embedder has an OpenAI-compatible one and an offline one);
+// without one, semantic_search is left out of the catalog.
+type Embedder = embedder.Embedder
 
 // EmbedderFunc adapts a function to [Embedder].
-type EmbedderFunc func(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error)
-
-// Embed calls f.
-func (f EmbedderFunc) Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error) {
-	return f(ctx, text, index)
-}
+type EmbedderFunc = embedder.Func
 
 // Options configure an [Engine]. Only Driver is needed to run calls; the
 // zero value of everything else is a safe default.

@@ -1,0 +1,55 @@
+// Package embedder turns text into the vectors that Neo4j vector indexes
+// compare: the query of a semantic_search call, and the vector-indexed
+// fields the write tools store.
+//
+// An [Embedder] embeds one text for one vector index of the config
+// (model.VectorIndex), so it can use the index's model and must return
+// exactly the index's dimensions. The engine (engine.Options.Embedder)
+// offers semantic_search only when it has one.
+//
+// Two implementations come with the package:
+//
+//   - [OpenAI] calls an OpenAI-compatible embeddings endpoint
+//     (POST {BaseURL}/embeddings): OpenAI itself, or Ollama's /v1
+//     compatibility (BaseURL http://localhost:11434/v1, no key), or any
+//     server that speaks the same API. The model is the one the vector
+//     index names (`model:` in the config), else [OpenAI.Model].
+//   - [Offline] needs no network and no model: it hashes words and
+//     character trigrams into a vector, so identical texts get identical
+//     vectors and texts that share words (or near-spellings of them) score
+//     higher. It is NOT semantic ("car" and "automobile" are unrelated to
+//     it); it exists for tests, demos and trying a config out without an
+//     embedding service.
+//
+// Both vectors stored in an index and queries compared with it must come
+// from the same embedder and model: vectors of different models are not
+// comparable.
+//
+// On the command line (ragforge-plan call and serve), --embedder
+// none|offline|openai chooses one; --embedder-url (or
+// RAGFORGE_EMBEDDER_URL) and --embedder-model (or RAGFORGE_EMBEDDER_MODEL)
+// configure openai, whose key comes only from OPENAI_API_KEY or
+// --embedder-key-file.
+package embedder
+
+import (
+	"context"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// Embedder embeds a text with the model of the vector index it will be
+// compared with, returning index.Dimensions numbers. Implementations are
+// safe for concurrent use.
+type Embedder interface {
+	Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error)
+}
+
+// Func adapts a function to [Embedder], for applications whose embedding
+// call is already a function.
+type Func func(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error)
+
+// Embed calls f.
+func (f Func) Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error) {
+	return f(ctx, text, index)
+}
