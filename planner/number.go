@@ -251,10 +251,12 @@ func (p *Planner) histogram(a *tools.NumberRangeSearchArgs, state State) (*State
 	b.passOver(r)
 	np := b.named("buckets", int64(n))
 	b.line("WITH lo, hi, CASE WHEN hi = lo THEN 0 ELSE toInteger(floor(toFloat(%s - lo) * %s / (hi - lo))) END AS i", x, np)
-	b.line("WITH lo, hi, CASE WHEN i >= %s THEN %s - 1 ELSE i END AS bucket, count(*) AS c", np, np)
+	// The counted bucket has its own name, apart from the UNWIND's: one
+	// name for two variables would keep the plan from being proven scoped.
+	b.line("WITH lo, hi, CASE WHEN i >= %s THEN %s - 1 ELSE i END AS filled, count(*) AS c", np, np)
 	// Every bucket is returned, empty ones with count 0, so the agent
 	// reads the distribution's shape directly.
-	b.line("WITH lo, hi, collect([bucket, c]) AS counts\nUNWIND range(0, %s - 1) AS bucket", np)
+	b.line("WITH lo, hi, collect([filled, c]) AS counts\nUNWIND range(0, %s - 1) AS bucket", np)
 	b.line("RETURN lo + bucket * toFloat(hi - lo) / %s AS lower, lo + (bucket + 1) * toFloat(hi - lo) / %s AS upper, coalesce([x IN counts WHERE x[0] = bucket][0][1], 0) AS `count`\nORDER BY lower\nLIMIT %s", np, np, b.named("limit", int64(maxB)))
 	return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB})
 }
