@@ -2,11 +2,11 @@ package engine
 
 import (
 	"math"
-	"time"
 	"unicode/utf8"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+
+	"github.com/ragforge/ragforge/internal/neo4jvalue"
 )
 
 // embeddingMinLen is the length from which a list of numbers is taken for an
@@ -86,28 +86,9 @@ func (sh *shaper) value(name string, v any) any {
 			nodes[i] = sh.value(name, n.Props)
 		}
 		return map[string]any{"nodes": nodes, "length": len(x.Relationships)}
-	case time.Time:
-		return x.Format(time.RFC3339Nano)
-	case dbtype.Date:
-		return x.Time().Format(time.DateOnly)
-	case dbtype.LocalDateTime:
-		return x.Time().Format("2006-01-02T15:04:05.999999999")
-	case dbtype.LocalTime:
-		return x.Time().Format("15:04:05.999999999")
-	case dbtype.Time:
-		return x.Time().Format("15:04:05.999999999Z07:00")
-	case dbtype.Duration:
-		return x.String()
-	case dbtype.Point2D:
-		if x.SpatialRefId == 4326 {
-			return map[string]any{"latitude": x.Y, "longitude": x.X}
-		}
-		return map[string]any{"x": x.X, "y": x.Y, "srid": int64(x.SpatialRefId)}
-	case dbtype.Point3D:
-		if x.SpatialRefId == 4979 {
-			return map[string]any{"latitude": x.Y, "longitude": x.X, "height": x.Z}
-		}
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z, "srid": int64(x.SpatialRefId)}
+	}
+	if t, ok := neo4jvalue.Temporal(v); ok {
+		return t
 	}
 	return v
 }
