@@ -19,6 +19,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"usage: ragforge-plan call CONFIG... --tool NAME --args JSON [--format text|json] [--timeout D] [--verbose] [--raw-cypher] [--uri URI --user U --password-file F --database DB]",
 	)
 	conn := addConnectionFlags(fs)
+	embedFlags := addEmbedderFlags(fs)
 	tool := fs.String("tool", "", "tool name, e.g. query_entities")
 	argsJSON := fs.String("args", "{}", "the call's arguments as JSON")
 	format := formatFlag(fs)
@@ -44,10 +45,16 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	emb, err := embedFlags.build(m)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
+		return 2
+	}
 	e, closeEngine, err := openEngine(ctx, m, conn, sf, engine.Options{
-		Timeout: *timeout,
-		Tenant:  *tenantFlag,
-		Tools:   tools.Options{Aggregations: true, RawCypher: *raw},
+		Timeout:  *timeout,
+		Embedder: emb,
+		Tenant:   *tenantFlag,
+		Tools:    tools.Options{Aggregations: true, RawCypher: *raw},
 	}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)

@@ -54,9 +54,19 @@ func (c *connection) password() (string, error) {
 	if c.passwordFile == "" {
 		return os.Getenv("NEO4J_PASSWORD"), nil
 	}
-	data, err := os.ReadFile(c.passwordFile)
+	password, err := firstLine(c.passwordFile)
 	if err != nil {
 		return "", fmt.Errorf("--password-file: %w", err)
+	}
+	return password, nil
+}
+
+// firstLine returns the first line of a secret's file, without its line
+// ending (files written by editors and echo end in one).
+func firstLine(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
 	}
 	line, _, _ := strings.Cut(string(data), "\n")
 	return strings.TrimSuffix(line, "\r"), nil

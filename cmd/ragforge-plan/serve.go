@@ -24,6 +24,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"usage: ragforge-plan serve CONFIG... [--transport stdio|http] [--addr 127.0.0.1:8080] [--tokens FILE] [--search-tools] [flags]",
 	)
 	conn := addConnectionFlags(fs)
+	embedFlags := addEmbedderFlags(fs)
 	transport := fs.String("transport", "stdio", "stdio (the client starts the server) or http (streamable HTTP at "+mcpserver.Path+")")
 	addr := fs.String("addr", "127.0.0.1:8080", "http: the address to listen on (loopback unless --tokens is given)")
 	tokensFile := fs.String("tokens", os.Getenv(mcpserver.EnvTokensFile), "http: bearer tokens, a JSON or YAML list of {token, tenant?}; requests without one get 401 (default $"+mcpserver.EnvTokensFile+")")
@@ -64,6 +65,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	emb, err := embedFlags.build(m)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
+		return 2
+	}
 	if err := mcpserver.CheckTenants(tokens, m.Tenant != nil); err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %s: %v\n", *tokensFile, err)
 		return 1
@@ -76,9 +82,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 	eng, closeEngine, err := openEngine(ctx, m, conn, sf, engine.Options{
-		Timeout: *timeout,
-		Tenant:  *tenantFlag,
-		Tools:   tools.Options{Aggregations: true, RawCypher: *raw},
+		Timeout:  *timeout,
+		Embedder: emb,
+		Tenant:   *tenantFlag,
+		Tools:    tools.Options{Aggregations: true, RawCypher: *raw},
 	}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
