@@ -137,17 +137,22 @@ func (c *checker) binds(n *node) []string {
 	return out
 }
 
-// unique refuses a plan in which one printed name is bound by two
-// operators that are not alternatives of one UNION: Neo4j prints a
-// variable shadowed in a subquery under its plain name, so a predicate on
-// the name could be about the other variable.
+// unique refuses a plan in which one printed name is bound in two inputs
+// of an operator that are not alternatives of one UNION: Neo4j prints a
+// variable shadowed in a subquery under its plain name, so a predicate
+// above both could be about either variable.
 func (c *checker) unique() error {
 	names := slices.Sorted(maps.Keys(c.bound))
 	for _, v := range names {
 		ns := c.bound[v]
 		for i := range ns {
 			for j := i + 1; j < len(ns); j++ {
-				if lca := common(ns[i], ns[j]); lca == nil || !isUnion(lca.op.Operator) || lca == ns[i] || lca == ns[j] {
+				// One binding above the other is a rebinding, which the walk
+				// handles (a filter above it is about the new variable);
+				// bindings in two inputs of one operator are ambiguous
+				// unless they are alternatives of a UNION.
+				lca := common(ns[i], ns[j])
+				if lca != ns[i] && lca != ns[j] && (lca == nil || !isUnion(lca.op.Operator)) {
 					return &Refusal{Variable: v, Reason: fmt.Sprintf("the name %s stands for two different variables in this query (one inside a subquery, %s and %s): give each its own name so the tenant check can tell them apart", v, describe(ns[i].op), describe(ns[j].op))}
 				}
 			}
