@@ -9,10 +9,12 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/embedder"
+	"github.com/ragforge/ragforge/explore"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/traverse"
 	"github.com/ragforge/ragforge/tree"
 	"github.com/ragforge/ragforge/write"
 )
@@ -156,7 +158,13 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	// Writable entities and relationship types add the write tools
 	// (package write), which run in their own write transactions.
 	writes := write.New(m, write.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Tenant: opts.Tenant, Embedder: opts.Embedder, Now: opts.Now})
-	topts.CustomTools = append(append(trees.Tools(), writes.Tools()...), opts.Tools.CustomTools...)
+	// A tenant-scoped config adds traverse: agent-written Cypher, run only
+	// when its plan proves it stays in the tenant (package traverse).
+	traversal := traverse.New(m, traverse.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, MaxRows: opts.MaxRows, Tenant: opts.Tenant})
+	// A memory graph's explore block adds the explore tool (package
+	// explore), which reads in its own read transaction.
+	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Tenant: opts.Tenant, Now: opts.Now})
+	topts.CustomTools = append(append(append(append(trees.Tools(), writes.Tools()...), traversal...), explores...), opts.Tools.CustomTools...)
 	cat, err := tools.Generate(m, topts)
 	if err != nil {
 		return nil, err
