@@ -69,13 +69,13 @@ func TestDatetimeStoragesCompareAsInstants(t *testing.T) {
 			"iso": x.In(zones[i%len(zones)]).Format(time.RFC3339)})
 	}
 	neo4jtest.Run(t, d, `UNWIND $rows AS r
-		CREATE (:Artifact {entity_key: r.key, updated_at: r.ms, description: 'a'})
-		CREATE (:Source {entity_key: r.key, updated_at: r.iso, description: 's'})
+		CREATE (:Artifact {entity_key: r.key, user_id: 'u', updated_at: r.ms, description: 'a'})
+		CREATE (:Source {entity_key: r.key, user_id: 'u', updated_at: r.iso, description: 's'})
 		CREATE (:File {path: r.key, name: r.key, mtime: r.s})`, map[string]any{"rows": rows})
 	// A value that is no ISO datetime matches nothing instead of failing
 	// every call on the field.
-	neo4jtest.Run(t, d, "CREATE (:Source {entity_key: 'bad', updated_at: 'last tuesday', description: 's'})", nil)
-	mem := newEngine(t, d, "../testdata/configs/valid/memory-graph.yaml", engine.Options{Tools: tools.Options{Aggregations: true, Capabilities: &tools.Capabilities{}}})
+	neo4jtest.Run(t, d, "CREATE (:Source {entity_key: 'bad', user_id: 'u', updated_at: 'last tuesday', description: 's'})", nil)
+	mem := newEngine(t, d, "../testdata/configs/valid/memory-graph.yaml", engine.Options{Tenant: "u", Tools: tools.Options{Aggregations: true, Capabilities: &tools.Capabilities{}}})
 	tree := newEngine(t, d, "../testdata/configs/valid/file-tree.yaml", engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{}}})
 	want := func(keep func(time.Time) bool) []string {
 		type kv struct {
@@ -186,13 +186,14 @@ func TestSemanticSearchUsesTheEmbedderAndTheVectorIndex(t *testing.T) {
 	}
 	for i, name := range []string{"gardening", "chess", "sailing", "chess club"} {
 		axis := []int{0, 1, 2, 1}[i]
-		neo4jtest.Run(t, d, "CREATE (:Concept {entity_key: $k, name: $k, description: $k, "+vi.Property+": $v})", map[string]any{"k": name, "v": vec(axis, 0.1*float64(i))})
+		neo4jtest.Run(t, d, "CREATE (:Concept {entity_key: $k, user_id: 'u', name: $k, description: $k, "+vi.Property+": $v})", map[string]any{"k": name, "v": vec(axis, 0.1*float64(i))})
 	}
 	neo4jtest.Run(t, d, fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR (n:Concept) ON n.%s OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}", vi.Name, vi.Property, vi.Dimensions), nil)
 	neo4jtest.Run(t, d, "CALL db.awaitIndexes(120)", nil)
 	var asked string
 	e := newEngine(t, d, "../testdata/configs/valid/memory-graph.yaml", engine.Options{
-		Tools: tools.Options{Capabilities: &tools.Capabilities{}},
+		Tenant: "u",
+		Tools:  tools.Options{Capabilities: &tools.Capabilities{}},
 		Embedder: engine.EmbedderFunc(func(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error) {
 			asked = index.Name
 			v := make([]float32, index.Dimensions)
