@@ -152,3 +152,15 @@ func TestOfflineRefusesEmptyTextAndAnIndexWithoutDimensions(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOfflineEmbed embeds a 60-word paragraph into 1536 dimensions
+// (OpenAI text-embedding-3-small's size).
+func BenchmarkOfflineEmbed(b *testing.B) {
+	text := strings.Repeat("The chess club meets on Tuesdays at the library; bring a board. ", 5)
+	vi := index(1536)
+	for b.Loop() {
+		if _, err := (embedder.Offline{}).Embed(context.Background(), text, vi); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
