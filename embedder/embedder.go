@@ -21,9 +21,11 @@
 //     it); it exists for tests, demos and trying a config out without an
 //     embedding service.
 //
-// Both vectors stored in an index and queries compared with it must come
-// from the same embedder and model: vectors of different models are not
-// comparable.
+// The vectors stored in an index and the queries compared with it must
+// come from the same embedder and model: vectors of different models are
+// not comparable. The write tools (create_/update_<entity>) embed the
+// fields they write with the engine's embedder; nodes written otherwise
+// need their vectors computed with the same embedder.
 //
 // On the command line (ragforge-plan call and serve), --embedder
 // none|offline|openai chooses one; --embedder-url (or
