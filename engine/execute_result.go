@@ -26,12 +26,14 @@ type Entity struct {
 	Score *float64 `json:"score,omitempty"`
 	// DistanceKm is the distance from the searched point (distance_search).
 	DistanceKm *float64 `json:"distance_km,omitempty"`
-	// FromID, Depth and Relationship say how explore_relationships reached
-	// the entity: from which start entity, in how many hops, and the
-	// relationship's properties at depth 1.
+	// FromID, Depth, Relationship and Path say how explore_relationships
+	// reached the entity: from which start entity, in how many hops, the
+	// relationship's properties at depth 1, and the relationships of one
+	// shortest path from the start (type and properties each), in order.
 	FromID       any            `json:"from_id,omitempty"`
 	Depth        int            `json:"depth,omitempty"`
 	Relationship map[string]any `json:"relationship,omitempty"`
+	Path         []any          `json:"path,omitempty"`
 }
 
 // Group is one group of an aggregate_entities result.
@@ -233,6 +235,10 @@ func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
 		case "relationship":
 			if m := sh.props(v, ""); len(m) > 0 {
 				ent.Relationship = m
+			}
+		case "path":
+			if l, ok := sh.value(k, v).([]any); ok && len(l) > 0 {
+				ent.Path = l
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -33,8 +35,21 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 	}
 	var need []fieldRef
 	arg := "n"
+	var over *hop
+	fieldScope := b.mainScope()
+	if a.Over != nil {
+		if over, err = b.related(b.mainScope(), *a.Over, "/over", 0); err != nil {
+			return nil, err
+		}
+		arg = over.m
+		if over.entity != nil {
+			fieldScope = scope{v: over.m, e: over.entity, name: over.entity.Name}
+		} else if a.Field != "" {
+			return nil, callError(tool, "/over/entity", nil, "aggregating a field of related entities needs their entity type")
+		}
+	}
 	if a.Field != "" {
-		r, err := b.field(a.Field, "/field")
+		r, err := fieldScope.field(b, a.Field, "/field")
 		if err != nil {
 			return nil, err
 		}
@@ -42,8 +57,10 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 		if fn != "count" && k != model.Number && !(k == model.Datetime && (fn == "min" || fn == "max")) {
 			return nil, callError(tool, "/field", nil, "%s cannot aggregate %s field %s", a.Operation, r.f.Type, r.f.Name)
 		}
-		b.use(r, UseAggregate)
-		need = append(need, r)
+		if r.node == "" {
+			b.use(r, UseAggregate)
+			need = append(need, r)
+		}
 		arg = b.expr(r)
 		if k == model.Datetime && r.f.StoredAs == model.ISOString {
 			arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
@@ -71,12 +88,27 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit}
+	groupExpr := ""
+	if group != nil {
+		groupExpr = b.expr(*group)
+	}
+	if over != nil {
+		// Each related entity counts once per group, however many of the
+		// matching entities (or parallel relationships) lead to it.
+		b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
+		if group != nil {
+			b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, over.m)
+			groupExpr = "`group`"
+		} else {
+			b.line("WITH DISTINCT %s", over.m)
+		}
+	}
 	if group == nil {
 		b.line("RETURN %s(%s) AS `value`", fn, arg)
 		shape.Limit = 1
 		return b.statement(shape)
 	}
-	b.line("WITH %s AS `group`, %s(%s) AS `value`", b.expr(*group), fn, arg)
+	b.line("WITH %s AS `group`, %s(%s) AS `value`", groupExpr, fn, arg)
 	// group is a string, number or bool: ordering by it breaks ties stably.
 	b.line("RETURN `group`, `value`\nORDER BY `value` DESC, `group`\nLIMIT %s", b.named("limit", int64(limit)))
 	return b.statement(shape)

@@ -18,7 +18,9 @@ type builder struct {
 	params map[string]any
 	uses   []Use
 	np     int
-	lines  []string
+	// nv numbers the variables of relationship tests (m0, r0, m1, …).
+	nv    int
+	lines []string
 	// scope lists the variables (unescaped) carried from clause to clause
 	// besides n, in the order they were introduced.
 	scope     []string
@@ -97,10 +99,14 @@ func (b *builder) line(format string, args ...any) {
 	b.lines = append(b.lines, fmt.Sprintf(format, args...))
 }
 
-// fieldRef is a field of the builder's entity, stored or computed.
+// fieldRef is a field of the builder's entity, stored or computed, or a
+// stored field (or relationship property) of another variable.
 type fieldRef struct {
 	f *model.Field
 	c *model.ComputedField // nil for a stored field
+	// node is the variable holding the field when it is not n (a related
+	// entity or a relationship of a relationship condition).
+	node string
 }
 
 // field resolves a field name of the entity, or returns a CallError that
@@ -124,6 +130,9 @@ func (b *builder) runtime(r fieldRef) bool {
 // expr is the Cypher that reads the field: n.`prop`, n.`cache_prop` for a
 // ready materialized field, or the computed variable (after ensure).
 func (b *builder) expr(r fieldRef) string {
+	if r.node != "" {
+		return b.prop(r.node, r.f.Name)
+	}
 	if r.c == nil {
 		return b.prop("n", r.f.Name)
 	}

@@ -29,32 +29,41 @@ type preds struct {
 	chosen []fieldRef
 }
 
-func (ps *preds) add(b *builder, r fieldRef, pred string) {
-	if r.c != nil && !containsRef(ps.chosen, r) {
-		ps.chosen = append(ps.chosen, r)
+func (ps *preds) add(b *builder, r fieldRef, pred string) { ps.addAll(b, []fieldRef{r}, pred) }
+
+// addAll files one predicate that reads refs: with the computed
+// predicates when any of them is computed at runtime, else with the
+// stored ones.
+func (ps *preds) addAll(b *builder, refs []fieldRef, pred string) {
+	runtime := false
+	for _, r := range refs {
+		if r.c != nil && !containsRef(ps.chosen, r) {
+			ps.chosen = append(ps.chosen, r)
+		}
+		if b.runtime(r) {
+			runtime = true
+			ps.refs = append(ps.refs, r)
+		}
 	}
-	if b.runtime(r) {
+	if runtime {
 		ps.computed = append(ps.computed, pred)
-		ps.refs = append(ps.refs, r)
 		return
 	}
 	ps.stored = append(ps.stored, pred)
 }
 
-// conditions renders {field, operator, value} conditions, ANDed.
+// conditions renders the conditions of argument name (field tests,
+// relationship tests and groups), ANDed.
 func (b *builder) conditions(conds []tools.Condition, name string, ps *preds) error {
 	for i, c := range conds {
-		at := fmt.Sprintf("/%s/%d", name, i)
-		r, err := b.field(c.Field, at+"/field")
+		pred, refs, err := b.test(b.mainScope(), c, fmt.Sprintf("/%s/%d", name, i), 0)
 		if err != nil {
 			return err
 		}
-		pred, err := b.condition(r, c, at)
-		if err != nil {
-			return err
+		for _, r := range refs {
+			b.use(r, UseFilter)
 		}
-		b.use(r, UseFilter)
-		ps.add(b, r, pred)
+		ps.addAll(b, refs, pred)
 	}
 	return nil
 }
@@ -64,6 +73,13 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 		return "", callError(b.tool, at+"/operator", r.f.Operators, "operator %q does not apply to %s field %s", c.Operator, r.f.Type, r.f.Name)
 	}
 	x := b.expr(r)
+	ci := c.IgnoreCase
+	if ci && (r.f.Type.Kind() != model.String || !slices.Contains(tools.IgnoreCaseOperators, c.Operator)) {
+		return "", callError(b.tool, at+"/ignore_case", tools.IgnoreCaseOperators, "ignore_case applies to string fields with these operators, not to %s %s", r.f.Type, c.Operator)
+	}
+	if ci {
+		x = "toLower(" + x + ")"
+	}
 	switch c.Operator {
 	case "IS NULL":
 		return x + " IS NULL", nil
@@ -85,7 +101,11 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 		if r.f.Type.Kind() == model.Datetime {
 			x = b.timeSide(r)
 		}
-		pred := x + " IN " + b.param(vals)
+		list0 := b.param(vals)
+		if ci {
+			list0 = "[v IN " + list0 + " | toLower(v)]"
+		}
+		pred := x + " IN " + list0
 		if c.Operator == "NOT IN" {
 			pred = "NOT " + pred
 		}
@@ -105,7 +125,11 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 	if r.f.Type.Kind() == model.Datetime {
 		x = b.timeSide(r)
 	}
-	return x + " " + op + " " + b.param(v), nil
+	val := b.param(v)
+	if ci {
+		val = "toLower(" + val + ")"
+	}
+	return x + " " + op + " " + val, nil
 }
 
 // value converts a condition value (already converted by tools.Parse, or

@@ -23,16 +23,16 @@ func varLength(depth int) string {
 	return "*1.." + itoa(depth)
 }
 
-// targets lists the entities reachable from start over relationship type
-// typ in direction dir within depth hops, by the relationships the model
-// declares (either end may declare them).
-func targets(m *model.Model, start, typ, dir string, depth int) []string {
+// targets lists the entities reachable from start over relationships of
+// the given types in direction dir within depth hops, by the relationships
+// the model declares (either end may declare them).
+func targets(m *model.Model, start string, types []string, dir string, depth int) []string {
 	type edge struct{ from, to string }
 	var edges []edge
 	undirected := map[[2]string]bool{}
 	for _, e := range m.Entities {
 		for _, r := range e.Relationships {
-			if r.Type != typ {
+			if !slices.Contains(types, r.Type) {
 				continue
 			}
 			for _, t := range r.Targets {
@@ -89,30 +89,14 @@ func targets(m *model.Model, start, typ, dir string, depth int) []string {
 	return out
 }
 
-// relProps lists the declared properties of relationship type typ.
-func relProps(m *model.Model, typ string) []string {
-	var out []string
-	for _, e := range m.Entities {
-		for _, r := range e.Relationships {
-			if r.Type != typ {
-				continue
-			}
-			for _, p := range r.Properties {
-				if !slices.Contains(out, p.Name) {
-					out = append(out, p.Name)
-				}
-			}
-		}
-	}
-	return out
-}
-
 // exploreRelationships plans explore_relationships: the start entities
 // (filtered like query_entities), then the entities connected to them by
-// the relationship type within depth hops, each once per start with its
-// shortest depth, nearest first (parallel relationships never repeat a
-// target). Rows carry the start's id (from_id), the depth and, at depth 1,
-// the properties of one relationship that leads to the target.
+// the relationship types within depth hops, each once per start at its
+// shortest depth (parallel relationships never repeat a target), filtered
+// by the target conditions; nearest first unless order_by sorts them by
+// their fields. Rows carry the start's id (from_id), the depth, the path
+// (type and properties of each relationship of one shortest path, from
+// the start) and, at depth 1, the properties of that relationship.
 func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state State) (*Statement, error) {
 	const tool = tools.ExploreRelationships
 	e, err := p.entity(tool, a.StartEntityType, "/start_entity_type")
@@ -134,30 +118,37 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 	if depth > p.limits.MaxDepth {
 		depth = p.limits.MaxDepth
 	}
-	var typ string
-	var types []string
-	for _, x := range p.m.Entities {
-		for _, r := range x.Relationships {
-			if !slices.Contains(types, r.Type) {
-				types = append(types, r.Type)
-			}
-			if r.Type == a.RelationshipType {
-				typ = r.Type
-			}
+	all := relationshipTypesOf(p.m)
+	asked := a.RelationshipTypes
+	if a.RelationshipType != "" && !slices.Contains(asked, a.RelationshipType) {
+		asked = append([]string{a.RelationshipType}, asked...)
+	}
+	if len(asked) == 0 {
+		return nil, callError(tool, "/relationship_types", all, "give relationship_type or relationship_types")
+	}
+	var types, reach []string
+	for i, t := range asked {
+		if !slices.Contains(all, t) {
+			return nil, callError(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
+		}
+		types = append(types, t)
+	}
+	for _, name := range targets(p.m, e.Name, types, dir, depth) {
+		if !slices.Contains(reach, name) {
+			reach = append(reach, name)
 		}
 	}
-	if typ == "" {
-		return nil, callError(tool, "/relationship_type", types, "%q is not a relationship type", a.RelationshipType)
-	}
-	reach := targets(p.m, e.Name, typ, dir, depth)
 	if a.TargetEntityType != "" {
 		if !slices.Contains(reach, a.TargetEntityType) {
-			return nil, callError(tool, "/target_entity_type", reach, "%s --[%s]-- (%s) never reaches %q", e.Name, typ, dir, a.TargetEntityType)
+			return nil, callError(tool, "/target_entity_type", reach, "%s --[%s]-- (%s) never reaches %q", e.Name, strings.Join(types, "|"), dir, a.TargetEntityType)
 		}
 		reach = []string{a.TargetEntityType}
 	}
 	if len(reach) == 0 {
-		return nil, callError(tool, "/relationship_type", nil, "%s has no %s %s relationship", e.Name, dir, typ)
+		return nil, callError(tool, "/relationship_type", nil, "%s has no %s %s relationship", e.Name, dir, strings.Join(types, " or "))
+	}
+	if (len(a.TargetConditions) > 0 || len(a.OrderBy) > 0) && len(reach) > 1 {
+		return nil, callError(tool, "/target_entity_type", reach, "target_conditions and order_by need target_entity_type")
 	}
 	b, err := p.newBuilder(tool, e, state)
 	if err != nil {
@@ -192,24 +183,57 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 	if len(reach) == 1 {
 		idExpr = b.prop("t", p.m.Entity(reach[0]).UniqueField)
 	}
-	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
-	rel := b.q(typ)
-	if depth == 1 {
-		b.line("MATCH (n)%s[r:%s]%s(t)\nWHERE %s", arrow[0], rel, arrow[1], b.scopedOr("t", labels))
-		rp := relProps(p.m, typ)
-		items := make([]string, len(rp))
-		for i, x := range rp {
-			items[i] = "." + b.q(x)
+	// Target conditions and sort keys read stored fields of the one
+	// target type.
+	var tconds []string
+	var sorts []order
+	if len(reach) == 1 {
+		ts := scope{v: "t", e: p.m.Entity(reach[0]), name: reach[0]}
+		if tconds, _, err = b.tests(ts, a.TargetConditions, "/target_conditions", -1); err != nil {
+			return nil, err
 		}
+		for i, k := range a.OrderBy {
+			r, err := ts.field(b, k.Field, "/order_by/"+itoa(i)+"/field")
+			if err != nil {
+				return nil, err
+			}
+			x := b.expr(r)
+			sorts = append(sorts, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC"})
+		}
+	}
+	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
+	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
+	rels := make([]string, len(types))
+	var props []string
+	for i, t := range types {
+		rels[i] = b.q(t)
+		for _, f := range relFields(p.m, t) {
+			if !slices.Contains(props, f.Name) {
+				props = append(props, f.Name)
+			}
+		}
+	}
+	rel := strings.Join(rels, "|")
+	items := make([]string, len(props))
+	for i, x := range props {
+		items[i] = "." + b.q(x)
+	}
+	relMap := func(v string) string { return v + " {" + strings.Join(items, ", ") + "}" }
+	step := func(v string) string { return "{type: type(" + v + "), properties: " + relMap(v) + "}" }
+	if depth == 1 {
+		b.line("MATCH (n)%s[r:%s]%s(t)\nWHERE %s", arrow[0], rel, arrow[1], joinAnd(append([]string{b.scopedOr("t", labels)}, tconds...)))
 		// Grouping on (n, t) returns a target once however many parallel
 		// relationships lead to it, with the properties of one of them.
-		b.line("WITH n, t, head(collect(r {%s})) AS relationship\nWITH n, t, relationship, 1 AS depth, %s AS tid", strings.Join(items, ", "), idExpr)
+		b.line("WITH n, t, head(collect(r)) AS r\nWITH n, t, %s AS relationship, [%s] AS path, 1 AS depth, %s AS tid", relMap("r"), step("r"), idExpr)
 	} else {
-		b.line("MATCH path = (n)%s[:%s%s]%s(t)\nWHERE %s", arrow[0], rel, varLength(depth), arrow[1], joinAnd(append([]string{"t <> n", "(" + strings.Join(labels, " OR ") + ")"}, b.pathScoped("path")...)))
-		b.line("WITH n, t, min(length(path)) AS depth\nWITH n, t, depth, null AS relationship, %s AS tid", idExpr)
+		where := append([]string{"t <> n", "(" + strings.Join(labels, " OR ") + ")"}, b.pathScoped("path")...)
+		b.line("MATCH path = (n)%s[:%s%s]%s(t)\nWHERE %s", arrow[0], rel, varLength(depth), arrow[1], joinAnd(append(where, tconds...)))
+		b.line("WITH n, t, path\nORDER BY length(path)\nWITH n, t, head(collect(path)) AS path")
+		b.line("WITH n, t, null AS relationship, [r IN relationships(path) | %s] AS path, length(path) AS depth, %s AS tid", step("r"), idExpr)
 	}
-	b.line("ORDER BY depth, %s, tid\nLIMIT %s", b.prop("n", e.UniqueField), b.named("limit", int64(limit)))
-	b.line("RETURN %s AS from_id, tid AS %s, labels(t) AS %s, CASE %s END AS %s, {} AS %s, depth, relationship\nORDER BY depth, from_id, %s",
-		b.prop("n", e.UniqueField), ColID, ColLabels, strings.Join(projs, " "), ColProperties, ColComputed, ColID)
-	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship"}})
+	orders := append(sorts, order{expr: "depth"}, b.idOrder(), order{expr: "tid"})
+	b.line("ORDER BY %s\nSKIP %s LIMIT %s", orderList(orders), b.named("offset", int64(offset)), b.named("limit", int64(limit)))
+	b.line("RETURN %s AS from_id, tid AS %s, labels(t) AS %s, CASE %s END AS %s, {} AS %s, depth, relationship, path\nORDER BY %s",
+		b.prop("n", e.UniqueField), ColID, ColLabels, strings.Join(projs, " "), ColProperties, ColComputed, orderList(append(sorts, order{expr: "depth"}, order{expr: "from_id"}, order{expr: ColID})))
+	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}})
 }

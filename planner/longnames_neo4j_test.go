@@ -33,7 +33,7 @@ func TestComputedFieldNamesAtTheLengthLimitPlanAndRun(t *testing.T) {
 	neo4jtest.Run(t, d, "CREATE (s:Scope {uuid: 'u1', name: 'a', startLine: 1, endLine: 300})-[:HAS_CHANGE]->(:Change {uuid: 'c1'})", nil)
 	args := &tools.QueryEntitiesArgs{EntityType: "Scope", Limit: 5,
 		Conditions: []tools.Condition{{Field: long("b"), Operator: "=", Value: true}},
-		OrderBy:    &tools.OrderBy{Field: long("c"), Direction: "DESC"}}
+		OrderBy:    tools.OrderByList{{Field: long("c"), Direction: "DESC"}}}
 	st, err := planner.Plan(m, planner.Call{Tool: tools.QueryEntities, Args: args}, nil)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)

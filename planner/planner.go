@@ -145,6 +145,8 @@ func (p *Planner) Plan(call Call, state State) (st *Statement, err error) {
 		return p.distanceSearch(a, state)
 	case *tools.AggregateEntitiesArgs:
 		return p.aggregateEntities(a, state)
+	case *tools.FindPathsArgs:
+		return p.findPaths(a, state)
 	case *tools.RunCypherArgs:
 		return p.runCypher(a)
 	}

@@ -37,32 +37,13 @@ func (p *Planner) queryEntities(a *tools.QueryEntitiesArgs, state State) (*State
 	if offset > p.limits.MaxOffset {
 		offset = p.limits.MaxOffset
 	}
-	var orders []order
-	var sortRef *fieldRef
-	if a.OrderBy != nil {
-		r, err := b.field(a.OrderBy.Field, "/order_by/field")
-		if err != nil {
-			return nil, err
-		}
-		b.use(r, UseOrder)
-		if r.c != nil && !containsRef(ps.chosen, r) {
-			ps.chosen = append(ps.chosen, r)
-		}
-		if b.runtime(r) {
-			ps.refs = append(ps.refs, r)
-		}
-		sortRef = &r
-		x := b.expr(r)
-		// Entities without a value come last in both directions (Cypher
-		// puts nulls first when descending).
-		orders = append(orders, order{expr: x + " IS NULL"}, order{expr: x, desc: a.OrderBy.Direction == "DESC"})
-	}
-	if a.OrderBy == nil || a.OrderBy.Field != e.UniqueField {
-		orders = append(orders, b.idOrder())
+	orders, sortRefs, err := b.orderBy(a.OrderBy, &ps)
+	if err != nil {
+		return nil, err
 	}
 	pOffset, pLimit := b.named("offset", int64(offset)), b.named("limit", int64(limit))
-	if sortRef != nil && !b.runtime(*sortRef) {
-		if err := b.nullsLastFromIndex(ps, b.expr(*sortRef), orders[1:], pOffset, pLimit); err != nil {
+	if len(sortRefs) == 1 && !b.runtime(sortRefs[0]) {
+		if err := b.nullsLastFromIndex(ps, b.expr(sortRefs[0]), orders[1:], pOffset, pLimit); err != nil {
 			return nil, err
 		}
 	} else {
@@ -100,6 +81,41 @@ func (p *Planner) queryEntities(a *tools.QueryEntitiesArgs, state State) (*State
 		return nil, err
 	}
 	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit})
+}
+
+// orderBy renders the sort keys of the builder's entity, each with
+// entities without a value last (Cypher puts nulls first when
+// descending), then the unique field as tie-break unless a key is the
+// unique field. It returns the fields sorted on; their computed fields
+// join ps so they are computed and returned.
+func (b *builder) orderBy(keys tools.OrderByList, ps *preds) ([]order, []fieldRef, error) {
+	var orders []order
+	var refs []fieldRef
+	unique := false
+	for i, k := range keys {
+		r, err := b.field(k.Field, "/order_by/"+itoa(i)+"/field")
+		if err != nil {
+			return nil, nil, err
+		}
+		b.use(r, UseOrder)
+		if r.c != nil && !containsRef(ps.chosen, r) {
+			ps.chosen = append(ps.chosen, r)
+		}
+		if b.runtime(r) {
+			ps.refs = append(ps.refs, r)
+		}
+		refs = append(refs, r)
+		x := b.expr(r)
+		orders = append(orders, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC"})
+		if r.f.Name == b.e.UniqueField && r.c == nil {
+			unique = true
+			break
+		}
+	}
+	if !unique {
+		orders = append(orders, b.idOrder())
+	}
+	return orders, refs, nil
 }
 
 func containsRef(rs []fieldRef, r fieldRef) bool {

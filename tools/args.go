@@ -1,18 +1,77 @@
 package tools
 
+import (
+	"bytes"
+	"encoding/json"
+)
+
 // The argument types of the generated tools. [Catalog.Parse] returns one of
 // them, validated, with defaults filled in and condition values converted to
 // the field's Go type, so the planner works on typed values rather than raw
 // JSON. Argument names follow the seeds.
 
-// Condition is one {field, operator, value} test. Value is nil for IS NULL
-// and IS NOT NULL, a []any for IN and NOT IN, and otherwise a string, bool,
-// int64 (integer fields) or float64 (number fields); datetime values are
-// strings accepted by [ParseDatetime].
+// Condition is one test an entity must pass. It is exactly one of:
+//
+//   - a field test {field, operator, value}: Value is nil for IS NULL and
+//     IS NOT NULL, a []any for IN and NOT IN, and otherwise a string, bool,
+//     int64 (integer fields) or float64 (number fields); datetime values
+//     are strings accepted by [ParseDatetime]. IgnoreCase compares strings
+//     ignoring case (=, !=, CONTAINS, STARTS WITH, ENDS WITH, IN, NOT IN).
+//   - a relationship test {via, …}: the entity's relationships of type Via
+//     (seen in Direction) to related entities of type Entity, of which
+//     some (the default), none or all meet Conditions and whose
+//     relationship meets RelationshipConditions; or, with Count, how many
+//     such related entities there are.
+//   - a group: AnyOf holds when at least one of its conditions holds, Not
+//     when its conditions do not all hold.
 type Condition struct {
-	Field    string `json:"field"`
+	Field      string `json:"field,omitempty"`
+	Operator   string `json:"operator,omitempty"`
+	Value      any    `json:"value,omitempty"`
+	IgnoreCase bool   `json:"ignore_case,omitempty"`
+
+	Via                    string      `json:"via,omitempty"`
+	Direction              string      `json:"direction,omitempty"`
+	Entity                 string      `json:"entity,omitempty"`
+	Quantifier             string      `json:"quantifier,omitempty"`
+	Conditions             []Condition `json:"conditions,omitempty"`
+	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
+	Count                  *CountTest  `json:"count,omitempty"`
+
+	AnyOf []Condition `json:"any_of,omitempty"`
+	Not   []Condition `json:"not,omitempty"`
+}
+
+// The quantifiers of a relationship condition.
+const (
+	QuantifierSome = "some"
+	QuantifierNone = "none"
+	QuantifierAll  = "all"
+)
+
+// Quantifiers lists the quantifiers of a relationship condition, default
+// first.
+var Quantifiers = []string{QuantifierSome, QuantifierNone, QuantifierAll}
+
+// CountTest compares the number of related entities with a value.
+type CountTest struct {
 	Operator string `json:"operator"`
-	Value    any    `json:"value,omitempty"`
+	Value    int64  `json:"value"`
+}
+
+// CountOperators are the comparisons a CountTest may use.
+var CountOperators = []string{"=", "!=", "<", "<=", ">", ">="}
+
+// Related names the entities one relationship hop away from an entity:
+// the relationship type, its direction seen from the entity, the related
+// entity type, and conditions on the related entities and on the
+// relationships (as in a relationship condition).
+type Related struct {
+	Via                    string      `json:"via"`
+	Direction              string      `json:"direction,omitempty"`
+	Entity                 string      `json:"entity,omitempty"`
+	Conditions             []Condition `json:"conditions,omitempty"`
+	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
 }
 
 // OrderBy sorts results by a field or computed field.
@@ -22,13 +81,38 @@ type OrderBy struct {
 	Direction string `json:"direction"`
 }
 
+// OrderByList is a list of sort keys, most significant first. It decodes
+// from a list of OrderBy objects or from one object alone (the older
+// single-key form).
+type OrderByList []OrderBy
+
+// UnmarshalJSON accepts an object or a list of objects.
+func (l *OrderByList) UnmarshalJSON(data []byte) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		var one OrderBy
+		if err := json.Unmarshal(trimmed, &one); err != nil {
+			return err
+		}
+		*l = OrderByList{one}
+		return nil
+	}
+	var many []OrderBy
+	if err := json.Unmarshal(trimmed, &many); err != nil {
+		return err
+	}
+	*l = many
+	return nil
+}
+
 // QueryEntitiesArgs are query_entities' arguments.
 type QueryEntitiesArgs struct {
 	EntityType string      `json:"entity_type"`
 	Conditions []Condition `json:"conditions"`
-	OrderBy    *OrderBy    `json:"order_by"`
-	Limit      int         `json:"limit"`
-	Offset     int         `json:"offset"`
+	// OrderBy is the sort, most significant key first.
+	OrderBy OrderByList `json:"order_by"`
+	Limit   int         `json:"limit"`
+	Offset  int         `json:"offset"`
 	// Fields projects the result; empty means all.
 	Fields []string `json:"fields"`
 }
@@ -45,12 +129,39 @@ type ExploreRelationshipsArgs struct {
 	StartEntityType  string      `json:"start_entity_type"`
 	StartConditions  []Condition `json:"start_conditions"`
 	RelationshipType string      `json:"relationship_type"`
+	// RelationshipTypes are followed together with RelationshipType; after
+	// Parse RelationshipTypes holds them all and RelationshipType the first.
+	RelationshipTypes []string `json:"relationship_types"`
 	// Direction is outgoing, incoming or both, seen from the start entity.
 	Direction string `json:"direction"`
 	// TargetEntityType is "" for any target.
 	TargetEntityType string `json:"target_entity_type"`
-	Depth            int    `json:"depth"`
-	Limit            int    `json:"limit"`
+	// TargetConditions and OrderBy apply to the targets; they need
+	// TargetEntityType (or a single reachable target type).
+	TargetConditions []Condition `json:"target_conditions"`
+	OrderBy          OrderByList `json:"order_by"`
+	Depth            int         `json:"depth"`
+	Limit            int         `json:"limit"`
+	Offset           int         `json:"offset"`
+}
+
+// FindPathsArgs are find_paths' arguments: the shortest paths between two
+// entities given by their unique ids.
+type FindPathsArgs struct {
+	FromEntityType string `json:"from_entity_type"`
+	FromID         any    `json:"from_id"`
+	ToEntityType   string `json:"to_entity_type"`
+	ToID           any    `json:"to_id"`
+	// RelationshipTypes are the types a path may use (all when empty).
+	RelationshipTypes []string `json:"relationship_types"`
+	// Direction is both (default), outgoing or incoming, seen from the
+	// first entity.
+	Direction string `json:"direction"`
+	// MaxLength bounds the number of relationships of a path.
+	MaxLength int `json:"max_length"`
+	// All returns every shortest path, not just one.
+	All   bool `json:"all"`
+	Limit int  `json:"limit"`
 }
 
 // SemanticSearchArgs are semantic_search's arguments; Index is filled with
@@ -150,7 +261,10 @@ type AggregateEntitiesArgs struct {
 	Field      string      `json:"field"`
 	GroupBy    string      `json:"group_by"`
 	Conditions []Condition `json:"conditions"`
-	Limit      int         `json:"limit"`
+	// Over, when set, aggregates Field of the related entities it names
+	// (each counted once per group) instead of the entities themselves.
+	Over  *Related `json:"over"`
+	Limit int      `json:"limit"`
 }
 
 // RunCypherArgs are run_cypher's arguments.

@@ -45,6 +45,7 @@ const (
 	DistanceSearch        = "distance_search"
 	AggregateEntities     = "aggregate_entities"
 	RunCypher             = "run_cypher"
+	FindPaths             = "find_paths"
 	maxConditions         = 20
 	maxFieldsInProjection = 100
 )
@@ -155,6 +156,7 @@ func Generate(m *model.Model, opts Options) (*Catalog, error) {
 	g.getEntityByID()
 	if !opts.NoRelationships {
 		g.exploreRelationships()
+		g.findPaths()
 	}
 	if !opts.NoSemanticSearch {
 		g.semanticSearch()

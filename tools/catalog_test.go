@@ -304,7 +304,7 @@ func TestParseFillsDefaultsAndTypesValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := got.(*tools.QueryEntitiesArgs)
-	if q.Limit != 10 || q.OrderBy.Direction != "ASC" {
+	if q.Limit != 10 || len(q.OrderBy) != 1 || q.OrderBy[0].Direction != "ASC" {
 		t.Errorf("defaults not filled: %+v", q)
 	}
 	if list := q.Conditions[0].Value.([]any); list[0] != int64(1) {

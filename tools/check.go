@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/ragforge/ragforge/model"
 )
@@ -87,6 +88,12 @@ func (c *Catalog) check(tool string, raw json.RawMessage) (any, error) {
 			c.checkAggregate(a, &p)
 		}
 		out = a
+	case FindPaths:
+		a := &FindPathsArgs{}
+		if decode(raw, a, &p) {
+			c.checkFindPaths(a, &p)
+		}
+		out = a
 	case RunCypher:
 		a := &RunCypherArgs{}
 		decode(raw, a, &p)
@@ -143,53 +150,59 @@ func (c *Catalog) offeredField(tool, entity, field, at string, p *problems) *fie
 	return f
 }
 
-// checkConditions checks {field, operator, value} items against an entity's
-// query offer and converts each value to the field's Go type.
+// checkConditions checks the conditions of the argument name against an
+// entity's query offer and converts each value to the field's Go type.
 func (c *Catalog) checkConditions(o *entityOffer, conds []Condition, name string, p *problems) {
-	for i := range conds {
-		cond := &conds[i]
-		f := o.field(cond.Field)
-		if f == nil {
-			p.choose(pointer(name, i, "field"), o.fieldNames(), "%q is not a field of %s", cond.Field, o.Entity.Name)
-			continue
+	c.checkConds(o, conds, pointer(name), 0, p)
+}
+
+// checkField checks one {field, operator, value} condition at pointer at.
+func checkField(o *entityOffer, cond *Condition, at string, p *problems) {
+	f := o.field(cond.Field)
+	if f == nil {
+		p.choose(at+"/field", o.fieldNames(), "%q is not a field of %s", cond.Field, o.Entity.Name)
+		return
+	}
+	if !slices.Contains(f.Modes, cond.Operator) {
+		p.choose(at+"/operator", f.Modes, "operator %q does not apply to %s field %s", cond.Operator, f.Field.Type, f.Field.Name)
+		return
+	}
+	if cond.IgnoreCase && (f.Field.Type.Kind() != model.String || !slices.Contains(IgnoreCaseOperators, cond.Operator)) {
+		p.add(at+"/ignore_case", "ignore_case applies to string fields with %s, not to %s %s", strings.Join(IgnoreCaseOperators, ", "), f.Field.Type, cond.Operator)
+		return
+	}
+	vat := at + "/value"
+	switch cond.Operator {
+	case "IS NULL", "IS NOT NULL":
+		if cond.Value != nil {
+			p.add(vat, "%s takes no value", cond.Operator)
 		}
-		if !slices.Contains(f.Modes, cond.Operator) {
-			p.choose(pointer(name, i, "operator"), f.Modes, "operator %q does not apply to %s field %s", cond.Operator, f.Field.Type, f.Field.Name)
-			continue
+	case "IN", "NOT IN":
+		list, ok := cond.Value.([]any)
+		if !ok || len(list) == 0 {
+			p.add(vat, "%s needs a non-empty list of values", cond.Operator)
+			return
 		}
-		at := pointer(name, i, "value")
-		switch cond.Operator {
-		case "IS NULL", "IS NOT NULL":
-			if cond.Value != nil {
-				p.add(at, "%s takes no value", cond.Operator)
+		if len(list) > maxListValues {
+			p.add(vat, "%s takes at most %d values", cond.Operator, maxListValues)
+			return
+		}
+		for j, v := range list {
+			if nv, ok := convertValue(f.Field, v, vat+pointer(j), p); ok {
+				list[j] = nv
 			}
-		case "IN", "NOT IN":
-			list, ok := cond.Value.([]any)
-			if !ok || len(list) == 0 {
-				p.add(at, "%s needs a non-empty list of values", cond.Operator)
-				continue
-			}
-			if len(list) > maxListValues {
-				p.add(at, "%s takes at most %d values", cond.Operator, maxListValues)
-				continue
-			}
-			for j, v := range list {
-				if nv, ok := convertValue(f.Field, v, pointer(name, i, "value", j), p); ok {
-					list[j] = nv
-				}
-			}
-		default:
-			if cond.Value == nil {
-				p.add(at, "operator %s needs a value", cond.Operator)
-				continue
-			}
-			if _, isList := cond.Value.([]any); isList {
-				p.add(at, "operator %s takes one value, not a list (use IN for a list)", cond.Operator)
-				continue
-			}
-			if nv, ok := convertValue(f.Field, cond.Value, at, p); ok {
-				cond.Value = nv
-			}
+		}
+	default:
+		if cond.Value == nil {
+			p.add(vat, "operator %s needs a value", cond.Operator)
+			return
+		}
+		if _, isList := cond.Value.([]any); isList {
+			p.add(vat, "operator %s takes one value, not a list (use IN for a list)", cond.Operator)
+			return
+		}
+		if nv, ok := convertValue(f.Field, cond.Value, vat, p); ok {
+			cond.Value = nv
 		}
 	}
 }
@@ -263,14 +276,7 @@ func (c *Catalog) checkQuery(a *QueryEntitiesArgs, p *problems) {
 		return
 	}
 	c.checkConditions(o, a.Conditions, "conditions", p)
-	if a.OrderBy != nil {
-		if a.OrderBy.Direction == "" {
-			a.OrderBy.Direction = "ASC"
-		}
-		if o.field(a.OrderBy.Field) == nil {
-			p.choose("/order_by/field", o.fieldNames(), "%q is not a field of %s", a.OrderBy.Field, o.Entity.Name)
-		}
-	}
+	checkOrderBy(o, a.OrderBy, p)
 	for i, f := range a.Fields {
 		if o.field(f) == nil {
 			p.choose(pointer("fields", i), o.fieldNames(), "%q is not a field of %s", f, o.Entity.Name)
@@ -310,34 +316,65 @@ func (c *Catalog) checkExplore(a *ExploreRelationshipsArgs, p *problems) {
 		return
 	}
 	c.checkConditions(o, a.StartConditions, "start_conditions", p)
-	all := hops(c.edges, o.Entity.Name, a.RelationshipType)
-	if len(all) == 0 {
-		var types []string
-		for _, e := range c.edges {
-			if (e.From == o.Entity.Name || e.To == o.Entity.Name) && !slices.Contains(types, e.Type) {
-				types = append(types, e.Type)
+	types := a.RelationshipTypes
+	if a.RelationshipType != "" && !slices.Contains(types, a.RelationshipType) {
+		types = append([]string{a.RelationshipType}, types...)
+	}
+	if len(types) == 0 {
+		p.choose("/relationship_types", c.typesOf(o.Entity.Name), "give relationship_type or relationship_types")
+		return
+	}
+	all := relationshipTypes(c.edges)
+	for i, t := range a.RelationshipTypes {
+		if !slices.Contains(all, t) {
+			p.choose(pointer("relationship_types", i), all, "%q is not a relationship type", t)
+			return
+		}
+	}
+	a.RelationshipTypes, a.RelationshipType = types, types[0]
+	var dirs, targets []string
+	for _, t := range types {
+		for _, h := range hops(c.edges, o.Entity.Name, t) {
+			if !slices.Contains(dirs, string(h.Direction)) {
+				dirs = append(dirs, string(h.Direction))
+			}
+			if string(h.Direction) == a.Direction && !slices.Contains(targets, h.Target) {
+				targets = append(targets, h.Target)
 			}
 		}
-		p.choose("/relationship_type", types, "%s has no %s relationship", o.Entity.Name, a.RelationshipType)
-		return
 	}
-	var dirs, targets []string
-	for _, h := range all {
-		if !slices.Contains(dirs, string(h.Direction)) {
-			dirs = append(dirs, string(h.Direction))
-		}
-		if string(h.Direction) == a.Direction && !slices.Contains(targets, h.Target) {
-			targets = append(targets, h.Target)
-		}
+	if len(dirs) == 0 {
+		p.choose("/relationship_type", c.typesOf(o.Entity.Name), "%s has no %s relationship", o.Entity.Name, strings.Join(types, " or "))
+		return
 	}
 	if len(targets) == 0 {
-		p.choose("/direction", dirs, "%s has no %s %s relationship", o.Entity.Name, a.Direction, a.RelationshipType)
+		p.choose("/direction", dirs, "%s has no %s %s relationship", o.Entity.Name, a.Direction, strings.Join(types, " or "))
 		return
 	}
-	targets = reachable(c.edges, targets, a.RelationshipType, a.Direction, a.Depth)
+	targets = reachable(c.edges, targets, types, a.Direction, a.Depth)
 	if a.TargetEntityType != "" && !slices.Contains(targets, a.TargetEntityType) {
-		p.choose("/target_entity_type", targets, "%s --[%s]-- (%s) never reaches %s", o.Entity.Name, a.RelationshipType, a.Direction, a.TargetEntityType)
+		p.choose("/target_entity_type", targets, "%s --[%s]-- (%s) never reaches %s", o.Entity.Name, strings.Join(types, "|"), a.Direction, a.TargetEntityType)
+		return
 	}
+	if len(a.TargetConditions) == 0 && len(a.OrderBy) == 0 {
+		return
+	}
+	target := a.TargetEntityType
+	if target == "" && len(targets) == 1 {
+		target = targets[0]
+	}
+	if target == "" {
+		p.choose("/target_entity_type", targets, "target_conditions and order_by need target_entity_type")
+		return
+	}
+	a.TargetEntityType = target
+	to := c.offerFor(QueryEntities, target)
+	if to == nil {
+		p.add("/target_entity_type", "%s cannot be queried (exposed_tools disables query_entities)", target)
+		return
+	}
+	c.checkConditions(to, a.TargetConditions, "target_conditions", p)
+	checkOrderBy(to, a.OrderBy, p)
 }
 
 func (c *Catalog) checkSemantic(a *SemanticSearchArgs, p *problems) {
@@ -558,6 +595,22 @@ func (c *Catalog) checkAggregate(a *AggregateEntitiesArgs, p *problems) {
 	c.checkConditions(o, a.Conditions, "conditions", p)
 	if a.GroupBy != "" && o.field(a.GroupBy) == nil {
 		p.choose("/group_by", o.fieldNames(), "%q is not a field of %s", a.GroupBy, o.Entity.Name)
+	}
+	if a.Over != nil {
+		if !c.checkRelated(o.Entity.Name, a.Over, "/over", 0, p) {
+			return
+		}
+		if a.Over.Entity == "" {
+			if a.Field != "" {
+				p.add("/over/entity", "aggregating a field of related entities needs their entity type")
+			}
+			if a.Operation != "COUNT" {
+				return
+			}
+		} else if o = c.offerFor(QueryEntities, a.Over.Entity); o == nil {
+			p.add("/over/entity", "%s cannot be queried (exposed_tools disables query_entities)", a.Over.Entity)
+			return
+		}
 	}
 	if a.Operation == "COUNT" {
 		if a.Field != "" && o.field(a.Field) == nil {

@@ -169,19 +169,21 @@ func propsOf(fs []*model.Field) []string {
 }
 
 // reachable extends the entities one hop reaches (first) to those reached
-// within depth hops of the same relationship type and direction, so a
+// within depth hops of the same relationship types and direction, so a
 // target_entity_type two CONTAINS hops away (Directory → File → Scope) is
 // accepted at depth 2 and refused at depth 1.
-func reachable(edges []edge, first []string, typ, direction string, depth int) []string {
+func reachable(edges []edge, first []string, types []string, direction string, depth int) []string {
 	out := slices.Clone(first)
 	frontier := first
 	for d := 1; d < depth && len(frontier) > 0; d++ {
 		var next []string
 		for _, ent := range frontier {
-			for _, h := range hops(edges, ent, typ) {
-				if string(h.Direction) == direction && !slices.Contains(out, h.Target) {
-					out = append(out, h.Target)
-					next = append(next, h.Target)
+			for _, typ := range types {
+				for _, h := range hops(edges, ent, typ) {
+					if string(h.Direction) == direction && !slices.Contains(out, h.Target) {
+						out = append(out, h.Target)
+						next = append(next, h.Target)
+					}
 				}
 			}
 		}

@@ -70,12 +70,22 @@ func conditionsProp(name string, offers []*entityOffer, desc string) prop {
 		Type:        "array",
 		Description: desc,
 		MaxItems:    count(maxConditions),
-		Items: object(
-			fieldProp("field", unionFields(offers), "Field of the entity (computed fields included)"),
-			prop{"operator", &schema{Type: "string", Enum: unionModes(offers)}},
-			prop{"value", valueSchema("Value to compare with: a list for IN/NOT IN, omitted for IS NULL/IS NOT NULL")},
-		).require("field", "operator"),
+		Items:       fieldTest(unionFields(offers), unionModes(offers), "Field of the entity (computed fields included)"),
 	}}
+}
+
+// fieldTest is the schema of one {field, operator, value, ignore_case}
+// condition.
+func fieldTest(fields, ops []string, fieldDesc string) *schema {
+	props := []prop{
+		fieldProp("field", fields, fieldDesc),
+		{"operator", &schema{Type: "string", Enum: ops}},
+		{"value", valueSchema("Value to compare with: a list for IN/NOT IN, omitted for IS NULL/IS NOT NULL")},
+	}
+	if slices.Contains(ops, "CONTAINS") || slices.Contains(ops, "STARTS WITH") || slices.Contains(ops, "ENDS WITH") {
+		props = append(props, prop{"ignore_case", &schema{Type: "boolean", Description: "Compare strings ignoring case (default: case-sensitive)", Default: false}})
+	}
+	return object(props...).require("field", "operator")
 }
 
 // operatorSummary renders the operators per field type, read from the
@@ -135,16 +145,14 @@ func (g *generator) queryEntities() {
 		}
 	}
 	b.WriteString("\nOperators by field type:\n" + ops)
-	b.WriteString("IN/NOT IN take a list value; IS NULL/IS NOT NULL take no value.\n")
-	fmt.Fprintf(&b, "You can ORDER BY any field or computed field (ASC or DESC); entities without a value come last either way. limit defaults to %d (at most %d); page with offset.", g.c.limits.DefaultLimit, g.c.limits.MaxLimit)
+	b.WriteString("IN/NOT IN take a list value; IS NULL/IS NOT NULL take no value. String tests are case-sensitive unless ignore_case is true.\n")
+	b.WriteString(g.relationalHelp())
+	fmt.Fprintf(&b, "order_by is an ORDER BY on one key or a list (most significant first), any field or computed field, ASC or DESC; entities without a value come last either way. limit defaults to %d (at most %d); page with offset.", g.c.limits.DefaultLimit, g.c.limits.MaxLimit)
 
 	in := object(
 		entityTypeProp(offerEntities(offers), "Entity to query"),
-		conditionsProp("conditions", offers, "Conditions, all of which must hold"),
-		prop{"order_by", object(
-			fieldProp("field", unionFields(offers), "Field or computed field to sort by (entities without a value last)"),
-			prop{"direction", &schema{Type: "string", Enum: []string{"ASC", "DESC"}, Default: "ASC"}},
-		).require("field")},
+		g.relationalConditionsProp("conditions", offers, "Conditions, all of which must hold"),
+		orderByProp(unionFields(offers), "Sort key, or a list of them"),
 		g.limitProp(),
 		prop{"offset", &schema{Type: "integer", Description: "Results to skip, for paging", Default: 0, Minimum: num(0), Maximum: num(float64(g.c.limits.MaxOffset))}},
 		prop{"fields", &schema{
@@ -202,7 +210,7 @@ func (g *generator) exploreRelationships() {
 		if ctl, has := control(o.Entity, ExploreRelationships); has && !ctl.Enabled {
 			continue
 		}
-		if len(g.entityTypes(o.Entity.Name)) > 0 {
+		if len(g.c.typesOf(o.Entity.Name)) > 0 {
 			starts = append(starts, o)
 		}
 	}
@@ -223,7 +231,7 @@ func (g *generator) exploreRelationships() {
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("\ndirection is seen from the start entity: outgoing follows the arrow (A --[R]--> B from A), incoming goes against it (from B back to A), both ignores it.\n")
+	b.WriteString("\ndirection is seen from the start entity: outgoing follows the arrow (A --[R]--> B from A), incoming goes against it (from B back to A), both ignores it. Each result carries from_id, depth and path: the relationships from the start to it (type and properties), in order.\n")
 	b.WriteString("Unique ids: " + uniqueFields(entities) + ".")
 
 	var targets []string
@@ -235,28 +243,22 @@ func (g *generator) exploreRelationships() {
 		}
 	}
 	targets = orderLike(targets, g.m.EntityNames())
+	tOffers := g.queryOffersOf(targets)
 	l := g.c.limits
 	in := object(
 		prop{"start_entity_type", &schema{Type: "string", Description: "Entity to start from", Enum: offerEntities(starts)}},
 		conditionsProp("start_conditions", starts, "Conditions selecting the start entities, e.g. its unique field = id"),
 		prop{"relationship_type", &schema{Type: "string", Enum: relationshipTypes(g.c.edges)}},
+		prop{"relationship_types", &schema{Type: "array", Description: "Several relationship types to follow together (instead of relationship_type)", Items: &schema{Type: "string", Enum: relationshipTypes(g.c.edges)}, MinItems: count(1), UniqueItems: true}},
 		prop{"direction", &schema{Type: "string", Enum: []string{"outgoing", "incoming", "both"}, Default: "outgoing"}},
 		prop{"target_entity_type", &schema{Type: "string", Description: "Keep only connected entities of this type", Enum: targets}},
+		conditionsProp("target_conditions", tOffers, "Conditions on the connected entities (needs target_entity_type when several types are reachable)"),
+		orderByProp(unionFields(tOffers), "Sort the connected entities by their fields (default: nearest first); needs target_entity_type when several types are reachable"),
 		prop{"depth", &schema{Type: "integer", Description: fmt.Sprintf("Hops to follow (default 1, at most %d)", l.MaxDepth), Default: 1, Minimum: num(1), Maximum: num(float64(l.MaxDepth))}},
 		g.limitProp(),
-	).require("start_entity_type", "relationship_type")
+		prop{"offset", &schema{Type: "integer", Description: "Results to skip, for paging", Default: 0, Minimum: num(0), Maximum: num(float64(l.MaxOffset))}},
+	).require("start_entity_type")
 	g.add(ExploreRelationships, CategoryGraph, b.String(), in, starts)
-}
-
-// entityTypes lists the relationship types that touch entity name.
-func (g *generator) entityTypes(name string) []string {
-	var out []string
-	for _, e := range g.c.edges {
-		if (e.From == name || e.To == name) && !slices.Contains(out, e.Type) {
-			out = append(out, e.Type)
-		}
-	}
-	return out
 }
 
 // orderLike sorts names in the order they appear in ref.

@@ -14,7 +14,7 @@ type Options struct {
 	// NoSemanticSearch leaves out semantic_search, e.g. when no embedder is
 	// configured to embed the agent's query.
 	NoSemanticSearch bool
-	// NoRelationships leaves out explore_relationships.
+	// NoRelationships leaves out explore_relationships and find_paths.
 	NoRelationships bool
 	// NoSpecialized leaves out the specialized search tools
 	// (text_pattern_search, number_range_search, datetime_range_search,

@@ -336,15 +336,21 @@ func (g *generator) aggregateEntities() {
 			fmt.Fprintf(&b, "- %s: %s\n", o.Entity.Name, strings.Join(nums, ", "))
 		}
 	}
-	b.WriteString("Any field of the entity can be used in group_by and conditions (see query_entities for the fields).")
-	in := object(
+	b.WriteString("Any field of the entity can be used in group_by and conditions (see query_entities for the fields, relationship tests and groups).")
+	props := []prop{
 		entityTypeProp(offerEntities(offers), "Entity to aggregate"),
-		prop{"operation", &schema{Type: "string", Enum: []string{"COUNT", "AVG", "SUM", "MIN", "MAX"}}},
-		fieldProp("field", unionFields(offers), "Field to aggregate (not needed for COUNT)"),
-		fieldProp("group_by", unionFields(offers), "Field whose values form the groups"),
-		conditionsProp("conditions", offers, "Conditions the aggregated entities must meet"),
-		g.limitProp(),
-	).require("entity_type", "operation")
+		{"operation", &schema{Type: "string", Enum: []string{"COUNT", "AVG", "SUM", "MIN", "MAX"}}},
+		fieldProp("field", unionFields(offers), "Field to aggregate (not needed for COUNT); with over, a stored field of the related entity"),
+		fieldProp("group_by", unionFields(offers), "Field of entity_type whose values form the groups"),
+		g.relationalConditionsProp("conditions", offers, "Conditions the entities must meet"),
+	}
+	if len(g.c.edges) > 0 {
+		b.WriteString(" With over ({via, direction, entity, conditions, relationship_conditions}, as in a relationship test), the aggregate is over the entities related to the matching ones, each counted once per group: e.g. AVG of Movie.released over the movies a Person acted in.")
+		over := object(g.relatedProps()...).require("via")
+		over.Description = "Aggregate the related entities one hop away instead"
+		props = append(props, prop{"over", over})
+	}
+	in := object(append(props, g.limitProp())...).require("entity_type", "operation")
 	g.add(AggregateEntities, CategoryAnalytics, b.String(), in, offers)
 }
 

@@ -97,6 +97,19 @@ func (c *Catalog) schemaProblems(t *Tool, err error) problems {
 		path := pointer(anySlice(e.InstanceLocation)...)
 		switch k := e.ErrorKind.(type) {
 		case *kind.AnyOf:
+			// When only one alternative has the value's JSON type (one
+			// sort key or a list of them), its own problems are the ones
+			// to report.
+			var fit []*jsonschema.ValidationError
+			for _, cause := range e.Causes {
+				if _, wrongType := cause.ErrorKind.(*kind.Type); !wrongType {
+					fit = append(fit, cause)
+				}
+			}
+			if len(fit) == 1 {
+				walk(fit[0])
+				return
+			}
 			out.add(path, "value has the wrong type for this argument")
 			return
 		case *kind.Enum:

@@ -1,0 +1,277 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// maxConditionDepth bounds how deeply groups and relationship tests nest,
+// so a call that skipped validation still plans a statement of bounded
+// size.
+const maxConditionDepth = 4
+
+// scope is what the fields of a condition belong to: the builder's entity
+// (n, computed fields included), a related entity (stored fields), or a
+// relationship (its declared properties).
+type scope struct {
+	v string
+	// e is the entity of v; nil for a relationship.
+	e *model.Entity
+	// rel lists the properties of a relationship variable.
+	rel  []*model.Field
+	name string // entity or relationship type, for messages
+}
+
+func (b *builder) mainScope() scope { return scope{v: "n", e: b.e, name: b.e.Name} }
+
+// field resolves a field of the scope.
+func (s scope) field(b *builder, name, at string) (fieldRef, error) {
+	if s.v == "n" {
+		return b.field(name, at)
+	}
+	var valid []string
+	if s.e != nil {
+		for _, f := range s.e.Fields {
+			if b.p.tenantField(f.Name) {
+				continue
+			}
+			if f.Name == name {
+				return fieldRef{f: f, node: s.v}, nil
+			}
+			valid = append(valid, f.Name)
+		}
+		return fieldRef{}, callError(b.tool, at, valid, "%q is not a stored field of %s (computed fields of related entities cannot be tested)", name, s.name)
+	}
+	for _, f := range s.rel {
+		if f.Name == name {
+			return fieldRef{f: f, node: s.v}, nil
+		}
+		valid = append(valid, f.Name)
+	}
+	return fieldRef{}, callError(b.tool, at, valid, "%q is not a property of %s", name, s.name)
+}
+
+// test renders one condition in scope s: a field test, a relationship
+// test or a group. refs are the builder-entity fields it reads (so a
+// predicate on a runtime computed field waits for its value).
+func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string, []fieldRef, error) {
+	if depth > maxConditionDepth {
+		return "", nil, callError(b.tool, at, nil, "conditions nest at most %d levels deep", maxConditionDepth)
+	}
+	switch {
+	case c.Field != "":
+		r, err := s.field(b, c.Field, at+"/field")
+		if err != nil {
+			return "", nil, err
+		}
+		pred, err := b.condition(r, c, at)
+		if err != nil {
+			return "", nil, err
+		}
+		if r.node != "" {
+			return pred, nil, nil
+		}
+		return pred, []fieldRef{r}, nil
+	case c.Via != "":
+		if s.e == nil {
+			return "", nil, callError(b.tool, at, nil, "a relationship has no relationships to test")
+		}
+		pred, err := b.via(s, c, at, depth)
+		return pred, nil, err
+	case len(c.AnyOf) > 0:
+		preds, refs, err := b.tests(s, c.AnyOf, at+"/any_of", depth)
+		if err != nil {
+			return "", nil, err
+		}
+		return "(" + strings.Join(preds, " OR ") + ")", refs, nil
+	case len(c.Not) > 0:
+		preds, refs, err := b.tests(s, c.Not, at+"/not", depth)
+		if err != nil {
+			return "", nil, err
+		}
+		// A test on a missing value is null; coalesce makes it false, so
+		// `not` keeps the entities without the value.
+		return "NOT coalesce(" + joinAnd(preds) + ", false)", refs, nil
+	}
+	return "", nil, callError(b.tool, at, nil, "a condition is exactly one of: a field test (field, operator, value), a relationship test (via, …), any_of or not")
+}
+
+// tests renders a list of conditions one level deeper.
+func (b *builder) tests(s scope, conds []tools.Condition, at string, depth int) ([]string, []fieldRef, error) {
+	var preds []string
+	var refs []fieldRef
+	for i, c := range conds {
+		p, rs, err := b.test(s, c, at+"/"+itoa(i), depth+1)
+		if err != nil {
+			return nil, nil, err
+		}
+		preds = append(preds, p)
+		refs = append(refs, rs...)
+	}
+	return preds, refs, nil
+}
+
+// hop is a resolved relationship step from a scope: the MATCH pattern
+// from the scope's variable to the related variable m (over relationship
+// variable r) and the predicates every related entity must pass (its
+// labels and tenant, then the call's conditions).
+type hop struct {
+	m, r    string
+	pattern string
+	base    []string // labels and tenant of m
+	conds   []string // the call's conditions on m and r
+	entity  *model.Entity
+}
+
+// related resolves a hop from scope s: the relationship type, its
+// direction (the stored one when the type leads from the entity one way
+// only, else both), the related entity (or every target when the call
+// names none and sets no conditions on it) and the conditions.
+func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop, error) {
+	typ, types := "", relationshipTypesOf(b.p.m)
+	if slices.Contains(types, r.Via) {
+		typ = r.Via
+	}
+	out := targets(b.p.m, s.e.Name, []string{typ}, "outgoing", 1)
+	in := targets(b.p.m, s.e.Name, []string{typ}, "incoming", 1)
+	if typ == "" || len(out)+len(in) == 0 {
+		return nil, callError(b.tool, at+"/via", types, "%s has no %s relationship", s.e.Name, r.Via)
+	}
+	dir := r.Direction
+	if dir == "" {
+		switch {
+		case len(in) == 0:
+			dir = "outgoing"
+		case len(out) == 0:
+			dir = "incoming"
+		default:
+			dir = "both"
+		}
+	}
+	arrow, ok := arrows[dir]
+	if !ok {
+		return nil, callError(b.tool, at+"/direction", []string{"outgoing", "incoming", "both"}, "unknown direction %q", dir)
+	}
+	reach := targets(b.p.m, s.e.Name, []string{typ}, dir, 1)
+	if len(reach) == 0 {
+		return nil, callError(b.tool, at+"/direction", nil, "%s has no %s %s relationship", s.e.Name, dir, typ)
+	}
+	h := &hop{m: "m" + itoa(b.nv), r: "r" + itoa(b.nv)}
+	b.nv++
+	switch {
+	case r.Entity != "":
+		if !slices.Contains(reach, r.Entity) {
+			return nil, callError(b.tool, at+"/entity", reach, "%s --[%s]-- (%s) does not reach %q", s.e.Name, typ, dir, r.Entity)
+		}
+		reach = []string{r.Entity}
+	case len(reach) == 1:
+	case len(r.Conditions) > 0:
+		return nil, callError(b.tool, at+"/entity", reach, "conditions on related entities need their entity type")
+	}
+	labels := make([]string, len(reach))
+	for i, name := range reach {
+		labels[i] = h.m + ":" + b.q(name)
+	}
+	if len(reach) == 1 {
+		h.entity = b.p.m.Entity(reach[0])
+		h.base = []string{labels[0]}
+	} else {
+		h.base = []string{"(" + strings.Join(labels, " OR ") + ")"}
+	}
+	if w := b.tenantWhere(h.m); w != "" {
+		h.base = append(h.base, w)
+	}
+	h.pattern = "(" + s.v + ")" + arrow[0] + "[" + h.r + ":" + b.q(typ) + "]" + arrow[1] + "(" + h.m + ")"
+	if h.entity != nil {
+		ms := scope{v: h.m, e: h.entity, name: h.entity.Name}
+		preds, _, err := b.tests(ms, r.Conditions, at+"/conditions", depth)
+		if err != nil {
+			return nil, err
+		}
+		h.conds = preds
+	}
+	rs := scope{v: h.r, rel: relFields(b.p.m, typ), name: typ}
+	for i, c := range r.RelationshipConditions {
+		if c.Field == "" {
+			return nil, callError(b.tool, at+"/relationship_conditions/"+itoa(i), nil, "a relationship condition is a field test (field, operator, value)")
+		}
+		p, _, err := b.test(rs, c, at+"/relationship_conditions/"+itoa(i), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		h.conds = append(h.conds, p)
+	}
+	return h, nil
+}
+
+// exists renders EXISTS { MATCH pattern WHERE preds }.
+func (h *hop) exists(preds []string) string {
+	return "EXISTS { MATCH " + h.pattern + " WHERE " + joinAnd(preds) + " }"
+}
+
+// via renders a relationship test: EXISTS for some, NOT EXISTS for none,
+// "one exists and none fails" for all, COUNT { } for count.
+func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string, error) {
+	h, err := b.related(s, tools.Related{Via: c.Via, Direction: c.Direction, Entity: c.Entity, Conditions: c.Conditions, RelationshipConditions: c.RelationshipConditions}, at, depth)
+	if err != nil {
+		return "", err
+	}
+	all := append(slices.Clone(h.base), h.conds...)
+	if c.Count != nil {
+		op, ok := condOps[c.Count.Operator]
+		if !ok || op == "CONTAINS" || op == "STARTS WITH" || op == "ENDS WITH" {
+			return "", callError(b.tool, at+"/count/operator", tools.CountOperators, "unknown count operator %q", c.Count.Operator)
+		}
+		// Parallel relationships to one entity count it once.
+		return "COUNT { MATCH " + h.pattern + " WHERE " + joinAnd(all) + " RETURN DISTINCT " + h.m + " } " + op + " " + b.param(c.Count.Value), nil
+	}
+	switch c.Quantifier {
+	case "", tools.QuantifierSome:
+		return h.exists(all), nil
+	case tools.QuantifierNone:
+		return "NOT " + h.exists(all), nil
+	case tools.QuantifierAll:
+		if len(h.conds) == 0 {
+			return h.exists(h.base), nil
+		}
+		fails := append(slices.Clone(h.base), "NOT coalesce("+joinAnd(h.conds)+", false)")
+		return "(" + h.exists(h.base) + " AND NOT " + h.exists(fails) + ")", nil
+	}
+	return "", callError(b.tool, at+"/quantifier", tools.Quantifiers, "unknown quantifier %q", c.Quantifier)
+}
+
+// relationshipTypesOf lists the model's relationship types in declaration
+// order.
+func relationshipTypesOf(m *model.Model) []string {
+	var out []string
+	for _, e := range m.Entities {
+		for _, r := range e.Relationships {
+			if !slices.Contains(out, r.Type) {
+				out = append(out, r.Type)
+			}
+		}
+	}
+	return out
+}
+
+// relFields lists the declared properties of relationship type typ (each
+// name once, first declaration wins).
+func relFields(m *model.Model, typ string) []*model.Field {
+	var out []*model.Field
+	for _, e := range m.Entities {
+		for _, r := range e.Relationships {
+			if r.Type != typ {
+				continue
+			}
+			for _, p := range r.Properties {
+				if !slices.ContainsFunc(out, func(f *model.Field) bool { return f.Name == p.Name }) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}

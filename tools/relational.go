@@ -1,0 +1,254 @@
+package tools
+
+import (
+	"slices"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// IgnoreCaseOperators are the condition operators ignore_case applies to
+// (on string fields).
+var IgnoreCaseOperators = []string{"=", "!=", "CONTAINS", "STARTS WITH", "ENDS WITH", "IN", "NOT IN"}
+
+// maxConditionDepth bounds how deeply groups and relationship conditions
+// nest, so a runaway call cannot build a statement of unbounded size.
+const maxConditionDepth = 4
+
+// checkConds checks conditions at JSON pointer base against offer o; each
+// is a field test, a relationship test or a group (see [Condition]).
+func (c *Catalog) checkConds(o *entityOffer, conds []Condition, base string, depth int, p *problems) {
+	if len(conds) > maxConditions {
+		p.add(base, "at most %d conditions in one list", maxConditions)
+		return
+	}
+	for i := range conds {
+		cond := &conds[i]
+		at := base + pointer(i)
+		kinds := 0
+		for _, set := range []bool{cond.Field != "", cond.Via != "", cond.AnyOf != nil, cond.Not != nil} {
+			if set {
+				kinds++
+			}
+		}
+		if kinds != 1 {
+			p.add(at, "a condition is exactly one of: a field test (field, operator, value), a relationship test (via, …), any_of or not")
+			continue
+		}
+		if depth >= maxConditionDepth && cond.Field == "" {
+			p.add(at, "conditions nest at most %d levels deep", maxConditionDepth)
+			continue
+		}
+		switch {
+		case cond.Field != "":
+			checkField(o, cond, at, p)
+		case cond.Via != "":
+			c.checkVia(o.Entity.Name, cond, at, depth, p)
+		case cond.AnyOf != nil:
+			if len(cond.AnyOf) == 0 {
+				p.add(at+"/any_of", "any_of needs at least one condition")
+			}
+			c.checkConds(o, cond.AnyOf, at+"/any_of", depth+1, p)
+		default:
+			if len(cond.Not) == 0 {
+				p.add(at+"/not", "not needs at least one condition")
+			}
+			c.checkConds(o, cond.Not, at+"/not", depth+1, p)
+		}
+	}
+}
+
+// checkVia checks a relationship condition from entity start.
+func (c *Catalog) checkVia(start string, cond *Condition, at string, depth int, p *problems) {
+	r := Related{Via: cond.Via, Direction: cond.Direction, Entity: cond.Entity, Conditions: cond.Conditions, RelationshipConditions: cond.RelationshipConditions}
+	if !c.checkRelated(start, &r, at, depth, p) {
+		return
+	}
+	cond.Direction, cond.Entity = r.Direction, r.Entity
+	if cond.Quantifier == "" {
+		cond.Quantifier = QuantifierSome
+	}
+	if !slices.Contains(Quantifiers, cond.Quantifier) {
+		p.choose(at+"/quantifier", Quantifiers, "unknown quantifier %q", cond.Quantifier)
+	}
+	if cond.Count != nil {
+		if cond.Quantifier != QuantifierSome {
+			p.add(at+"/count", "count replaces the quantifier; leave quantifier out")
+		}
+		if !slices.Contains(CountOperators, cond.Count.Operator) {
+			p.choose(at+"/count/operator", CountOperators, "unknown count operator %q", cond.Count.Operator)
+		}
+		if cond.Count.Value < 0 {
+			p.add(at+"/count/value", "a count is never negative")
+		}
+	}
+}
+
+// checkRelated resolves a hop from entity start (direction and related
+// entity filled when only one fits) and checks its conditions; it reports
+// false when the hop itself is wrong.
+func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p *problems) bool {
+	all := hops(c.edges, start, r.Via)
+	if len(all) == 0 {
+		p.choose(at+"/via", c.typesOf(start), "%s has no %s relationship", start, r.Via)
+		return false
+	}
+	if r.Direction == "" {
+		r.Direction = defaultDirection(all)
+	}
+	var targets []string
+	for _, h := range all {
+		if string(h.Direction) == r.Direction && !slices.Contains(targets, h.Target) {
+			targets = append(targets, h.Target)
+		}
+	}
+	if len(targets) == 0 {
+		var dirs []string
+		for _, h := range all {
+			if !slices.Contains(dirs, string(h.Direction)) {
+				dirs = append(dirs, string(h.Direction))
+			}
+		}
+		p.choose(at+"/direction", dirs, "%s has no %s %s relationship", start, r.Direction, r.Via)
+		return false
+	}
+	if r.Entity == "" && len(targets) == 1 {
+		r.Entity = targets[0]
+	}
+	if r.Entity != "" && !slices.Contains(targets, r.Entity) {
+		p.choose(at+"/entity", targets, "%s --[%s]-- (%s) does not reach %q", start, r.Via, r.Direction, r.Entity)
+		return false
+	}
+	if len(r.Conditions) > 0 {
+		if r.Entity == "" {
+			p.choose(at+"/entity", targets, "conditions on related entities need their entity type")
+			return false
+		}
+		o := c.offerFor(QueryEntities, r.Entity)
+		if o == nil {
+			p.add(at+"/conditions", "%s cannot be queried (exposed_tools disables query_entities)", r.Entity)
+			return false
+		}
+		c.checkConds(o, r.Conditions, at+"/conditions", depth+1, p)
+	}
+	if len(r.RelationshipConditions) > 0 {
+		ro := relationshipOffer(c.edges, start, r.Via)
+		for i := range r.RelationshipConditions {
+			rc := &r.RelationshipConditions[i]
+			rat := at + "/relationship_conditions" + pointer(i)
+			if rc.Field == "" {
+				p.add(rat, "a relationship condition is a field test (field, operator, value) on a property of %s", r.Via)
+				continue
+			}
+			checkField(ro, rc, rat, p)
+		}
+	}
+	return true
+}
+
+// defaultDirection is the direction a hop takes when the call gives none:
+// the stored direction when the type leads from the entity only one way,
+// else both.
+func defaultDirection(all []hop) string {
+	var out, in bool
+	for _, h := range all {
+		out = out || h.Direction == model.Outgoing
+		in = in || h.Direction == model.Incoming
+	}
+	switch {
+	case out && !in:
+		return string(model.Outgoing)
+	case in && !out:
+		return string(model.Incoming)
+	}
+	return string(model.Both)
+}
+
+// typesOf lists the relationship types that touch entity name.
+func (c *Catalog) typesOf(name string) []string {
+	var out []string
+	for _, e := range c.edges {
+		if (e.From == name || e.To == name) && !slices.Contains(out, e.Type) {
+			out = append(out, e.Type)
+		}
+	}
+	return out
+}
+
+// relationshipOffer is the declared properties of relationship type typ
+// at entity start, as an offer whose modes are their operators.
+func relationshipOffer(edges []edge, start, typ string) *entityOffer {
+	o := &entityOffer{Entity: &model.Entity{Name: typ}}
+	for _, e := range edges {
+		if e.Type != typ || (e.From != start && e.To != start) {
+			continue
+		}
+		for _, f := range e.Properties {
+			if o.field(f.Name) == nil {
+				o.Fields = append(o.Fields, &fieldOffer{Field: f, Modes: f.Operators})
+			}
+		}
+	}
+	return o
+}
+
+// checkOrderBy checks sort keys against offer o, filling directions.
+func checkOrderBy(o *entityOffer, keys OrderByList, p *problems) {
+	if len(keys) > maxOrderKeys {
+		p.add("/order_by", "at most %d sort keys", maxOrderKeys)
+		return
+	}
+	for i := range keys {
+		k := &keys[i]
+		if k.Direction == "" {
+			k.Direction = "ASC"
+		}
+		if o.field(k.Field) == nil {
+			p.choose(pointer("order_by", i, "field"), o.fieldNames(), "%q is not a field of %s", k.Field, o.Entity.Name)
+		}
+	}
+}
+
+// maxOrderKeys bounds the sort keys of one call.
+const maxOrderKeys = 5
+
+// checkFindPaths checks find_paths' arguments, filling the defaults.
+func (c *Catalog) checkFindPaths(a *FindPathsArgs, p *problems) {
+	a.Limit = c.limit(a.Limit)
+	if a.Direction == "" {
+		a.Direction = string(model.Both)
+	}
+	if a.MaxLength == 0 {
+		a.MaxLength = min(defaultPathLength, c.limits.MaxDepth)
+	}
+	all := relationshipTypes(c.edges)
+	if len(a.RelationshipTypes) == 0 {
+		a.RelationshipTypes = all
+	}
+	for i, t := range a.RelationshipTypes {
+		if !slices.Contains(all, t) {
+			p.choose(pointer("relationship_types", i), all, "%q is not a relationship type", t)
+		}
+	}
+	for _, end := range []struct {
+		entity, at string
+		id         *any
+	}{{a.FromEntityType, "/from", &a.FromID}, {a.ToEntityType, "/to", &a.ToID}} {
+		o := c.entity(FindPaths, end.entity, end.at+"_entity_type", p)
+		if o == nil {
+			continue
+		}
+		f := o.Fields[0].Field
+		if f.Type.Kind() != model.Number {
+			if _, ok := (*end.id).(string); !ok {
+				p.add(end.at+"_id", "%s.%s is a %s; give it as a string", o.Entity.Name, f.Name, f.Type)
+				continue
+			}
+		}
+		if v, ok := convertValue(f, *end.id, end.at+"_id", p); ok {
+			*end.id = v
+		}
+	}
+}
+
+// defaultPathLength is find_paths' max_length when the call gives none.
+const defaultPathLength = 4
