@@ -3,13 +3,14 @@ package main
 import (
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/traverse"
 	"github.com/ragforge/ragforge/tree"
 	"github.com/ragforge/ragforge/write"
 )
 
 // customTools are the tools m adds beside the generated ones (the tree
 // tools of its declared trees, the write tools of its writable entities and
-// relationship types), for the commands that list a catalog without a
+// relationship types, traverse when it declares a tenant), for the commands that list a catalog without a
 // server (tools, vet, select); the engine adds the same to the catalogs it
 // runs.
 func customTools(m *model.Model) ([]tools.CustomTool, error) {
@@ -17,5 +18,5 @@ func customTools(m *model.Model) ([]tools.CustomTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(r.Tools(), write.New(m, write.Options{}).Tools()...), nil
+	return append(append(r.Tools(), write.New(m, write.Options{}).Tools()...), traverse.New(m, traverse.Options{})...), nil
 }
