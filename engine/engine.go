@@ -9,6 +9,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/embedder"
+	"github.com/ragforge/ragforge/explore"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
@@ -160,7 +161,10 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	// A tenant-scoped config adds traverse: agent-written Cypher, run only
 	// when its plan proves it stays in the tenant (package traverse).
 	traversal := traverse.New(m, traverse.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, MaxRows: opts.MaxRows, Tenant: opts.Tenant})
-	topts.CustomTools = append(append(append(trees.Tools(), writes.Tools()...), traversal...), opts.Tools.CustomTools...)
+	// A memory graph's explore block adds the explore tool (package
+	// explore), which reads in its own read transaction.
+	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Tenant: opts.Tenant, Now: opts.Now})
+	topts.CustomTools = append(append(append(append(trees.Tools(), writes.Tools()...), traversal...), explores...), opts.Tools.CustomTools...)
 	cat, err := tools.Generate(m, topts)
 	if err != nil {
 		return nil, err

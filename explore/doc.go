@@ -1,0 +1,21 @@
+// Package explore runs the explore tool of a memory graph (a config with
+// an `explore:` block): one call that finds what the user's memory holds
+// about a few queries and names, and returns it with its context.
+//
+// A call searches by meaning (each query, embedded once per vector index,
+// against every declared vector index) and by name (each text match as
+// fuzzy terms through an entity's full-text index, or as a
+// case-insensitive match on its indexed string fields). Each source's
+// scores are put on 0..1, a node keeps its best score, and hits are
+// reranked by salience = score × degree weight × recency weight (the
+// recency field halves it every half_life_days, whatever the way each
+// entity stores that datetime). The top N hits per entity come back with
+// the edges between them, the user's own node and its edges to them, a
+// bounded set of their neighbours, and the most relevant of those edges.
+//
+// Everything runs in one read transaction of two statements under the
+// call's timeout. When the config declares a tenant, every node either
+// statement touches carries the tenant field = the bound tenant
+// (tenant.From, else Options.Tenant; unbound is tenant.ErrUnbound), and
+// neither the tenant field nor an embedding is ever returned.
+package explore

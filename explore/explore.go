@@ -1,0 +1,275 @@
+package explore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/embedder"
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tenant"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// ToolName is the explore tool's name.
+const ToolName = "explore"
+
+// Category groups the explore tool in a catalog.
+const Category tools.Category = "memory"
+
+// Limits of one call.
+const (
+	// DefaultTimeout bounds the read transaction when Options.Timeout is 0.
+	DefaultTimeout = 30 * time.Second
+	// DefaultThreshold is the least similarity (0..1) a vector hit needs
+	// when the query gives none.
+	DefaultThreshold = 0.3
+	// fallbackTop is the per-entity count when the config sets neither
+	// top nor default_top.
+	fallbackTop = 5
+	// MaxTop bounds a per-entity top, from the config or the call.
+	MaxTop = 50
+	// MaxQueries and MaxTextMatches bound the searches of one call.
+	MaxQueries     = 5
+	MaxTextMatches = 10
+	// TopEdges is how many edges the call ranks by relevance, then date.
+	TopEdges = 10
+	// NeighboursPerHit and MaxNeighbours bound the neighbours returned.
+	NeighboursPerHit = 3
+	MaxNeighbours    = 30
+	// MaxEdges bounds the edges between hits and from the owner.
+	MaxEdges = 100
+)
+
+// Options connect the explore tool to Neo4j and to an embedder.
+type Options struct {
+	// Driver runs the reads; nil gives a tool that is listed but fails.
+	Driver neo4j.DriverWithContext
+	// Database is the Neo4j database ("" for the server's default).
+	Database string
+	// Timeout bounds the read transaction (DefaultTimeout if zero).
+	Timeout time.Duration
+	// Embedder embeds the queries; without one, explore searches by name
+	// only (its schema has no queries).
+	Embedder embedder.Embedder
+	// Tenant is the tenant explore reads under unless the request context
+	// binds another (tenant.With).
+	Tenant string
+	// Now is the clock recency is measured against (time.Now if nil).
+	Now func() time.Time
+}
+
+// explorer runs the explore tool of one model.
+type explorer struct {
+	m    *model.Model
+	opts Options
+	// ents are the model's entities with what explore needs of each, in
+	// config order.
+	ents []*entityInfo
+	// rels describes the declared relationship types.
+	rels *relInfo
+}
+
+// New returns the explore tool of m, or none when m declares no explore
+// block. The catalog checks its arguments against the schema; the
+// handler checks the rest.
+func New(m *model.Model, opts Options) []tools.CustomTool {
+	if m == nil || m.Explore == nil {
+		return nil
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	x := &explorer{m: m, opts: opts, rels: newRelInfo(m)}
+	for _, e := range m.Entities {
+		x.ents = append(x.ents, newEntityInfo(m, e))
+	}
+	return []tools.CustomTool{{
+		Name: ToolName, Category: Category, Description: x.describe(), InputSchema: x.schema(),
+		Handler: x.handle, ReadOnly: true,
+		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
+	}}
+}
+
+// vectorSearch reports whether queries can run: an embedder and at least
+// one vector index.
+func (x *explorer) vectorSearch() bool {
+	return x.opts.Embedder != nil && slices.ContainsFunc(x.ents, func(ei *entityInfo) bool { return len(ei.e.VectorIndexes) > 0 })
+}
+
+// describe writes the tool's description: what it searches, how it
+// ranks, what it returns.
+func (x *explorer) describe() string {
+	var b strings.Builder
+	b.WriteString("Explore the user's memory in one call: find the people, concepts, things and sources that match ")
+	if x.vectorSearch() {
+		b.WriteString("what you are looking for by meaning (queries: vector search over every embedding index) and ")
+	}
+	b.WriteString("by name (text_matches: fuzzy, typo-tolerant), reranked by salience (match score × how connected the node is × how recently it was updated")
+	if ex := x.m.Explore; ex.RecencyField != "" {
+		fmt.Fprintf(&b, ", halved every %g days", halfLife(ex))
+	}
+	b.WriteString("). Returns the top hits per entity with their key (for update and relationship tools), the edges between hits, ")
+	if x.m.Explore.OwnerEntity != "" {
+		b.WriteString("the user's own node and its edges to the hits, ")
+	}
+	fmt.Fprintf(&b, "a few neighbours of each hit, and the %d most relevant edges. Read-only.\n\nHits kept per entity (override with top):", TopEdges)
+	for _, ei := range x.ents {
+		fmt.Fprintf(&b, " %s %d", ei.e.Name, ei.top)
+		if ei.text == textNone && len(ei.e.VectorIndexes) == 0 {
+			b.WriteString(" (only as a neighbour)")
+		}
+		b.WriteByte(',')
+	}
+	return strings.TrimSuffix(b.String(), ",")
+}
+
+// schema writes the tool's JSON Schema.
+func (x *explorer) schema() json.RawMessage {
+	props := map[string]any{}
+	if x.vectorSearch() {
+		props["queries"] = map[string]any{
+			"type": "array", "maxItems": MaxQueries,
+			"description": "What to look for, in words (embedded and compared by meaning)",
+			"items": map[string]any{
+				"type": "object", "required": []string{"query"}, "additionalProperties": false,
+				"properties": map[string]any{
+					"query":     map[string]any{"type": "string", "minLength": 1, "maxLength": 2000},
+					"threshold": map[string]any{"type": "number", "minimum": 0, "maximum": 1, "default": DefaultThreshold, "description": "Least similarity a hit needs (0..1)"},
+				},
+			},
+		}
+	}
+	props["text_matches"] = map[string]any{
+		"type": "array", "maxItems": MaxTextMatches,
+		"description": "Names or words to match fuzzily (typos tolerated), e.g. a person's or a project's name",
+		"items":       map[string]any{"type": "string", "minLength": 1, "maxLength": 200},
+	}
+	props["explanations"] = map[string]any{"type": "boolean", "default": false, "description": "Also return counts: hits per source and per entity, hits dropped by the threshold or by top, and each hit's score parts"}
+	top := map[string]any{}
+	for _, ei := range x.ents {
+		top[ei.e.Name] = map[string]any{"type": "integer", "minimum": 1, "description": fmt.Sprintf("Default %d; at most %d", ei.top, MaxTop)}
+	}
+	props["top"] = map[string]any{"type": "object", "description": "Hits to keep per entity, overriding the defaults", "properties": top, "additionalProperties": false}
+	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false})
+	return raw
+}
+
+// Query is one meaning search of a call.
+type Query struct {
+	Query string `json:"query"`
+	// Threshold is the least similarity a hit needs (DefaultThreshold if
+	// nil).
+	Threshold *float64 `json:"threshold"`
+}
+
+// Args are the explore tool's arguments.
+type Args struct {
+	Queries      []Query        `json:"queries"`
+	TextMatches  []string       `json:"text_matches"`
+	Explanations bool           `json:"explanations"`
+	Top          map[string]int `json:"top"`
+}
+
+func (x *explorer) handle(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a Args
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, callError("", "arguments do not fit the tool's schema: "+err.Error())
+	}
+	return x.run(ctx, a)
+}
+
+// ErrNoDriver is returned by a call on a tool built without a driver (a
+// catalog listed for `ragforge-plan tools`).
+var ErrNoDriver = errors.New("explore: no Neo4j driver configured")
+
+// run checks the arguments, embeds the queries, reads and ranks.
+func (x *explorer) run(ctx context.Context, a Args) (*Result, error) {
+	if err := x.check(a); err != nil {
+		return nil, err
+	}
+	var tn any
+	if x.m.Tenant != nil {
+		v, ok := tenant.From(ctx)
+		if !ok {
+			v, ok = x.opts.Tenant, x.opts.Tenant != ""
+		}
+		if !ok {
+			return nil, tenant.ErrUnbound
+		}
+		tn = v
+	}
+	if x.opts.Driver == nil {
+		return nil, ErrNoDriver
+	}
+	tops := x.tops(a.Top)
+	srcs, err := x.sources(ctx, a, tops)
+	if err != nil {
+		return nil, err
+	}
+	return x.read(ctx, a, tn, srcs, tops)
+}
+
+// check refuses what the schema cannot: an empty call, queries without an
+// embedder, blank strings, unknown entities in top.
+func (x *explorer) check(a Args) error {
+	if len(a.Queries) == 0 && len(a.TextMatches) == 0 {
+		if x.vectorSearch() {
+			return callError("", "give queries (what to look for, by meaning) or text_matches (names), or both")
+		}
+		return callError("", "give text_matches (names or words to look for)")
+	}
+	if len(a.Queries) > 0 && !x.vectorSearch() {
+		return callError("/queries", "search by meaning is not available here (no embedder or no vector index); use text_matches")
+	}
+	for i, q := range a.Queries {
+		if strings.TrimSpace(q.Query) == "" {
+			return callError(fmt.Sprintf("/queries/%d/query", i), "the query is blank")
+		}
+		if t := q.Threshold; t != nil && (*t < 0 || *t > 1) {
+			return callError(fmt.Sprintf("/queries/%d/threshold", i), fmt.Sprintf("threshold is %v; it must be within 0..1", *t))
+		}
+	}
+	for i, s := range a.TextMatches {
+		if len(words(s)) == 0 {
+			return callError(fmt.Sprintf("/text_matches/%d", i), "the text has no letters or digits to match")
+		}
+	}
+	for name := range a.Top {
+		if x.m.Entity(name) == nil {
+			return &tools.CallError{Tool: ToolName, Problems: []tools.Problem{{Path: "/top/" + name, Message: "not an entity", Valid: x.m.EntityNames()}}}
+		}
+	}
+	return nil
+}
+
+// tops returns the hits kept per entity: the call's override, else the
+// config's, clamped to 1..MaxTop.
+func (x *explorer) tops(override map[string]int) map[string]int {
+	out := map[string]int{}
+	for _, ei := range x.ents {
+		n := ei.top
+		if v, ok := override[ei.e.Name]; ok {
+			n = v
+		}
+		out[ei.e.Name] = min(max(n, 1), MaxTop)
+	}
+	return out
+}
+
+// callError is the error an agent reads for a bad call.
+func callError(path, msg string) error {
+	return &tools.CallError{Tool: ToolName, Problems: []tools.Problem{{Path: path, Message: msg}}}
+}
