@@ -51,7 +51,7 @@ func (m *matcher) scoped(pred string) []string {
 // seekVar reads "[KIND INDEX |UNIQUE ]v:Label(props) WHERE pred[, cache[…]…]",
 // an index seek's details, and returns v and whether pred has the
 // conjunct "field = $param".
-var seekDetails = regexp.MustCompile(`^(?:[A-Z]+ )*(` + name + `):(.*?)\((.*?)\) WHERE (.*)$`)
+var seekDetails = regexp.MustCompile(`^` + indexPrefix + `(` + name + `):(.*?)\((.*?)\) WHERE (.*)$`)
 
 func (m *matcher) seekScoped(details string) (string, bool) {
 	g := seekDetails.FindStringSubmatch(details)
@@ -73,7 +73,11 @@ func (m *matcher) seekScoped(details string) (string, bool) {
 // leafVar reads the node variable of a node scan's or seek's details:
 // "n", "n:Label", "n:A|B", "n WHERE id(n) = …", "RANGE INDEX n:Label(p)
 // WHERE …".
-var leafVar = regexp.MustCompile(`^(?:[A-Z]+ )*(` + name + `)(?:$|[: ])`)
+var leafVar = regexp.MustCompile(`^` + indexPrefix + `?(` + name + `)(?:$|[: ])`)
+
+// indexPrefix is how an index operator's details start: "RANGE INDEX ",
+// "TEXT INDEX ", "UNIQUE …".
+const indexPrefix = `(?:(?:[A-Z]+ )*INDEX |UNIQUE (?:[A-Z]+ INDEX )?)`
 
 // relPattern reads a one-hop pattern "(a)-[r:T]->(b)", "(a)<-[r]-(b)",
 // "(a)-[r]-(b)" (an index's "T(prop)" inside the brackets included).

@@ -199,7 +199,7 @@ func (c *checker) walk(n *node, scoped, late set) error {
 		return c.refuse(op)
 	case nodeLeaf:
 		g := leafVar.FindStringSubmatch(op.Details)
-		if g == nil {
+		if g == nil || !slices.Contains(op.Identifiers, g[1]) {
 			return &Refusal{Reason: fmt.Sprintf("cannot read the node variable of %s", describe(op))}
 		}
 		if v, ok := c.m.seekScoped(op.Details); ok && v == g[1] && isSeek(op.Operator) {

@@ -106,3 +106,21 @@ func TestAliasesAreTheNamesAProjectionBinds(t *testing.T) {
 		}
 	}
 }
+
+func TestTheLeafVariableIsReadFromTheStartOfItsDetails(t *testing.T) {
+	for details, want := range map[string]string{
+		"n":                          "n",
+		"n:Concept":                  "n",
+		"`a b`:Person|Concept":       "`a b`",
+		"X WHERE id(X) = $autoint_0": "X",
+		"WHERE WHERE id(WHERE) = $x": "WHERE",
+		"RANGE INDEX n:Person(user_id) WHERE user_id = $tenant, cache[n.user_id]": "n",
+		"UNIQUE n:Person(user_id) WHERE user_id = $tenant":                        "n",
+		"TEXT INDEX N:Person(name) WHERE name CONTAINS $x":                        "N",
+	} {
+		g := leafVar.FindStringSubmatch(details)
+		if g == nil || g[1] != want {
+			t.Errorf("leafVar(%q) = %q, want %q", details, g, want)
+		}
+	}
+}
