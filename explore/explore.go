@@ -83,6 +83,16 @@ func New(m *model.Model, opts Options) []tools.CustomTool {
 	if m == nil || m.Explore == nil {
 		return nil
 	}
+	x := newExplorer(m, opts)
+	return []tools.CustomTool{{
+		Name: ToolName, Category: Category, Description: x.describe(), InputSchema: x.schema(),
+		Handler: x.handle, ReadOnly: true,
+		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
+	}}
+}
+
+// newExplorer prepares the explore tool of m, which declares explore.
+func newExplorer(m *model.Model, opts Options) *explorer {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -93,11 +103,7 @@ func New(m *model.Model, opts Options) []tools.CustomTool {
 	for _, e := range m.Entities {
 		x.ents = append(x.ents, newEntityInfo(m, e))
 	}
-	return []tools.CustomTool{{
-		Name: ToolName, Category: Category, Description: x.describe(), InputSchema: x.schema(),
-		Handler: x.handle, ReadOnly: true,
-		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
-	}}
+	return x
 }
 
 // vectorSearch reports whether queries can run: an embedder and at least

@@ -185,27 +185,27 @@ func (x *explorer) contextStatement(hits []string, tn any) (string, map[string]a
 		c.line("  OPTIONAL MATCH (o:" + c.q(ex.OwnerEntity) + ")")
 		c.line("  WHERE " + and(c.scoped("o"), "o."+c.q(ex.OwnerField)+" = true"))
 		c.line("  WITH o ORDER BY elementId(o) LIMIT 1")
-		c.line("  OPTIONAL MATCH (o)-[r]-(h)")
-		c.line("  WHERE " + and("h IN hs", c.scoped("h"), "type(r) IN $types"))
-		c.line("  WITH o, collect(r)[..$max_edges] AS rs")
+		c.line("  OPTIONAL MATCH (o)-[or]-(oh)")
+		c.line("  WHERE " + and("oh IN hs", c.scoped("oh"), "type(or) IN $types"))
+		c.line("  WITH o, collect(or)[..$max_edges] AS rs")
 		c.line("  RETURN CASE WHEN o IS NULL THEN null ELSE [elementId(o), " + c.entityIndex("o") + ", " + c.projection("o") + "] END AS owner,")
 		c.line("    [x IN rs | " + edge("x") + "] AS owner_edges")
 		c.line("}")
 		owner = "owner, owner_edges"
 	}
 	c.line("CALL (hs) {")
-	c.line("  UNWIND hs AS h")
-	c.line("  CALL (h, hs) {")
-	c.line("    MATCH (h)-[r]-(m)")
-	c.line("    WHERE " + and(c.scoped("m"), "NOT m IN hs", "type(r) IN $types", c.declared("m")))
-	c.line("    RETURN r, m")
+	c.line("  UNWIND hs AS nh")
+	c.line("  CALL (nh, hs) {")
+	c.line("    MATCH (nh)-[nr]-(m)")
+	c.line("    WHERE " + and(c.scoped("m"), "NOT m IN hs", "type(nr) IN $types", c.declared("m")))
+	c.line("    RETURN nr, m")
 	if x.rels.relevance != "" {
-		c.line("    ORDER BY coalesce(r." + c.q(x.rels.relevance) + ", -1) DESC")
+		c.line("    ORDER BY coalesce(nr." + c.q(x.rels.relevance) + ", -1) DESC")
 	}
 	c.line("    LIMIT $scan")
 	c.line("  }")
-	c.line("  RETURN collect([elementId(h), elementId(m), " + edge("r") + ", " + c.entityIndex("m") + ", " + c.projection("m") + "]) AS neighbours")
+	c.line("  RETURN collect([elementId(nh), elementId(m), " + edge("nr") + ", " + c.entityIndex("m") + ", " + c.projection("m") + "]) AS neighbours")
 	c.line("}")
-	c.line("RETURN [h IN hs | [elementId(h), " + c.entityIndex("h") + ", " + c.projection("h") + "]] AS hits, between, " + owner + ", neighbours")
+	c.line("RETURN [hx IN hs | [elementId(hx), " + c.entityIndex("hx") + ", " + c.projection("hx") + "]] AS hits, between, " + owner + ", neighbours")
 	return c.b.String(), c.params, c.err
 }
