@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,9 +87,11 @@ func StartGraphQL(dir string, c Conn, debug io.Writer, extraEnv ...string) (*Gra
 
 // answer is one line the runner writes.
 type answer struct {
-	Data  json.RawMessage `json:"data"`
-	NS    []int64         `json:"ns"`
-	Error string          `json:"error"`
+	Data   json.RawMessage `json:"data"`
+	NS     []int64         `json:"ns"`
+	Cypher string          `json:"cypher"`
+	Params map[string]any  `json:"params"`
+	Error  string          `json:"error"`
 }
 
 func (g *GraphQL) request(req map[string]any) (*answer, error) {
@@ -134,6 +137,22 @@ func (g *GraphQL) Time(w Workload, n int) ([]time.Duration, error) {
 		out[i] = time.Duration(ns)
 	}
 	return out, nil
+}
+
+// Cypher returns the statement and parameters @neo4j/graphql sends for
+// w's query (run once, in a transaction that is rolled back). Whole
+// numbers come back as int64, as the runner's driver sent them.
+func (g *GraphQL) Cypher(w Workload) (string, map[string]any, error) {
+	a, err := g.request(map[string]any{"op": "cypher", "query": w.Query, "variables": w.Variables})
+	if err != nil {
+		return "", nil, err
+	}
+	for k, v := range a.Params {
+		if f, ok := v.(float64); ok && f == math.Trunc(f) {
+			a.Params[k] = int64(f)
+		}
+	}
+	return a.Cypher, a.Params, nil
 }
 
 // Close ends the runner (closing its input ends its loop) and waits for it.

@@ -21,6 +21,8 @@ import (
 var (
 	scaleFlag = flag.String("scale", string(NetHTTP), "fixture graph of BenchmarkPeers: nethttp or stdlib (the whole standard library, about 316,000 nodes)")
 	nFlag     = flag.Int("runs", 50, "timed runs per workload and side in BenchmarkPeers")
+	minNodes  = flag.Int("min-nodes", 0, "replace the config's materialization min_nodes (0: keep 10,000), to see ragforge with line_count materialized on a small graph")
+	profFlag  = flag.Bool("profile", false, "after the table, PROFILE both sides' statements and time them on the Go driver alone")
 	debugFlag = flag.Bool("graphql-debug", false, "print the Cypher @neo4j/graphql runs (DEBUG=@neo4j/graphql:*) on stderr")
 )
 
@@ -64,18 +66,27 @@ func conn(tb testing.TB) Conn {
 	return c
 }
 
-// setUp prepares ragforge on the loaded graph (Prepare) and starts the
-// GraphQL runner, closed at the end of the test.
-func setUp(tb testing.TB, d neo4j.DriverWithContext, ws []Workload) (*engine.Engine, *Setup, *GraphQL) {
+// prepare loads the config and prepares ragforge on the loaded graph
+// (Prepare); minNodes > 0 replaces the config's min_nodes.
+func prepare(tb testing.TB, d neo4j.DriverWithContext, ws []Workload, minNodes int) (*engine.Engine, *Setup) {
 	tb.Helper()
 	m, err := engine.Load(config)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	if minNodes > 0 {
+		m.Materialization.MinNodes = minNodes
+	}
 	e, setup, err := Prepare(context.Background(), d, neo4jtest.Database(), m, ws, os.Stderr)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return e, setup
+}
+
+// startRunner starts the GraphQL runner, closed at the end of the test.
+func startRunner(tb testing.TB) *GraphQL {
+	tb.Helper()
 	var env []string
 	if *debugFlag {
 		env = append(env, "DEBUG=@neo4j/graphql:*")
@@ -89,35 +100,61 @@ func setUp(tb testing.TB, d neo4j.DriverWithContext, ws []Workload) (*engine.Eng
 			tb.Errorf("closing the runner: %v", err)
 		}
 	})
-	return e, setup, gql
+	return gql
 }
 
 // TestPeersReturnSameRows proves, on the net/http fixture, that ragforge
 // and @neo4j/graphql answer every workload of the comparison with the same
-// rows in the same order, the rows computed from the parsed source; and
-// that the timing path runs; and that a differing answer fails the check.
-// The benchmark's numbers rest on it.
+// rows in the same order, the rows computed from the parsed source: out
+// of the box (net/http is below min_nodes, so line_count is computed per
+// query) and with line_count materialized (min_nodes lowered), as the
+// standard-library scale runs; that the timing and profiling paths run;
+// and that a differing answer fails the check. The benchmark's numbers rest on it.
 func TestPeersReturnSameRows(t *testing.T) {
 	requireRunner(t)
 	d := neo4jtest.Open(t)
 	g := fixturetest.LoadNetHTTP(t, d)
 	ws := Workloads(ParamsFor(NetHTTP))
-	e, setup, gql := setUp(t, d, ws)
+	gql := startRunner(t)
 	ctx := context.Background()
-	if err := Check(ctx, e, gql, g, ws); err != nil {
-		t.Fatal(err)
-	}
-	ts, err := Measure(ctx, e, gql, ws, 2, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range ts {
-		if x.Ragforge <= 0 || x.GraphQL <= 0 || x.Rows == 0 {
-			t.Errorf("%s: timings %v and %v for %d rows, want positive", x.Workload.Key, x.Ragforge, x.GraphQL, x.Rows)
+	var e *engine.Engine
+	for _, c := range []struct {
+		name      string
+		minNodes  int
+		lineCount string
+	}{
+		{"out of the box", 0, "computed per query"},
+		{"line_count materialized", 1000, "stored (materialized, indexed)"},
+	} {
+		var setup *Setup
+		e, setup = prepare(t, d, ws, c.minNodes)
+		for _, l := range setup.Lines() {
+			t.Log(l)
 		}
-	}
-	for _, l := range setup.Lines() {
-		t.Log(l)
+		if err := Check(ctx, e, gql, g, ws); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		ts, err := Measure(ctx, e, gql, ws, 2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range ts {
+			if x.Ragforge <= 0 || x.GraphQL <= 0 || x.Rows == 0 {
+				t.Errorf("%s: %s: timings %v and %v for %d rows, want positive", c.name, x.Workload.Key, x.Ragforge, x.GraphQL, x.Rows)
+			}
+			if (x.Workload.Key == "top10" || x.Workload.Key == "range") && x.LineCount != c.lineCount {
+				t.Errorf("%s: %s: ragforge's line_count is %s, want %s", c.name, x.Workload.Key, x.LineCount, c.lineCount)
+			}
+		}
+		ps, err := ProfileWorkloads(ctx, d, neo4jtest.Database(), e, gql, ws, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if p.GraphQLCypher == "" || p.RagforgeHits == 0 || p.GraphQLHits == 0 || p.RagforgeDriver <= 0 || p.GraphQLDriver <= 0 {
+				t.Errorf("%s: %s: profile %+v, want both statements profiled and timed", c.name, p.Workload.Key, p)
+			}
+		}
 	}
 
 	// A GraphQL query that asks another question (here: the opposite
@@ -152,7 +189,8 @@ func BenchmarkPeers(b *testing.B) {
 		g = fixturetest.LoadNetHTTP(b, d)
 	}
 	ws := Workloads(ParamsFor(scale))
-	e, setup, gql := setUp(b, d, ws)
+	gql := startRunner(b)
+	e, setup := prepare(b, d, ws, *minNodes)
 	ctx := context.Background()
 	if err := Check(ctx, e, gql, g, ws); err != nil {
 		b.Fatal(err)
@@ -167,13 +205,33 @@ func BenchmarkPeers(b *testing.B) {
 			Scale: scale,
 			Graph: fmt.Sprintf("%s, %d Directory, %d File, %d Scope nodes", g.Source, nodes["Directory"], nodes["File"], nodes["Scope"]),
 			Setup: setup, Versions: gql.Versions, Timings: ts,
-			Command: fmt.Sprintf("go test ./bench/peers -run XXX -bench BenchmarkPeers -benchtime 1x -timeout 60m -scale %s -runs %d", scale, *nFlag),
+			Command: command(scale),
 		}
 		r.Write(os.Stdout)
+		if *profFlag {
+			ps, err := ProfileWorkloads(ctx, d, neo4jtest.Database(), e, gql, ws, *nFlag)
+			if err != nil {
+				b.Fatal(err)
+			}
+			WriteProfiles(os.Stdout, ps, ts)
+		}
 		for _, x := range ts {
 			b.ReportMetric(x.Speedup(), x.Workload.Key+"_x")
 		}
 	}
+}
+
+// command is the go test command line of a BenchmarkPeers run with these
+// flags.
+func command(scale Scale) string {
+	c := fmt.Sprintf("go test ./bench/peers -run XXX -bench BenchmarkPeers -benchtime 1x -timeout 60m -scale %s -runs %d", scale, *nFlag)
+	if *minNodes > 0 {
+		c += fmt.Sprintf(" -min-nodes %d", *minNodes)
+	}
+	if *profFlag {
+		c += " -profile"
+	}
+	return c
 }
 
 // loadStdlib parses and loads the whole standard library.

@@ -20,6 +20,8 @@ import (
 type Setup struct {
 	// Indexes are the outcomes of `ragforge-plan schema apply`.
 	Indexes []schemaapply.Outcome
+	// Policy is the materialization policy the apply decided with.
+	Policy model.Materialization
 	// Rounds is how many times every workload ran, its uses counted by
 	// the usage recorder, before `materialize apply` (min_uses).
 	Rounds int
@@ -35,9 +37,10 @@ func (s *Setup) Lines() []string {
 	for _, o := range s.Indexes {
 		made[o.Action]++
 	}
-	out := []string{fmt.Sprintf("ragforge-plan schema apply: %d indexes and constraints created, %d already there (the fixture loader's)",
+	out := []string{fmt.Sprintf("ragforge-plan schema apply: %d indexes and constraints created, %d already there",
 		made[schemaapply.Created], made[schemaapply.Exists])}
-	out = append(out, fmt.Sprintf("materialize apply after every workload ran %d times (min_uses), uses recorded:", s.Rounds))
+	out = append(out, fmt.Sprintf("materialize apply (policy: min_uses %d, min_nodes %d) after every workload ran %d times, uses recorded:",
+		s.Policy.MinUses, s.Policy.MinNodes, s.Rounds))
 	for _, a := range s.Materialization {
 		out = append(out, fmt.Sprintf("  %s.%s: %s; %s", a.Entity, a.Name, a.Did, strings.TrimPrefix(a.Reason, a.Name+": ")))
 	}
@@ -70,6 +73,7 @@ func Prepare(ctx context.Context, d neo4j.DriverWithContext, db string, m *model
 	if err != nil {
 		return nil, nil, err
 	}
+	s.Policy = m.Materialization
 	s.Rounds = m.Materialization.MinUses
 	say(progress, "recording uses: every workload %d times", s.Rounds)
 	for range s.Rounds {

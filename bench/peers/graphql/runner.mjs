@@ -12,6 +12,9 @@
 //   {"op": "query", "query": "...", "variables": {...}}  → {"data": {...}}
 //   {"op": "time", "query": "...", "variables": {...}, "n": 10}
 //                                                        → {"ns": [...]} (one duration per run)
+//   {"op": "cypher", "query": "...", "variables": {...}} → {"cypher": "...", "params": {...}}
+//     the statement @neo4j/graphql sends for the query (integers as
+//     numbers), for PROFILE and for timing it on the Go driver
 // A GraphQL error answers {"error": "..."}; the Go side fails loudly on it.
 // DEBUG=@neo4j/graphql:* prints the Cypher @neo4j/graphql runs (stderr).
 import { readFileSync } from "node:fs";
@@ -57,6 +60,55 @@ async function run(query, variables) {
   return res.data;
 }
 
+// cypher runs a query once in a read transaction of its own, handed to
+// @neo4j/graphql as its execution context (anything with run() is a
+// transaction to it), and returns the last statement it ran.
+async function cypher(query, variables) {
+  const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
+  const tx = session.beginTransaction();
+  let last;
+  const recorder = {
+    run(text, params) {
+      if (!text.includes("dbms.components()")) {
+        last = { cypher: text, params: plain(params) };
+      }
+      return tx.run(text, params);
+    },
+  };
+  try {
+    const res = await graphql({
+      schema,
+      source: query,
+      variableValues: variables,
+      contextValue: { executionContext: recorder },
+    });
+    if (res.errors?.length) {
+      throw new Error(res.errors.map((e) => e.message).join("; "));
+    }
+  } finally {
+    await tx.rollback();
+    await session.close();
+  }
+  if (!last) {
+    throw new Error("@neo4j/graphql ran no statement");
+  }
+  return last;
+}
+
+// plain turns the driver's Integers into numbers, for JSON.
+function plain(v) {
+  if (neo4j.isInt(v)) {
+    return v.toNumber();
+  }
+  if (Array.isArray(v)) {
+    return v.map(plain);
+  }
+  if (v && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  }
+  return v;
+}
+
 const write = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 
 write({
@@ -77,6 +129,8 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
     const req = JSON.parse(line);
     if (req.op === "query") {
       write({ data: await run(req.query, req.variables) });
+    } else if (req.op === "cypher") {
+      write(await cypher(req.query, req.variables));
     } else if (req.op === "time") {
       const ns = [];
       for (let i = 0; i < req.n; i++) {
@@ -86,7 +140,7 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
       }
       write({ ns });
     } else {
-      write({ error: `unknown op ${JSON.stringify(req.op)} (want query or time)` });
+      write({ error: `unknown op ${JSON.stringify(req.op)} (want query, time or cypher)` });
     }
   } catch (err) {
     write({ error: String(err?.message ?? err) });
