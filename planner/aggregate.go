@@ -108,7 +108,10 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 		shape.Limit = 1
 		return b.statement(shape)
 	}
-	b.line("WITH %s AS `group`, %s(%s) AS `value`", groupExpr, fn, arg)
+	if groupExpr != "`group`" {
+		groupExpr += " AS `group`"
+	}
+	b.line("WITH %s, %s(%s) AS `value`", groupExpr, fn, arg)
 	// group is a string, number or bool: ordering by it breaks ties stably.
 	b.line("RETURN `group`, `value`\nORDER BY `value` DESC, `group`\nLIMIT %s", b.named("limit", int64(limit)))
 	return b.statement(shape)

@@ -204,21 +204,11 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 	rels := make([]string, len(types))
-	var props []string
 	for i, t := range types {
 		rels[i] = b.q(t)
-		for _, f := range relFields(p.m, t) {
-			if !slices.Contains(props, f.Name) {
-				props = append(props, f.Name)
-			}
-		}
 	}
 	rel := strings.Join(rels, "|")
-	items := make([]string, len(props))
-	for i, x := range props {
-		items[i] = "." + b.q(x)
-	}
-	relMap := func(v string) string { return v + " {" + strings.Join(items, ", ") + "}" }
+	relMap := func(v string) string { return b.relProjection(v, types) }
 	step := func(v string) string { return "{type: type(" + v + "), properties: " + relMap(v) + "}" }
 	if depth == 1 {
 		b.line("MATCH (n)%s[r:%s]%s(t)\nWHERE %s", arrow[0], rel, arrow[1], joinAnd(append([]string{b.scopedOr("t", labels)}, tconds...)))

@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -71,11 +72,24 @@ func loadMovies(t *testing.T) (neo4j.DriverWithContext, *movieGraph, *fixture) {
 	t.Helper()
 	d := neo4jtest.Open(t)
 	g := readMovies(t)
+	// rows turns a list of structs into the maps Neo4j stores; integers
+	// stay integers.
 	rows := func(v any) []any {
 		b, _ := json.Marshal(v)
-		var out []any
-		_ = json.Unmarshal(b, &out)
-		return out
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		var out []map[string]any
+		_ = dec.Decode(&out)
+		list := make([]any, len(out))
+		for i, m := range out {
+			for k, x := range m {
+				if n, ok := x.(json.Number); ok {
+					m[k], _ = n.Int64()
+				}
+			}
+			list[i] = m
+		}
+		return list
 	}
 	neo4jtest.Run(t, d, "UNWIND $rows AS row CREATE (m:Movie) SET m = row", map[string]any{"rows": rows(g.Movies)})
 	neo4jtest.Run(t, d, "UNWIND $rows AS row CREATE (p:Person) SET p = row", map[string]any{"rows": rows(g.People)})
@@ -355,5 +369,168 @@ func TestAggregateEntitiesOverRelatedEntities(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("reviews of 65 or more per reviewer: got %v, want %v", got, want)
+	}
+}
+
+// actedGraph is the ACTED_IN graph undirected, by node name (people and
+// titles do not clash in the movie graph).
+func (g *movieGraph) actedGraph() map[string][]string {
+	adj := map[string][]string{}
+	for _, a := range g.ActedIn {
+		adj[a.Person] = append(adj[a.Person], a.Movie)
+		adj[a.Movie] = append(adj[a.Movie], a.Person)
+	}
+	return adj
+}
+
+// shortest returns the distance from a to b in adj and the number of
+// shortest paths between them (breadth-first, counting paths).
+func shortest(adj map[string][]string, a, b string) (int, int) {
+	dist, ways := map[string]int{a: 0}, map[string]int{a: 1}
+	frontier := []string{a}
+	for len(frontier) > 0 {
+		var next []string
+		for _, x := range frontier {
+			for _, y := range adj[x] {
+				if _, seen := dist[y]; !seen {
+					dist[y] = dist[x] + 1
+					next = append(next, y)
+				}
+				if dist[y] == dist[x]+1 {
+					ways[y] += ways[x]
+				}
+			}
+		}
+		frontier = next
+	}
+	return dist[b], ways[b]
+}
+
+func TestFindPathsReturnsShortestPathsNodeByNode(t *testing.T) {
+	d, g, f := loadMovies(t)
+	adj := g.actedGraph()
+	run := func(args string) []*neo4j.Record {
+		st, err := f.plan(tools.FindPaths, args, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", args, err)
+		}
+		return runPlanned(t, d, st)
+	}
+	want, ways := shortest(adj, "Kevin Bacon", "Meg Ryan")
+	rows := run(`{"from_entity_type":"Person","from_id":"Kevin Bacon","to_entity_type":"Person","to_id":"Meg Ryan","relationship_types":["ACTED_IN"]}`)
+	if len(rows) != 1 {
+		t.Fatalf("got %d paths, want one", len(rows))
+	}
+	nodes, _ := rows[0].Get("nodes")
+	rels, _ := rows[0].Get("relationships")
+	length, _ := rows[0].Get("length")
+	ns, rs := nodes.([]any), rels.([]any)
+	if length != int64(want) || len(ns) != want+1 || len(rs) != want {
+		t.Fatalf("length %v with %d nodes and %d relationships, want %d", length, len(ns), len(rs), want)
+	}
+	if id := ns[0].(map[string]any)["id"]; id != "Kevin Bacon" {
+		t.Errorf("path starts at %v", id)
+	}
+	if id := ns[want].(map[string]any)["id"]; id != "Meg Ryan" {
+		t.Errorf("path ends at %v", id)
+	}
+	for i, r := range rs {
+		rel := r.(map[string]any)
+		a, b := ns[i].(map[string]any), ns[i+1].(map[string]any)
+		if rel["type"] != "ACTED_IN" || !slices.Contains(adj[a["id"].(string)], b["id"].(string)) {
+			t.Errorf("step %d: %v -%v- %v is not in the graph", i, a["id"], rel, b["id"])
+		}
+		// The relationship says which end is the actor, and carries its role.
+		person := rel["from"]
+		if types := []any{a["entity_type"], b["entity_type"]}; !slices.Contains(types, "Movie") || !slices.Contains(types, "Person") {
+			t.Errorf("step %d joins %v", i, types)
+		}
+		role := rel["properties"].(map[string]any)["role"]
+		if !slices.ContainsFunc(g.ActedIn, func(x actedIn) bool {
+			return x.Person == person && x.Role == role && (x.Movie == a["id"] || x.Movie == b["id"])
+		}) {
+			t.Errorf("step %d: %v does not play %v there", i, person, role)
+		}
+	}
+	rows = run(`{"from_entity_type":"Person","from_id":"Kevin Bacon","to_entity_type":"Person","to_id":"Meg Ryan","relationship_types":["ACTED_IN"],"all":true,"limit":50}`)
+	if len(rows) != ways {
+		t.Errorf("all shortest paths: got %d, want %d", len(rows), ways)
+	}
+	// Too short a bound finds nothing; the same entity twice is no path.
+	if rows := run(`{"from_entity_type":"Person","from_id":"Kevin Bacon","to_entity_type":"Person","to_id":"Meg Ryan","relationship_types":["ACTED_IN"],"max_length":2}`); len(rows) != 0 {
+		t.Errorf("max_length 2 found %d paths", len(rows))
+	}
+	if rows := run(`{"from_entity_type":"Person","from_id":"Meg Ryan","to_entity_type":"Person","to_id":"Meg Ryan"}`); len(rows) != 0 {
+		t.Errorf("a path from an entity to itself: %d rows", len(rows))
+	}
+}
+
+func TestExploreRelationshipsFollowsSeveralTypesWithTargetConditionsOrderAndOffset(t *testing.T) {
+	d, g, f := loadMovies(t)
+	var want []string
+	for _, a := range g.ActedIn {
+		if a.Person == "Tom Hanks" && g.released(a.Movie) >= 1995 && !slices.Contains(want, a.Movie) {
+			want = append(want, a.Movie)
+		}
+	}
+	for _, x := range g.Directed {
+		if x.Person == "Tom Hanks" && g.released(x.Movie) >= 1995 && !slices.Contains(want, x.Movie) {
+			want = append(want, x.Movie)
+		}
+	}
+	sort.Slice(want, func(i, j int) bool {
+		a, b := g.released(want[i]), g.released(want[j])
+		if a != b {
+			return a > b
+		}
+		return want[i] < want[j]
+	})
+	args := `{"start_entity_type":"Person","start_conditions":[{"field":"name","operator":"=","value":"Tom Hanks"}],"relationship_types":["ACTED_IN","DIRECTED"],"target_conditions":[{"field":"released","operator":">=","value":1995}],"order_by":[{"field":"released","direction":"DESC"}],"limit":50}`
+	if got := f.ids(t, d, tools.ExploreRelationships, args); !slices.Equal(got, want) {
+		t.Fatalf("got %v\nwant %v", got, want)
+	}
+	paged := f.ids(t, d, tools.ExploreRelationships, strings.Replace(args, `"limit":50`, `"limit":3,"offset":2`, 1))
+	if !slices.Equal(paged, want[2:5]) {
+		t.Errorf("offset 2 limit 3: got %v, want %v", paged, want[2:5])
+	}
+	// Two hops over two types: the films reviewed by the people Jessica
+	// Thompson's followers follow… carry the path's relationships in order.
+	st, err := f.plan(tools.ExploreRelationships, `{"start_entity_type":"Person","start_conditions":[{"field":"name","operator":"=","value":"Paul Blythe"}],"relationship_types":["FOLLOWS","REVIEWED"],"target_entity_type":"Movie","depth":2,"limit":50}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, r := range runPlanned(t, d, st) {
+		id, _ := r.Get("id")
+		p, _ := r.Get("path")
+		steps := p.([]any)
+		depth, _ := r.Get("depth")
+		if int64(len(steps)) != depth.(int64) {
+			t.Errorf("%v: path %v at depth %v", id, steps, depth)
+		}
+		last := steps[len(steps)-1].(map[string]any)
+		if last["type"] != "REVIEWED" {
+			t.Errorf("%v: path %v does not end with a review", id, steps)
+		}
+		if depth == int64(2) {
+			found++
+			if first := steps[0].(map[string]any); first["type"] != "FOLLOWS" {
+				t.Errorf("%v: path %v does not start with FOLLOWS", id, steps)
+			}
+			rating := last["properties"].(map[string]any)["rating"]
+			if !slices.ContainsFunc(g.Reviewed, func(x struct {
+				Person  string `json:"person"`
+				Movie   string `json:"movie"`
+				Rating  int64  `json:"rating"`
+				Summary string `json:"summary"`
+			}) bool {
+				return x.Person == "Angela Scope" && x.Movie == id && x.Rating == rating
+			}) {
+				t.Errorf("%v: rating %v is not Angela Scope's: %v", id, rating, steps)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no film two hops away (Paul Blythe follows Angela Scope, who reviewed films)")
 	}
 }

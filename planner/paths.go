@@ -47,11 +47,7 @@ func (p *Planner) findPaths(a *tools.FindPathsArgs, state State) (*Statement, er
 	if len(types) == 0 {
 		return nil, callError(tool, "", nil, "the model declares no relationships")
 	}
-	length := a.MaxLength
-	if length <= 0 {
-		length = 4
-	}
-	length = min(length, p.limits.MaxDepth)
+	length := clamp(a.MaxLength, min(tools.DefaultPathLength, p.limits.MaxPathLength), p.limits.MaxPathLength)
 	b, err := p.newBuilder(tool, from, state)
 	if err != nil {
 		return nil, err
@@ -109,21 +105,13 @@ func (p *Planner) findPaths(a *tools.FindPathsArgs, state State) (*Statement, er
 		}
 		projs = append(projs, "WHEN "+lbl+" THEN "+b.projection("x", fs))
 	}
-	var props []string
-	for _, t := range types {
-		for _, f := range relFields(p.m, t) {
-			if x := "." + b.q(f.Name); !slices.Contains(props, x) {
-				props = append(props, x)
-			}
-		}
-	}
 	b.line("WITH path, [x IN nodes(path) | {eid: elementId(x), entity_type: CASE %s END, id: CASE %s END, properties: CASE %s END}] AS ns",
 		strings.Join(kinds, " "), strings.Join(ids, " "), strings.Join(projs, " "))
 	endID := func(f string) string {
 		return "head([x IN ns WHERE x.eid = elementId(" + f + "(r)) | x.id])"
 	}
-	b.line("RETURN [x IN ns | x {.entity_type, .id, .properties}] AS nodes, [r IN relationships(path) | {type: type(r), from: %s, to: %s, properties: r {%s}}] AS relationships, length(path) AS length",
-		endID("startNode"), endID("endNode"), strings.Join(props, ", "))
+	b.line("RETURN [x IN ns | x {.entity_type, .id, .properties}] AS nodes, [r IN relationships(path) | {type: type(r), from: %s, to: %s, properties: %s}] AS relationships, length(path) AS length",
+		endID("startNode"), endID("endNode"), b.relProjection("r", types))
 	b.line("ORDER BY length")
 	return b.statement(Shape{Kind: ShapeRows})
 }

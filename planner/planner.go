@@ -86,13 +86,14 @@ func withDefaults(l tools.Limits) tools.Limits {
 		return def
 	}
 	return tools.Limits{
-		DefaultLimit: pick(l.DefaultLimit, d.DefaultLimit),
-		MaxLimit:     pick(l.MaxLimit, d.MaxLimit),
-		MaxOffset:    pick(l.MaxOffset, d.MaxOffset),
-		MaxDepth:     pick(l.MaxDepth, d.MaxDepth),
-		DefaultTopK:  pick(l.DefaultTopK, d.DefaultTopK),
-		MaxTopK:      pick(l.MaxTopK, d.MaxTopK),
-		MaxBuckets:   pick(l.MaxBuckets, d.MaxBuckets),
+		DefaultLimit:  pick(l.DefaultLimit, d.DefaultLimit),
+		MaxLimit:      pick(l.MaxLimit, d.MaxLimit),
+		MaxOffset:     pick(l.MaxOffset, d.MaxOffset),
+		MaxDepth:      pick(l.MaxDepth, d.MaxDepth),
+		MaxPathLength: pick(l.MaxPathLength, d.MaxPathLength),
+		DefaultTopK:   pick(l.DefaultTopK, d.DefaultTopK),
+		MaxTopK:       pick(l.MaxTopK, d.MaxTopK),
+		MaxBuckets:    pick(l.MaxBuckets, d.MaxBuckets),
 	}
 }
 

@@ -275,3 +275,30 @@ func relFields(m *model.Model, typ string) []*model.Field {
 	}
 	return out
 }
+
+// relProjection renders the declared properties of relationship variable v,
+// whose type is one of types: a map projection, chosen by type(v) when the
+// types declare different properties (type names are parameters).
+func (b *builder) relProjection(v string, types []string) string {
+	proj := func(t string) string {
+		fs := relFields(b.p.m, t)
+		items := make([]string, len(fs))
+		for i, f := range fs {
+			items[i] = "." + b.q(f.Name)
+		}
+		return v + " {" + strings.Join(items, ", ") + "}"
+	}
+	first := proj(types[0])
+	same := true
+	for _, t := range types[1:] {
+		same = same && proj(t) == first
+	}
+	if same {
+		return first
+	}
+	var whens []string
+	for _, t := range types {
+		whens = append(whens, "WHEN "+b.named("type_"+itoa(len(whens)), t)+" THEN "+proj(t))
+	}
+	return "CASE type(" + v + ") " + strings.Join(whens, " ") + " END"
+}

@@ -117,9 +117,13 @@ func FuzzPlanKeepsArgumentsOutOfCypher(f *testing.F) {
 	}
 	code := newFixture(f, "code-rag.yaml", tools.Capabilities{FullText: true, APOC: true})
 	places := newFixture(f, "places.yaml", tools.Capabilities{FullText: true, APOC: true})
+	movies := newFixture(f, "movies.yaml", tools.Capabilities{FullText: true, APOC: true})
+	memory := newFixture(f, "memory-graph.yaml", tools.Capabilities{FullText: true, APOC: true})
 	f.Fuzz(func(t *testing.T, tool string, args []byte) {
 		checkValuesStayParameters(t, code, tool, args)
 		checkValuesStayParameters(t, places, tool, args)
+		checkValuesStayParameters(t, movies, tool, args)
+		checkValuesStayParameters(t, memory, tool, args)
 	})
 }
 
@@ -158,8 +162,26 @@ func TestInjectionCorpusStaysInParameters(t *testing.T) {
 	for _, mode := range []string{"contains", "starts_with", "ends_with", "exact", "regex", "glob", "fuzzy"} {
 		templates[tools.TextPatternSearch+" "+mode] = `{"entity_type":"Scope","field":"name","mode":"` + mode + `","pattern":%s}`
 	}
+	// The relational forms, on the movies graph: values inside
+	// relationship tests, groups, relationship properties, aggregates over
+	// related entities, explore's target conditions and find_paths' ids.
+	movies := newFixture(t, "movies.yaml", tools.Capabilities{FullText: true})
+	for kind, tmpl := range map[string]string{
+		"via":     `{"entity_type":"Movie","conditions":[{"via":"ACTED_IN","quantifier":"all","conditions":[{"field":"name","operator":"=","value":%s}],"relationship_conditions":[{"field":"role","operator":"CONTAINS","value":%s,"ignore_case":true}]}]}`,
+		"groups":  `{"entity_type":"Movie","conditions":[{"any_of":[{"field":"title","operator":"IN","value":[%s],"ignore_case":true},{"not":[{"field":"tagline","operator":"ENDS WITH","value":%s}]}]}]}`,
+		"over":    `{"entity_type":"Person","operation":"COUNT","over":{"via":"REVIEWED","relationship_conditions":[{"field":"summary","operator":"STARTS WITH","value":%s}]}}`,
+		"explore": `{"start_entity_type":"Person","relationship_types":["ACTED_IN","DIRECTED"],"target_conditions":[{"field":"title","operator":"=","value":%s}],"order_by":[{"field":"released"}]}`,
+		"paths":   `{"from_entity_type":"Person","from_id":%s,"to_entity_type":"Movie","to_id":%s}`,
+	} {
+		tool := map[string]string{"via": tools.QueryEntities, "groups": tools.QueryEntities, "over": tools.AggregateEntities, "explore": tools.ExploreRelationships, "paths": tools.FindPaths}[kind]
+		templates[tool+" "+kind+" movies"] = tmpl
+	}
 	for name, tmpl := range templates {
 		tool, _, _ := strings.Cut(name, " ")
+		f := f
+		if strings.HasSuffix(name, " movies") {
+			f = movies
+		}
 		for _, inj := range injections {
 			q, _ := json.Marshal(inj)
 			args := strings.ReplaceAll(tmpl, "%s", string(q))

@@ -67,6 +67,10 @@ type Limits struct {
 	MaxOffset int
 	// MaxDepth bounds explore_relationships' traversal depth.
 	MaxDepth int
+	// MaxPathLength bounds the relationships of a find_paths path
+	// (shortest-path search is breadth-first, so it may go further than
+	// explore's enumeration of every path).
+	MaxPathLength int
 	// DefaultTopK and MaxTopK bound semantic_search results.
 	DefaultTopK, MaxTopK int
 	// MaxBuckets bounds number_range_search histograms.
@@ -76,13 +80,14 @@ type Limits struct {
 // DefaultLimits are the seeds' limits: 10 results by default, at most 50;
 // semantic search returns 5, at most 20.
 var DefaultLimits = Limits{
-	DefaultLimit: 10,
-	MaxLimit:     50,
-	MaxOffset:    10000,
-	MaxDepth:     3,
-	DefaultTopK:  5,
-	MaxTopK:      20,
-	MaxBuckets:   50,
+	DefaultLimit:  10,
+	MaxLimit:      50,
+	MaxOffset:     10000,
+	MaxDepth:      3,
+	MaxPathLength: 6,
+	DefaultTopK:   5,
+	MaxTopK:       20,
+	MaxBuckets:    50,
 }
 
 // withDefaults fills zero fields from DefaultLimits.
@@ -95,13 +100,14 @@ func (l Limits) withDefaults() Limits {
 		return def
 	}
 	return Limits{
-		DefaultLimit: pick(l.DefaultLimit, d.DefaultLimit),
-		MaxLimit:     pick(l.MaxLimit, d.MaxLimit),
-		MaxOffset:    pick(l.MaxOffset, d.MaxOffset),
-		MaxDepth:     pick(l.MaxDepth, d.MaxDepth),
-		DefaultTopK:  pick(l.DefaultTopK, d.DefaultTopK),
-		MaxTopK:      pick(l.MaxTopK, d.MaxTopK),
-		MaxBuckets:   pick(l.MaxBuckets, d.MaxBuckets),
+		DefaultLimit:  pick(l.DefaultLimit, d.DefaultLimit),
+		MaxLimit:      pick(l.MaxLimit, d.MaxLimit),
+		MaxOffset:     pick(l.MaxOffset, d.MaxOffset),
+		MaxDepth:      pick(l.MaxDepth, d.MaxDepth),
+		MaxPathLength: pick(l.MaxPathLength, d.MaxPathLength),
+		DefaultTopK:   pick(l.DefaultTopK, d.DefaultTopK),
+		MaxTopK:       pick(l.MaxTopK, d.MaxTopK),
+		MaxBuckets:    pick(l.MaxBuckets, d.MaxBuckets),
 	}
 }
 

@@ -218,7 +218,7 @@ func (c *Catalog) checkFindPaths(a *FindPathsArgs, p *problems) {
 		a.Direction = string(model.Both)
 	}
 	if a.MaxLength == 0 {
-		a.MaxLength = min(defaultPathLength, c.limits.MaxDepth)
+		a.MaxLength = min(DefaultPathLength, c.limits.MaxPathLength)
 	}
 	all := relationshipTypes(c.edges)
 	if len(a.RelationshipTypes) == 0 {
@@ -250,5 +250,6 @@ func (c *Catalog) checkFindPaths(a *FindPathsArgs, p *problems) {
 	}
 }
 
-// defaultPathLength is find_paths' max_length when the call gives none.
-const defaultPathLength = 4
+// DefaultPathLength is find_paths' max_length when the call gives none
+// (at most Limits.MaxPathLength).
+const DefaultPathLength = 4

@@ -140,7 +140,7 @@ func (g *generator) findPaths() {
 	}
 	l := g.c.limits
 	var b strings.Builder
-	fmt.Fprintf(&b, "Find the shortest path(s) between two entities, given by their unique ids, over the chosen relationship types (default all), at most max_length relationships long (default %d, at most %d). Each path lists its nodes (entity_type, id, properties) and its relationships (type, from and to ids, properties) in order from the first entity; no path within max_length gives no rows.\n\n", min(defaultPathLength, l.MaxDepth), l.MaxDepth)
+	fmt.Fprintf(&b, "Find the shortest path(s) between two entities, given by their unique ids, over the chosen relationship types (default all), at most max_length relationships long (default %d, at most %d). Each path lists its nodes (entity_type, id, properties) and its relationships (type, from and to ids, properties) in order from the first entity; no path within max_length gives no rows.\n\n", min(DefaultPathLength, l.MaxPathLength), l.MaxPathLength)
 	b.WriteString("Relationships (the arrow is the stored direction):\n")
 	for _, e := range mergeTargets(g.c.edges) {
 		b.WriteString("- " + e.String() + "\n")
@@ -156,7 +156,7 @@ func (g *generator) findPaths() {
 		prop{"to_id", id("Unique id of the second entity")},
 		prop{"relationship_types", &schema{Type: "array", Description: "Relationship types a path may use (default: all)", Items: &schema{Type: "string", Enum: relationshipTypes(g.c.edges)}, MinItems: count(1), UniqueItems: true}},
 		prop{"direction", &schema{Type: "string", Description: "both (default) ignores the stored direction; outgoing follows it from the first entity; incoming goes against it", Enum: []string{"both", "outgoing", "incoming"}, Default: "both"}},
-		prop{"max_length", &schema{Type: "integer", Description: "Most relationships in a path", Default: min(defaultPathLength, l.MaxDepth), Minimum: num(1), Maximum: num(float64(l.MaxDepth))}},
+		prop{"max_length", &schema{Type: "integer", Description: "Most relationships in a path", Default: min(DefaultPathLength, l.MaxPathLength), Minimum: num(1), Maximum: num(float64(l.MaxPathLength))}},
 		prop{"all", &schema{Type: "boolean", Description: "Return every shortest path (up to limit), not just one", Default: false}},
 		g.limitProp(),
 	).require("from_entity_type", "from_id", "to_entity_type", "to_id")
