@@ -21,9 +21,11 @@ func FuzzScopeConjuncts(f *testing.F) {
 	}
 	m := newMatcher("user_id", "tenant")
 	f.Fuzz(func(t *testing.T, pred string) {
-		for _, c := range Conjuncts(pred) {
-			if !strings.Contains(pred, c) {
-				t.Fatalf("conjunct %q is not in %q", c, pred)
+		for _, nests := range []bool{false, true} {
+			for _, c := range conjuncts(pred, nests) {
+				if !strings.Contains(pred, c) {
+					t.Fatalf("conjunct %q is not in %q", c, pred)
+				}
 			}
 		}
 		for _, v := range m.scoped(pred) {

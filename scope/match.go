@@ -19,6 +19,9 @@ type matcher struct {
 	pred *regexp.Regexp
 	// seek matches an index seek's predicate "field = $param".
 	seek *regexp.Regexp
+	// caseNests says CASE … END may be read as a level when splitting
+	// predicates: no variable of the plan is named like its keywords.
+	caseNests bool
 }
 
 func newMatcher(field, param string) *matcher {
@@ -36,7 +39,7 @@ func newMatcher(field, param string) *matcher {
 // its top-level conjuncts that are exactly "v.field = $param".
 func (m *matcher) scoped(pred string) []string {
 	var out []string
-	for _, c := range Conjuncts(pred) {
+	for _, c := range conjuncts(pred, m.caseNests) {
 		if g := m.pred.FindStringSubmatch(c); g != nil {
 			for _, v := range g[1:] {
 				if v != "" {
@@ -62,7 +65,7 @@ func (m *matcher) seekScoped(details string) (string, bool) {
 	if i := strings.Index(pred, ", cache"); i >= 0 {
 		pred = pred[:i]
 	}
-	for _, c := range Conjuncts(pred) {
+	for _, c := range conjuncts(pred, false) {
 		if m.seek.MatchString(c) {
 			return g[1], true
 		}

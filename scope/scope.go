@@ -52,6 +52,7 @@ func Check(plan *readonly.Op, field, param string) error {
 	}
 	c := &checker{m: newMatcher(field, param), bound: map[string][]*node{}}
 	root := c.index(plan, nil)
+	c.m.caseNests = !c.caseNamed(root)
 	if err := c.unique(); err != nil {
 		return err
 	}
@@ -159,6 +160,18 @@ func (c *checker) unique() error {
 		}
 	}
 	return nil
+}
+
+// caseNamed reports whether a variable of the plan is named like a
+// keyword of CASE expressions.
+func (c *checker) caseNamed(n *node) bool {
+	for _, v := range n.op.Identifiers {
+		switch strings.ToUpper(v) {
+		case "CASE", "WHEN", "THEN", "ELSE", "END":
+			return true
+		}
+	}
+	return slices.ContainsFunc(n.children, c.caseNamed)
 }
 
 func isUnion(op string) bool { return op == "Union" || op == "OrderedUnion" }

@@ -12,14 +12,17 @@ type word struct {
 	start, end int
 	// keyword says the word can be an operator keyword: it is not a
 	// property name (after '.'), a parameter (after '$'), a label or type
-	// (after ':') nor a variable whose property is read (before '.').
+	// (after ':') nor a variable whose property or label is read (before
+	// '.' or ':').
 	keyword bool
 }
 
 // top lists the words and commas of s at depth 0 and reports whether s is
 // balanced (every bracket closed by its own kind, every quote ended). Text
 // that is not balanced is never split: the caller treats it as opaque.
-func top(s string) (words []word, commas []int, ok bool) {
+// With caseNests, the keywords CASE and END open and close a level like
+// brackets (see [matcher]).
+func top(s string, caseNests bool) (words []word, commas []int, ok bool) {
 	var stack []byte
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -74,9 +77,18 @@ func top(s string) (words []word, commas []int, ok bool) {
 				}
 				j += n
 			}
-			if len(stack) == 0 {
-				p, n := prevByte(s, i), nextByte(s, j)
-				words = append(words, word{start: i, end: j, keyword: p != '.' && p != '$' && p != ':' && n != '.'})
+			p, n := prevByte(s, i), nextByte(s, j)
+			w := word{start: i, end: j, keyword: p != '.' && p != '$' && p != ':' && n != '.' && n != ':'}
+			switch kw := strings.ToUpper(s[i:j]); {
+			case caseNests && w.keyword && kw == "CASE":
+				stack = append(stack, endMark)
+			case caseNests && w.keyword && kw == "END":
+				if len(stack) == 0 || stack[len(stack)-1] != endMark {
+					return nil, nil, false
+				}
+				stack = stack[:len(stack)-1]
+			case len(stack) == 0:
+				words = append(words, w)
 			}
 			i = j
 			continue
@@ -85,6 +97,9 @@ func top(s string) (words []word, commas []int, ok bool) {
 	}
 	return words, commas, len(stack) == 0
 }
+
+// endMark stands on the bracket stack for the END that closes a CASE.
+const endMark = 'E'
 
 func closer(c byte) byte {
 	switch c {
@@ -128,7 +143,7 @@ func unwrap(s string) string {
 		inner := s[1 : len(s)-1]
 		// The outer pair encloses everything only when the inside is
 		// balanced on its own: "(a) AND (b)" is not "a) AND (b".
-		if _, _, ok := top(inner); !ok {
+		if _, _, ok := top(inner, false); !ok {
 			return s
 		}
 		s = inner
@@ -137,19 +152,24 @@ func unwrap(s string) string {
 
 // opaqueWords make a predicate more than a conjunction at depth 0: OR and
 // XOR bind looser than AND, and a CASE expression holds ANDs of its own
-// between its keywords.
+// between its keywords (unless CASE … END is read as a level).
 var opaqueWords = map[string]bool{"OR": true, "XOR": true, "CASE": true, "WHEN": true, "THEN": true, "ELSE": true, "END": true}
 
-// Conjuncts splits a predicate as Neo4j prints it into its top-level
+// conjuncts splits a predicate as Neo4j prints it into its top-level
 // conjuncts: the parts joined by AND at depth 0, outside strings, names
 // and brackets. A predicate whose top level is not a pure conjunction (an
-// OR or XOR there, a CASE expression, unbalanced text) is one opaque
-// conjunct: nothing in it can be relied on alone. NOT binds tighter than
-// AND, so "NOT a AND b" is the conjuncts "NOT a" and "b"; a parenthesised
-// conjunction among the conjuncts is split as well.
-func Conjuncts(pred string) []string {
+// OR or XOR there, unbalanced text, a CASE expression unless caseNests)
+// is one opaque conjunct: nothing in it can be relied on alone. NOT binds
+// tighter than AND, so "NOT a AND b" is the conjuncts "NOT a" and "b"; a
+// parenthesised conjunction among the conjuncts is split as well.
+//
+// caseNests reads CASE … END as a level, like brackets. That is right
+// only when no variable of the plan is named case, when, then, else or
+// end: Neo4j prints such a variable bare, and "case IS NULL OR end IS
+// NULL AND x" read with CASE … END as a level would hide its OR.
+func conjuncts(pred string, caseNests bool) []string {
 	pred = unwrap(pred)
-	words, _, ok := top(pred)
+	words, _, ok := top(pred, caseNests)
 	if !ok {
 		return []string{pred}
 	}
@@ -175,7 +195,7 @@ func Conjuncts(pred string) []string {
 	// too. Each part is shorter than pred, so this ends.
 	var flat []string
 	for _, part := range append(out, pred[from:]) {
-		flat = append(flat, Conjuncts(part)...)
+		flat = append(flat, conjuncts(part, caseNests)...)
 	}
 	return flat
 }
@@ -183,7 +203,7 @@ func Conjuncts(pred string) []string {
 // items splits s at its commas of depth 0 (a projection's or a
 // procedure's list), or returns nil when s is not balanced.
 func items(s string) []string {
-	_, commas, ok := top(s)
+	_, commas, ok := top(s, false)
 	if !ok {
 		return nil
 	}
@@ -202,7 +222,7 @@ func items(s string) []string {
 func aliases(details string) []string {
 	var out []string
 	for _, it := range items(details) {
-		words, _, ok := top(it)
+		words, _, ok := top(it, false)
 		if !ok {
 			continue
 		}

@@ -32,8 +32,25 @@ func TestConjunctsSplitsOnlyATopLevelConjunction(t *testing.T) {
 		"n.user_id = $tenant and m.user_id = $tenant": {"n.user_id = $tenant", "m.user_id = $tenant"},
 		"n.user_id = $tenant or m.user_id = $tenant":  {"n.user_id = $tenant or m.user_id = $tenant"},
 	} {
-		if got := Conjuncts(pred); !slices.Equal(got, want) {
-			t.Errorf("Conjuncts(%q) = %q, want %q", pred, got, want)
+		if got := conjuncts(pred, false); !slices.Equal(got, want) {
+			t.Errorf("conjuncts(%q) = %q, want %q", pred, got, want)
+		}
+	}
+}
+
+func TestCaseEndIsALevelOnlyWhenNoVariableIsNamedLikeItsKeywords(t *testing.T) {
+	for pred, want := range map[string][]string{
+		"n.user_id = $tenant AND CASE\n  WHEN n.a THEN 1 / 0\n  ELSE 1\nEND = $autoint_0": {"n.user_id = $tenant", "CASE\n  WHEN n.a THEN 1 / 0\n  ELSE 1\nEND = $autoint_0"},
+		"CASE WHEN a THEN b ELSE c AND n.user_id = $tenant END":                           {"CASE WHEN a THEN b ELSE c AND n.user_id = $tenant END"},
+		"CASE WHEN a OR b THEN c END AND d":                                               {"CASE WHEN a OR b THEN c END", "d"},
+		"CASE WHEN a THEN CASE WHEN b THEN c END END AND d AND e.case = 1":                {"CASE WHEN a THEN CASE WHEN b THEN c END END", "d", "e.case = 1"},
+		"a AND END":                {"a AND END"},
+		"a AND CASE WHEN b THEN c": {"a AND CASE WHEN b THEN c"},
+		"x AND WHEN":               {"x AND WHEN"},
+		"case.user_id = $tenant AND end.name = $x": {"case.user_id = $tenant", "end.name = $x"},
+	} {
+		if got := conjuncts(pred, true); !slices.Equal(got, want) {
+			t.Errorf("conjuncts(%q, caseNests) = %q, want %q", pred, got, want)
 		}
 	}
 }
