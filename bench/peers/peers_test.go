@@ -22,6 +22,7 @@ var (
 	scaleFlag = flag.String("scale", string(NetHTTP), "fixture graph of BenchmarkPeers: nethttp or stdlib (the whole standard library, about 316,000 nodes)")
 	nFlag     = flag.Int("runs", 50, "timed runs per workload and side in BenchmarkPeers")
 	minNodes  = flag.Int("min-nodes", 0, "replace the config's materialization min_nodes (0: keep 10,000), to see ragforge with line_count materialized on a small graph")
+	noSource  = flag.Bool("without-source", false, "leave source out of the GraphQL selections (ragforge cuts it to 500 characters; @neo4j/graphql cannot), to measure what returning it whole costs")
 	profFlag  = flag.Bool("profile", false, "after the table, PROFILE both sides' statements and time them on the Go driver alone")
 	debugFlag = flag.Bool("graphql-debug", false, "print the Cypher @neo4j/graphql runs (DEBUG=@neo4j/graphql:*) on stderr")
 )
@@ -189,6 +190,11 @@ func BenchmarkPeers(b *testing.B) {
 		g = fixturetest.LoadNetHTTP(b, d)
 	}
 	ws := Workloads(ParamsFor(scale))
+	if *noSource {
+		for i := range ws {
+			ws[i].Query = strings.Replace(ws[i].Query, " source ", " ", 1)
+		}
+	}
 	gql := startRunner(b)
 	e, setup := prepare(b, d, ws, *minNodes)
 	ctx := context.Background()
@@ -227,6 +233,9 @@ func command(scale Scale) string {
 	c := fmt.Sprintf("go test ./bench/peers -run XXX -bench BenchmarkPeers -benchtime 1x -timeout 60m -scale %s -runs %d", scale, *nFlag)
 	if *minNodes > 0 {
 		c += fmt.Sprintf(" -min-nodes %d", *minNodes)
+	}
+	if *noSource {
+		c += " -without-source"
 	}
 	if *profFlag {
 		c += " -profile"
