@@ -16,6 +16,7 @@ var narrowers = []struct{ arg, text string }{
 	{"conditions", "add conditions"},
 	{"start_conditions", "add start_conditions"},
 	{"target_entity_type", "set target_entity_type"},
+	{"target_conditions", "add target_conditions"},
 	{"pattern", "make pattern more specific"},
 	{"upper_value", "narrow the range (between with value and upper_value)"},
 	{"start_datetime", "narrow the period"},

@@ -1,0 +1,61 @@
+package planner_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/tenant"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// TestRelationalStatementsStayInsideTheTenant: related entities of a
+// relationship test or an aggregate, the nodes of a find_paths path and
+// explore's targets are all kept inside the bound tenant, even where a
+// relationship crosses into another tenant's nodes.
+func TestRelationalStatementsStayInsideTheTenant(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `CREATE (pa1:Person {entity_key: 'pa1', user_id: 'alice', name: 'A1'}),
+		(pa2:Person {entity_key: 'pa2', user_id: 'alice', name: 'A2'}),
+		(ca:Concept {entity_key: 'ca', user_id: 'alice', name: 'sailing'}),
+		(pb:Person {entity_key: 'pb', user_id: 'bob', name: 'B'}),
+		(cb:Concept {entity_key: 'cb', user_id: 'bob', name: 'sailing'})
+		CREATE (pa1)-[:thinks_about {mood: 'loves'}]->(cb), (pa2)-[:thinks_about {mood: 'loves'}]->(ca),
+			(pa1)-[:has_relationship_with]->(pb), (pb)-[:has_relationship_with]->(pa2)`, nil)
+	f := newFixture(t, "memory-graph.yaml", tools.Capabilities{FullText: true})
+	run := func(tool, args string) []string {
+		st, err := f.plan(tool, args, nil)
+		if err != nil {
+			t.Fatalf("%s %s: %v", tool, args, err)
+		}
+		st.Params[tenant.Param] = "alice"
+		var out []string
+		for _, r := range runPlanned(t, d, st) {
+			for _, k := range []string{"id", "value", "length"} {
+				if v, ok := r.Get(k); ok {
+					out = append(out, k+"="+fmtAny(v))
+				}
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name, tool, args string
+		want             []string
+	}{
+		{"some", tools.QueryEntities, `{"entity_type":"Person","conditions":[{"via":"thinks_about","conditions":[{"field":"name","operator":"=","value":"sailing"}]}]}`, []string{"id=pa2"}},
+		{"none", tools.QueryEntities, `{"entity_type":"Person","conditions":[{"via":"has_relationship_with","quantifier":"none"}]}`, []string{"id=pa1", "id=pa2"}},
+		{"count", tools.QueryEntities, `{"entity_type":"Person","conditions":[{"via":"thinks_about","count":{"operator":">=","value":1}}]}`, []string{"id=pa2"}},
+		{"aggregate over", tools.AggregateEntities, `{"entity_type":"Person","operation":"COUNT","over":{"via":"thinks_about"}}`, []string{"value=1"}},
+		{"find_paths", tools.FindPaths, `{"from_entity_type":"Person","from_id":"pa1","to_entity_type":"Person","to_id":"pa2"}`, nil},
+		{"explore", tools.ExploreRelationships, `{"start_entity_type":"Person","relationship_types":["has_relationship_with","thinks_about"],"direction":"both","depth":2}`, []string{"id=ca"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := run(c.tool, c.args); fmtAny(got) != fmtAny(c.want) {
+				t.Errorf("got %v, want %v (bob's nodes must not be reached)", got, c.want)
+			}
+		})
+	}
+}
+
+func fmtAny(v any) string { return fmt.Sprint(v) }
