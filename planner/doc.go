@@ -24,6 +24,14 @@
 //     runtime Cypher (an expression, or a `CALL (n) { … }` subquery for a
 //     raw-Cypher field) is used.
 //
+// Relationship tests (a condition with via) become EXISTS { } (some),
+// NOT EXISTS { } (none), "one exists and none fails" (all) or COUNT { }
+// subqueries on the entity's variable; their related node and
+// relationship variables (m0, r0, …) are numbered per statement, and the
+// related node is kept inside the tenant like every node a statement
+// introduces. any_of and not are parenthesized OR and NOT coalesce(…,
+// false), so an entity without a value fails a test and passes its not.
+//
 // Agent-supplied regular expressions and globs never reach Neo4j's `=~`
 // (Java regex backtracks without bound and ignores transaction timeouts).
 // The statement fetches candidates with a cheap prefilter (a literal
