@@ -368,9 +368,8 @@ func (c *Catalog) checkExplore(a *ExploreRelationshipsArgs, p *problems) {
 		return
 	}
 	a.TargetEntityType = target
-	to := c.offerFor(QueryEntities, target)
+	to := c.relatedOffer(target, "/target_entity_type", p)
 	if to == nil {
-		p.add("/target_entity_type", "%s cannot be queried (exposed_tools disables query_entities)", target)
 		return
 	}
 	c.checkConditions(to, a.TargetConditions, "target_conditions", p)
@@ -607,8 +606,7 @@ func (c *Catalog) checkAggregate(a *AggregateEntitiesArgs, p *problems) {
 			if a.Operation != "COUNT" {
 				return
 			}
-		} else if o = c.offerFor(QueryEntities, a.Over.Entity); o == nil {
-			p.add("/over/entity", "%s cannot be queried (exposed_tools disables query_entities)", a.Over.Entity)
+		} else if o = c.relatedOffer(a.Over.Entity, "/over/entity", p); o == nil {
 			return
 		}
 	}

@@ -243,7 +243,10 @@ func (g *generator) exploreRelationships() {
 		}
 	}
 	targets = orderLike(targets, g.m.EntityNames())
-	tOffers := g.queryOffersOf(targets)
+	var tOffers []*entityOffer
+	for _, o := range g.queryOffersOf(targets) {
+		tOffers = append(tOffers, storedOffer(o))
+	}
 	l := g.c.limits
 	in := object(
 		prop{"start_entity_type", &schema{Type: "string", Description: "Entity to start from", Enum: offerEntities(starts)}},
@@ -252,7 +255,7 @@ func (g *generator) exploreRelationships() {
 		prop{"relationship_types", &schema{Type: "array", Description: "Several relationship types to follow together (instead of relationship_type)", Items: &schema{Type: "string", Enum: relationshipTypes(g.c.edges)}, MinItems: count(1), UniqueItems: true}},
 		prop{"direction", &schema{Type: "string", Enum: []string{"outgoing", "incoming", "both"}, Default: "outgoing"}},
 		prop{"target_entity_type", &schema{Type: "string", Description: "Keep only connected entities of this type", Enum: targets}},
-		conditionsProp("target_conditions", tOffers, "Conditions on the connected entities (needs target_entity_type when several types are reachable)"),
+		conditionsProp("target_conditions", tOffers, "Conditions on the connected entities' stored fields (needs target_entity_type when several types are reachable)"),
 		orderByProp(unionFields(tOffers), "Sort the connected entities by their fields (default: nearest first); needs target_entity_type when several types are reachable"),
 		prop{"depth", &schema{Type: "integer", Description: fmt.Sprintf("Hops to follow (default 1, at most %d)", l.MaxDepth), Default: 1, Minimum: num(1), Maximum: num(float64(l.MaxDepth))}},
 		g.limitProp(),

@@ -123,9 +123,8 @@ func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p
 			p.choose(at+"/entity", targets, "conditions on related entities need their entity type")
 			return false
 		}
-		o := c.offerFor(QueryEntities, r.Entity)
+		o := c.relatedOffer(r.Entity, at+"/entity", p)
 		if o == nil {
-			p.add(at+"/conditions", "%s cannot be queried (exposed_tools disables query_entities)", r.Entity)
 			return false
 		}
 		c.checkConds(o, r.Conditions, at+"/conditions", depth+1, p)
@@ -253,3 +252,27 @@ func (c *Catalog) checkFindPaths(a *FindPathsArgs, p *problems) {
 // DefaultPathLength is find_paths' max_length when the call gives none
 // (at most Limits.MaxPathLength).
 const DefaultPathLength = 4
+
+// relatedOffer is what a call may test of a related entity (or a target
+// of explore_relationships): the stored fields query_entities offers.
+// Computed fields are computed for the entity a statement is about, not
+// for the entities its subqueries reach.
+func (c *Catalog) relatedOffer(entity, at string, p *problems) *entityOffer {
+	o := c.offerFor(QueryEntities, entity)
+	if o == nil {
+		p.add(at, "%s cannot be queried (exposed_tools disables query_entities)", entity)
+		return nil
+	}
+	return storedOffer(o)
+}
+
+// storedOffer keeps the stored fields of an offer.
+func storedOffer(o *entityOffer) *entityOffer {
+	out := &entityOffer{Entity: o.Entity}
+	for _, f := range o.Fields {
+		if f.Computed == nil {
+			out.Fields = append(out.Fields, f)
+		}
+	}
+	return out
+}
