@@ -7,10 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/readonly"
 	"github.com/ragforge/ragforge/schemaapply"
+	"github.com/ragforge/ragforge/scope"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/write"
@@ -89,6 +94,8 @@ func TestEveryReadToolSeesOnlyTheBoundTenant(t *testing.T) {
 		{"explore_relationships", map[string]any{"start_entity_type": "Person", "relationship_type": "has_relationship_with", "direction": "both"}},
 		{"explore_relationships", map[string]any{"start_entity_type": "Concept", "relationship_type": "involves", "depth": 3, "limit": 50}},
 		{"explore_relationships", map[string]any{"start_entity_type": "Source", "relationship_type": "mentions", "depth": 2}},
+		{"find_paths", map[string]any{"from_entity_type": "Person", "from_id": alice["person"], "to_entity_type": "Artifact", "to_id": alice["artifact"]}},
+		{"find_paths", map[string]any{"from_entity_type": "Source", "from_id": alice["source"], "to_entity_type": "Person", "to_id": alice["friend"], "direction": "both"}},
 		{"semantic_search", map[string]any{"entity_type": "Concept", "query": "boats", "min_score": 0}},
 		{"semantic_search", map[string]any{"entity_type": "Entity", "query": "harbour", "min_score": 0, "top_k": 20}},
 		{"fulltext_search", map[string]any{"entity_type": "Entity", "query": "harbour windy BOBONLY"}},
@@ -121,6 +128,24 @@ func TestEveryReadToolSeesOnlyTheBoundTenant(t *testing.T) {
 			t.Errorf("%s %s found none of alice's own data: %s", c.tool, raw, out)
 		}
 		covered[c.tool] = true
+		// The same proof traverse demands of an agent's Cypher holds for
+		// the generated statement, on Neo4j's plan.
+		st, err := e.Plan(tenant.With(ctx, "alice"), engine.Call{Name: c.tool, Arguments: raw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []*planner.Statement{st, st.Fetch} {
+			if s == nil {
+				continue
+			}
+			res, err := neo4j.ExecuteQuery(ctx, d, "EXPLAIN "+s.Cypher, s.Params, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
+			if err != nil {
+				t.Fatalf("EXPLAIN %s: %v", c.tool, err)
+			}
+			if err := scope.Check(readonly.PlanOf(res.Summary.Plan()), "user_id", tenant.Param); err != nil {
+				t.Errorf("%s %s: the plan of its statement is not proven scoped: %v\n%s", c.tool, raw, err, s.Cypher)
+			}
+		}
 	}
 	for _, tl := range e.Tools().Tools {
 		if !tl.Custom() && !covered[tl.Name] {

@@ -153,7 +153,7 @@ func (c *checker) unique() error {
 				// bindings in two inputs of one operator are ambiguous
 				// unless they are alternatives of a UNION.
 				lca := common(ns[i], ns[j])
-				if lca != ns[i] && lca != ns[j] && (lca == nil || !isUnion(lca.op.Operator)) {
+				if lca != ns[i] && lca != ns[j] && (lca == nil || !isUnion(lca.op.Operator)) && bothOut(v, lca, ns[i], ns[j]) {
 					return &Refusal{Variable: v, Reason: fmt.Sprintf("the name %s stands for two different variables in this query (one inside a subquery, %s and %s): give each its own name so the tenant check can tell them apart", v, describe(ns[i].op), describe(ns[j].op))}
 				}
 			}
@@ -172,6 +172,22 @@ func (c *checker) caseNamed(n *node) bool {
 		}
 	}
 	return slices.ContainsFunc(n.children, c.caseNamed)
+}
+
+// bothOut reports whether v leaves both inputs of lca that hold the
+// bindings a and b: when one input has dropped it (an aggregation, a
+// subquery that does not return it), every use of v above lca and in the
+// other input is the other binding's, so the two are not confused.
+func bothOut(v string, lca, a, b *node) bool {
+	return slices.Contains(below(lca, a).op.Identifiers, v) && slices.Contains(below(lca, b).op.Identifiers, v)
+}
+
+// below returns the child of anc that n is in (n itself when it is one).
+func below(anc, n *node) *node {
+	for n.parent != anc {
+		n = n.parent
+	}
+	return n
 }
 
 func isUnion(op string) bool { return op == "Union" || op == "OrderedUnion" }
@@ -209,7 +225,11 @@ func (c *checker) walk(n *node, scoped, late set) error {
 	case unknown:
 		return &Refusal{Reason: fmt.Sprintf("Neo4j plans this query with the operator %s, which the tenant check does not know; rewrite the query with plain MATCH / OPTIONAL MATCH patterns", describe(op))}
 	case refused:
-		return c.refuse(op)
+		// A variable-length search that keeps every node of its path in
+		// the tenant introduces only scoped nodes.
+		if strings.Contains(op.Operator, "CountStore") || !c.m.pathScoped(op.Details) {
+			return c.refuse(op)
+		}
 	case nodeLeaf:
 		g := leafVar.FindStringSubmatch(op.Details)
 		if g == nil || !slices.Contains(op.Identifiers, g[1]) {
