@@ -26,6 +26,9 @@ var benchCalls = []struct{ name, tool, args string }{
 	{"datetime_range_search/relative", tools.DatetimeRangeSearch, `{"entity_type":"Change","field":"timestamp","relative_period":"last_7_days"}`},
 	{"enum_filter_search", tools.EnumFilterSearch, `{"entity_type":"Scope","field":"type","values":["function","method"]}`},
 	{"aggregate_entities", tools.AggregateEntities, `{"entity_type":"Scope","operation":"AVG","field":"line_count","group_by":"type"}`},
+	{"query_entities/relationship_tests", tools.QueryEntities, `{"entity_type":"File","conditions":[{"via":"CONTAINS","entity":"Scope","quantifier":"all","conditions":[{"field":"type","operator":"IN","value":["function","method"]}]},{"any_of":[{"field":"path","operator":"STARTS WITH","value":"net/","ignore_case":true},{"via":"CONTAINS","entity":"Scope","count":{"operator":">","value":10}}]}],"order_by":[{"field":"size","direction":"DESC"},{"field":"name"}]}`},
+	{"aggregate_entities/over", tools.AggregateEntities, `{"entity_type":"File","operation":"AVG","field":"startLine","group_by":"language","over":{"via":"CONTAINS","entity":"Scope"}}`},
+	{"find_paths", tools.FindPaths, `{"from_entity_type":"File","from_id":"net/http/server.go","to_entity_type":"Scope","to_id":"abc","all":true}`},
 }
 
 // BenchmarkPlan measures planning alone (arguments already parsed), per
