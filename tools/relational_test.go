@@ -57,7 +57,7 @@ func TestParseChecksRelationshipTestsAgainstWhatTheyReach(t *testing.T) {
 func TestParseTakesOrderByAsOneKeyOrAList(t *testing.T) {
 	c := movies(t)
 	for args, want := range map[string][]string{
-		`{"entity_type":"Movie","order_by":{"field":"released","direction":"DESC"}}`:        {"released DESC"},
+		`{"entity_type":"Movie","order_by":{"field":"released","direction":"DESC"}}`:      {"released DESC"},
 		`{"entity_type":"Movie","order_by":[{"field":"released"},{"field":"age_years"}]}`: {"released ASC", "age_years ASC"},
 	} {
 		got, err := c.Parse(tools.QueryEntities, json.RawMessage(args))
