@@ -59,7 +59,7 @@ func New(m *model.Model, opts Options) (*Planner, error) {
 		return nil, fmt.Errorf("planner: nil model")
 	}
 	p := &Planner{m: m, opts: opts, compiled: map[string]map[string]ComputedCypher{}, entities: map[string]*compiledEntity{}}
-	p.limits = withDefaults(opts.Limits)
+	p.limits = opts.Limits.WithDefaults()
 	p.caps = tools.Capabilities{FullText: true}
 	if opts.Capabilities != nil {
 		p.caps = *opts.Capabilities
@@ -75,26 +75,6 @@ func New(m *model.Model, opts Options) (*Planner, error) {
 		p.opts.ScanLimit = DefaultScanLimit
 	}
 	return p, nil
-}
-
-func withDefaults(l tools.Limits) tools.Limits {
-	d := tools.DefaultLimits
-	pick := func(v, def int) int {
-		if v > 0 {
-			return v
-		}
-		return def
-	}
-	return tools.Limits{
-		DefaultLimit:  pick(l.DefaultLimit, d.DefaultLimit),
-		MaxLimit:      pick(l.MaxLimit, d.MaxLimit),
-		MaxOffset:     pick(l.MaxOffset, d.MaxOffset),
-		MaxDepth:      pick(l.MaxDepth, d.MaxDepth),
-		MaxPathLength: pick(l.MaxPathLength, d.MaxPathLength),
-		DefaultTopK:   pick(l.DefaultTopK, d.DefaultTopK),
-		MaxTopK:       pick(l.MaxTopK, d.MaxTopK),
-		MaxBuckets:    pick(l.MaxBuckets, d.MaxBuckets),
-	}
 }
 
 // Call is a tool call whose arguments were parsed by tools.Catalog.Parse:

@@ -142,7 +142,7 @@ func Generate(m *model.Model, opts Options) (*Catalog, error) {
 	}
 	c := &Catalog{
 		model:    m,
-		limits:   opts.Limits.withDefaults(),
+		limits:   opts.Limits.WithDefaults(),
 		caps:     defaultCapabilities,
 		compiled: map[string]*jsonschema.Schema{},
 		offers:   map[string][]*entityOffer{},

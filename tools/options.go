@@ -90,8 +90,9 @@ var DefaultLimits = Limits{
 	MaxBuckets:    50,
 }
 
-// withDefaults fills zero fields from DefaultLimits.
-func (l Limits) withDefaults() Limits {
+// WithDefaults fills zero fields from DefaultLimits: the limits a catalog
+// describes and the planner enforces are the same.
+func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits
 	pick := func(v, def int) int {
 		if v > 0 {
