@@ -13,6 +13,12 @@
 // the edges between them, the user's own node and its edges to them, a
 // bounded set of their neighbours, and the most relevant of those edges.
 //
+// A vector index holds every tenant's nodes and Neo4j 5 cannot filter
+// inside it, so each query fetches its nearest 10 × top candidates (50 to
+// 500) before the tenant filter: in a graph shared by very many tenants a
+// tenant's weaker matches may be missed (explanations count what each
+// source kept).
+//
 // Everything runs in one read transaction of two statements under the
 // call's timeout. When the config declares a tenant, every node either
 // statement touches carries the tenant field = the bound tenant
