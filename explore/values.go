@@ -6,6 +6,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
+	"github.com/ragforge/ragforge/internal/neo4jvalue"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -51,9 +52,10 @@ func epoch(x float64, storage model.DatetimeStorage) time.Time {
 }
 
 // jsonValue converts a property of field f (nil when undeclared) to what
-// the result shows: datetimes, however stored, as ISO-8601 strings;
-// points as {latitude, longitude} (WGS-84) or {x, y, srid}; non-finite
-// numbers as strings.
+// the result shows: datetimes, however stored, as ISO-8601 strings (a
+// UTC instant; a date as a date); other temporal and spatial values as
+// every tool result shows them (package neo4jvalue); non-finite numbers
+// as strings.
 func jsonValue(v any, f *model.Field) any {
 	if f != nil && f.Type.Kind() == model.Datetime {
 		if t, ok := timeOf(v, f.StoredAs); ok {
@@ -63,22 +65,14 @@ func jsonValue(v any, f *model.Field) any {
 			return t.UTC().Format(time.RFC3339Nano)
 		}
 	}
+	if out, ok := neo4jvalue.Temporal(v); ok {
+		return out
+	}
 	switch x := v.(type) {
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return formatFloat(x)
 		}
-	case time.Time:
-		return x.Format(time.RFC3339Nano)
-	case dbtype.Date:
-		return x.Time().Format(time.DateOnly)
-	case dbtype.LocalDateTime:
-		return x.Time().Format("2006-01-02T15:04:05.999999999")
-	case dbtype.Point2D:
-		if x.SpatialRefId == 4326 {
-			return map[string]any{"latitude": x.Y, "longitude": x.X}
-		}
-		return map[string]any{"x": x.X, "y": x.Y, "srid": x.SpatialRefId}
 	case []any:
 		out := make([]any, len(x))
 		for i, y := range x {

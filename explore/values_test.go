@@ -89,3 +89,26 @@ func TestMatchTermsAreTheWholeTextAndItsLongerWords(t *testing.T) {
 		t.Errorf("matchTerms = %q; want %q", got, want)
 	}
 }
+
+func TestJSONValueShowsDatetimesAsISOWhateverTheStorage(t *testing.T) {
+	at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		v    any
+		f    *model.Field
+		want any
+	}{
+		{at.UnixMilli(), &model.Field{Type: model.Datetime, StoredAs: model.EpochMillis}, "2026-11-01T12:00:00Z"},
+		{at.Unix(), &model.Field{Type: model.Timestamp, StoredAs: model.EpochSeconds}, "2026-11-01T12:00:00Z"},
+		{"2026-11-01T13:00:00+01:00", &model.Field{Type: model.Datetime, StoredAs: model.ISOString}, "2026-11-01T12:00:00Z"},
+		{int64(7), &model.Field{Type: model.Integer}, int64(7)},
+		{math.Inf(1), nil, "Infinity"},
+	} {
+		if got := jsonValue(c.v, c.f); got != c.want {
+			t.Errorf("jsonValue(%v) = %v; want %v", c.v, got, c.want)
+		}
+	}
+	p := jsonValue(dbtype.Point2D{X: 2.35, Y: 48.85, SpatialRefId: 4326}, nil).(map[string]any)
+	if p["latitude"] != 48.85 || p["longitude"] != 2.35 {
+		t.Errorf("a WGS-84 point shows as %v", p)
+	}
+}
