@@ -46,7 +46,9 @@ func (p *Planner) semanticSearch(a *tools.SemanticSearchArgs, state State) (*Sta
 	}
 	k := clamp(a.TopK, p.limits.DefaultTopK, p.limits.MaxTopK)
 	candidates := k
-	if len(a.Conditions) > 0 {
+	// Conditions and the tenant filter drop candidates after the index
+	// query, which cannot apply them: ask for more than are returned.
+	if len(a.Conditions) > 0 || p.m.Tenant != nil {
 		candidates = k * candidateFactor
 	}
 	b.line("CALL db.index.vector.queryNodes(%s, %s, %s) YIELD node AS n, score", b.named("index", vi.Name), b.named("candidates", int64(candidates)), b.named("embedding", nil))
