@@ -16,7 +16,7 @@ func TestLoadUnifiesFilesOfDifferentFormats(t *testing.T) {
 		t.Fatal("entity Note missing")
 	}
 	got := m.Materialization
-	if got.Window != 14*24*time.Hour || got.MinUses != 20 || got.MinNodes != 10000 || got.UnusedAfter != 30*24*time.Hour {
+	if got.Window != 14*24*time.Hour || got.MinUses != 20 || got.MinNodes != 1000 || got.UnusedAfter != 30*24*time.Hour {
 		t.Errorf("materialization = %+v, want window 14d and min_uses 20 from policy.cue, other defaults kept", got)
 	}
 }
@@ -139,8 +139,8 @@ func TestLoadFillsTheMaterializationDefaultsWithoutABlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := m.Materialization
-	if got.Window != 7*24*time.Hour || got.MinUses != 100 || got.MinNodes != 10000 || got.UnusedAfter != 30*24*time.Hour {
-		t.Errorf("materialization = %+v, want the schema defaults 7d, 100, 10000, 30d", got)
+	if got.Window != 7*24*time.Hour || got.MinUses != 100 || got.MinNodes != 1000 || got.UnusedAfter != 30*24*time.Hour {
+		t.Errorf("materialization = %+v, want the schema defaults 7d, 100, 1000, 30d", got)
 	}
 }
 
