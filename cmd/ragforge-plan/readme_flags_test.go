@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// flagLine is a flag as FlagSet.PrintDefaults lists it.
+var flagLine = regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`)
+
+// TestEveryFlagOfEveryCommandIsInTheREADME asks every command (and each
+// subcommand with flags of its own) for its flags, as -h prints them, and
+// fails naming each flag README.md does not mention, so a new flag cannot
+// ship undocumented.
+func TestEveryFlagOfEveryCommandIsInTheREADME(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	invocations := [][]string{
+		{"materialize", "apply"}, {"materialize", "status"}, {"stats", "export"}, {"fixture", "load"},
+		{"schema", "apply"}, {"diagram", "render"},
+	}
+	for name := range commands {
+		invocations = append(invocations, []string{name})
+	}
+	seen := 0
+	for _, inv := range invocations {
+		_, _, help := execute(t, append(slices.Clone(inv), "-h")...)
+		for _, m := range flagLine.FindAllStringSubmatch(help, -1) {
+			seen++
+			flag := "--" + m[1]
+			if len(m[1]) == 1 {
+				flag = "-" + m[1]
+			}
+			if !regexp.MustCompile(regexp.QuoteMeta(flag) + `\b`).Match(readme) {
+				t.Errorf("ragforge-plan %s: README.md does not mention %s", strings.Join(inv, " "), flag)
+			}
+		}
+	}
+	if seen < 40 {
+		t.Fatalf("found only %d flags in the commands' help; is -h still printing them?", seen)
+	}
+}
