@@ -9,7 +9,6 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // runCall runs one tool call on Neo4j and prints its result, the way an
@@ -19,14 +18,12 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"usage: ragforge-plan call CONFIG... --tool NAME --args JSON [--format text|json] [--timeout D] [--verbose] [--raw-cypher] [--uri URI --user U --password-file F --database DB]",
 	)
 	conn := addConnectionFlags(fs)
-	embedFlags := addEmbedderFlags(fs)
 	tool := fs.String("tool", "", "tool name, e.g. query_entities")
 	argsJSON := fs.String("args", "{}", "the call's arguments as JSON")
 	format := formatFlag(fs)
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "transaction timeout of the call")
 	verbose := fs.Bool("verbose", false, "return long strings whole")
-	raw := fs.Bool("raw-cypher", false, "offer run_cypher (read-only statements, checked with EXPLAIN)")
-	tenantFlag := fs.String("tenant", "", "the tenant the call runs under (needed when the config declares tenant)")
+	ef := addEngineFlags(fs, "the tenant the call runs under (needed when the config declares tenant)")
 	sf := addStatsFlags(fs, false)
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
@@ -45,17 +42,12 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	emb, err := embedFlags.build(m)
+	opts, err := ef.options(m, *timeout)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
 		return 2
 	}
-	e, closeEngine, err := openEngine(ctx, m, conn, sf, engine.Options{
-		Timeout:  *timeout,
-		Embedder: emb,
-		Tenant:   *tenantFlag,
-		Tools:    tools.Options{Aggregations: true, RawCypher: *raw},
-	}, stderr)
+	e, closeEngine, err := openEngine(ctx, m, conn, sf, opts, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
 		return 1

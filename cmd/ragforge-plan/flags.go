@@ -78,3 +78,11 @@ func newFlagSet(name string, stderr io.Writer, usage ...string) *flag.FlagSet {
 	}
 	return fs
 }
+
+// flagGiven reports whether the named flag was set on the command line
+// (not merely defaulted, e.g. from the environment).
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

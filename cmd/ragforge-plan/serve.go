@@ -13,7 +13,6 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/mcpserver"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // runServe serves a config's tools to MCP clients: on stdin/stdout for a
@@ -24,15 +23,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"usage: ragforge-plan serve CONFIG... [--transport stdio|http] [--addr 127.0.0.1:8080] [--tokens FILE] [--search-tools] [flags]",
 	)
 	conn := addConnectionFlags(fs)
-	embedFlags := addEmbedderFlags(fs)
 	transport := fs.String("transport", "stdio", "stdio (the client starts the server) or http (streamable HTTP at "+mcpserver.Path+")")
 	addr := fs.String("addr", "127.0.0.1:8080", "http: the address to listen on (loopback unless --tokens is given)")
 	tokensFile := fs.String("tokens", os.Getenv(mcpserver.EnvTokensFile), "http: bearer tokens, a JSON or YAML list of {token, tenant?}; requests without one get 401 (default $"+mcpserver.EnvTokensFile+")")
 	searchTools := fs.Bool("search-tools", false, "list only search_tools, which finds the tools a task needs (all stay callable)")
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "transaction timeout of each call")
 	grace := fs.Duration("grace", 30*time.Second, "on SIGINT/SIGTERM, how long running calls may take to finish")
-	raw := fs.Bool("raw-cypher", false, "offer run_cypher (read-only statements, checked with EXPLAIN)")
-	tenantFlag := fs.String("tenant", "", "stdio: the tenant every call runs under (needed when the config declares tenant; over http each token names its own)")
+	ef := addEngineFlags(fs, "stdio: the tenant every call runs under (needed when the config declares tenant; over http each token names its own)")
 	sf := addStatsFlags(fs, false)
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
@@ -65,7 +62,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	emb, err := embedFlags.build(m)
+	opts, err := ef.options(m, *timeout)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
 		return 2
@@ -74,19 +71,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "ragforge-plan serve: %s: %v\n", *tokensFile, err)
 		return 1
 	}
-	if m.Tenant != nil && *transport == "stdio" && *tenantFlag == "" {
+	if m.Tenant != nil && *transport == "stdio" && *ef.tenant == "" {
 		fmt.Fprintln(stderr, "ragforge-plan serve: the config scopes every call to a tenant: give --tenant (stdio serves one user)")
 		return 2
 	}
 	// SIGINT comes through ctx (main); SIGTERM is how service managers stop it.
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
-	eng, closeEngine, err := openEngine(ctx, m, conn, sf, engine.Options{
-		Timeout:  *timeout,
-		Embedder: emb,
-		Tenant:   *tenantFlag,
-		Tools:    tools.Options{Aggregations: true, RawCypher: *raw},
-	}, stderr)
+	eng, closeEngine, err := openEngine(ctx, m, conn, sf, opts, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
 		return 1
