@@ -133,6 +133,14 @@ func templates(bobID int64, bobElementID string) []template {
 		t("a b", false, func(p map[string]string) string {
 			return "MATCH p = shortestPath((a:Person)-[*..3]-(b:Concept)) WHERE " + p["a"] + " AND " + p["b"] + " RETURN [x IN nodes(p) | x.marker] AS ms"
 		}),
+		// Variable-length searches are scoped only by a predicate on every
+		// node of their path, which the search itself applies.
+		t("a x", true, func(p map[string]string) string {
+			return "MATCH (a:Person) WHERE " + p["a"] + " MATCH path = (a)-[*1..3]-(b) WHERE all(x IN nodes(path) WHERE " + p["x"] + ") RETURN b.marker"
+		}),
+		t("a b x", true, func(p map[string]string) string {
+			return "MATCH (a:Person), (b:Concept) WHERE " + p["a"] + " AND " + p["b"] + " MATCH path = shortestPath((a)-[*..4]-(b)) WHERE all(x IN nodes(path) WHERE " + p["x"] + ") RETURN [n IN nodes(path) | n.marker] AS ms"
+		}),
 		t("a", true, func(p map[string]string) string {
 			return fmt.Sprintf("MATCH (a) WHERE id(a) = %d AND %s RETURN a.marker", bobID, p["a"])
 		}),
