@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ragforge/ragforge/ident"
+	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/model"
 )
 

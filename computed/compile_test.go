@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragforge/ragforge/ident"
+	"github.com/ragforge/ragforge/internal/cypher/ident"
 )
 
 func TestFragmentInlinesDependencies(t *testing.T) {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/ragforge/ragforge/ident"
-	"github.com/ragforge/ragforge/readonly"
+	"github.com/ragforge/ragforge/internal/cypher/ident"
+	"github.com/ragforge/ragforge/internal/cypher/readonly"
 )
 
 var neo4jPos = regexp.MustCompile(`\(line (\d+), column (\d+)`)

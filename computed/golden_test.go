@@ -12,7 +12,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ragforge/ragforge/computed"
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
 )
 
 var update = flag.Bool("update", os.Getenv("RAGFORGE_UPDATE") != "", "rewrite the golden files in testdata/computed")
@@ -41,7 +41,7 @@ const baseConfig = `entities:
 `
 
 // TestGoldenCases replays testdata/computed/*.txtar end to end: the config
-// goes through engine.LoadSources (schema, decoding, expression checking,
+// goes through config.LoadSources (schema, decoding, expression checking,
 // error positions) and then computed.CompileModel; the output is every
 // computed field's fragment, or the config errors exactly as `ragforge-plan
 // vet` prints them. A case holds either `ragforge.yaml` or `fields` (lines
@@ -57,27 +57,27 @@ func TestGoldenCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var config []byte
+			var cfg []byte
 			wantAt := -1
 			for i, f := range ar.Files {
 				switch f.Name {
 				case "ragforge.yaml":
-					config = f.Data
+					cfg = f.Data
 				case "fields":
-					config = fieldsConfig(t, f.Data)
+					cfg = fieldsConfig(t, f.Data)
 				case "config-file":
 					name := filepath.Join(filepath.Dir(file), strings.TrimSpace(string(f.Data)))
-					if config, err = os.ReadFile(name); err != nil {
+					if cfg, err = os.ReadFile(name); err != nil {
 						t.Fatal(err)
 					}
 				case "want":
 					wantAt = i
 				}
 			}
-			if config == nil {
+			if cfg == nil {
 				t.Fatal("case has neither ragforge.yaml nor fields")
 			}
-			got := render(config)
+			got := render(cfg)
 			if *update {
 				if wantAt < 0 {
 					ar.Files = append(ar.Files, txtar.File{Name: "want"})
@@ -115,8 +115,8 @@ func fieldsConfig(t *testing.T, data []byte) []byte {
 	return []byte(b.String())
 }
 
-func render(config []byte) string {
-	m, err := engine.LoadSources(engine.Source{Name: "ragforge.yaml", Data: config})
+func render(cfg []byte) string {
+	m, err := config.LoadSources(config.Source{Name: "ragforge.yaml", Data: cfg})
 	if err != nil {
 		return "error:\n" + err.Error() + "\n"
 	}

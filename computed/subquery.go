@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ragforge/ragforge/ident"
+	"github.com/ragforge/ragforge/internal/cypher/ident"
 )
 
 // Subquery is the CALL clause that computes a raw `cypher:` field for the

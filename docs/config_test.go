@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
 )
 
 var yamlBlock = regexp.MustCompile("(?s)```yaml\n(.*?)```")
@@ -27,7 +27,7 @@ func TestEveryConfigExampleInTheReferenceLoadsOrFailsAsItSays(t *testing.T) {
 	for i, b := range blocks {
 		src := b[1]
 		name := fmt.Sprintf("config.md-block-%d.yaml", i+1)
-		_, err := engine.LoadSources(engine.Source{Name: name, Data: []byte(src)})
+		_, err := config.LoadSources(config.Source{Name: name, Data: []byte(src)})
 		if want, ok := strings.CutPrefix(strings.SplitN(src, "\n", 2)[0], "# invalid: "); ok {
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("block %d should fail with %q, got %v", i+1, want, err)

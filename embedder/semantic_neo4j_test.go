@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
@@ -45,7 +46,7 @@ func TestOfflineEmbeddingsFindTheNoteSharingTheQueryWordsOnNeo4j(t *testing.T) {
 	if err := os.WriteFile(path, []byte(notesConfig), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m, err := engine.Load(path)
+	m, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

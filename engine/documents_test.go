@@ -4,12 +4,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/retrieval"
 	"github.com/ragforge/ragforge/tools"
 )
 
 func TestDocumentsCarryConfigKeywordsExamplesAndParameters(t *testing.T) {
-	m, err := Load("../testdata/configs/valid/code-rag.yaml")
+	m, err := config.Load("../testdata/configs/valid/code-rag.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

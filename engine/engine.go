@@ -8,15 +8,16 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/embedder"
-	"github.com/ragforge/ragforge/explore"
+	"github.com/ragforge/ragforge/internal/memory/explore"
+	"github.com/ragforge/ragforge/internal/memory/traverse"
+	"github.com/ragforge/ragforge/internal/memory/write"
+	"github.com/ragforge/ragforge/internal/tree"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
-	"github.com/ragforge/ragforge/traverse"
-	"github.com/ragforge/ragforge/tree"
-	"github.com/ragforge/ragforge/write"
 )
 
 // Defaults of [Options]; each bounds what one tool call may cost.
@@ -110,7 +111,7 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("engine: nil model")
 	}
 	// A model built or changed in Go passes the same checks as a loaded one.
-	if err := validateModel(m); err != nil {
+	if err := config.Validate(m); err != nil {
 		return nil, err
 	}
 	if opts.Timeout <= 0 {

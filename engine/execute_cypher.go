@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ragforge/ragforge/readonly"
+	"github.com/ragforge/ragforge/internal/cypher/readonly"
 	"github.com/ragforge/ragforge/tools"
 )
 

@@ -15,9 +15,10 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/fixture"
-	"github.com/ragforge/ragforge/internal/fixturetest"
+	"github.com/ragforge/ragforge/internal/fixture"
+	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -61,7 +62,7 @@ func loadNetHTTPTB(t testing.TB, opts engine.Options) *netHTTP {
 	}
 	neo4jtest.Run(t, d, `UNWIND $rows AS r MATCH (s:Scope {uuid: r.scope})
 		CREATE (s)-[:HAS_CHANGE {order: r.order}]->(:Change {uuid: r.uuid, timestamp: r.ts, kind: 'updated', summary: 'edit'})`, map[string]any{"rows": rows})
-	m, err := engine.Load("../testdata/configs/valid/code-rag.yaml")
+	m, err := config.Load("../testdata/configs/valid/code-rag.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tools"
@@ -17,7 +18,7 @@ import (
 
 func codeRAG(t *testing.T, d neo4j.DriverWithContext, opts engine.Options) *engine.Engine {
 	t.Helper()
-	m, err := engine.Load("../testdata/configs/valid/code-rag.yaml")
+	m, err := config.Load("../testdata/configs/valid/code-rag.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,15 +12,16 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
-func newEngine(t *testing.T, d neo4j.DriverWithContext, config string, opts engine.Options) *engine.Engine {
+func newEngine(t *testing.T, d neo4j.DriverWithContext, cfg string, opts engine.Options) *engine.Engine {
 	t.Helper()
-	m, err := engine.Load(config)
+	m, err := config.Load(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestDistanceSearchNearestFirst(t *testing.T) {
 // direction.
 func TestSemanticSearchUsesTheEmbedderAndTheVectorIndex(t *testing.T) {
 	d := neo4jtest.Open(t)
-	m, err := engine.Load("../testdata/configs/valid/memory-graph.yaml")
+	m, err := config.Load("../testdata/configs/valid/memory-graph.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +268,7 @@ func TestNeo4jValuesBecomeJSONFriendly(t *testing.T) {
 func TestCapabilitiesFollowTheServer(t *testing.T) {
 	d := neo4jtest.Open(t)
 	ctx := context.Background()
-	m, err := engine.Load("../testdata/configs/valid/code-rag.yaml")
+	m, err := config.Load("../testdata/configs/valid/code-rag.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +303,7 @@ func TestCapabilitiesFollowTheServer(t *testing.T) {
 // TestCustomToolsRunTheirHandler checks dispatch: the handler gets the
 // validated arguments and its value is the result.
 func TestCustomToolsRunTheirHandler(t *testing.T) {
-	m, err := engine.Load("../testdata/configs/valid/code-rag.yaml")
+	m, err := config.Load("../testdata/configs/valid/code-rag.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/ragforge/ragforge/internal/neo4jvalue"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jvalue"
 )
 
 // embeddingMinLen is the length from which a list of numbers is taken for an

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixture"
 	"github.com/ragforge/ragforge/tools"
 )
 

@@ -9,16 +9,17 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/cypher/readonly"
+	"github.com/ragforge/ragforge/internal/cypher/scope"
+	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
+	"github.com/ragforge/ragforge/internal/memory/write"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
-	"github.com/ragforge/ragforge/readonly"
-	"github.com/ragforge/ragforge/schemaapply"
-	"github.com/ragforge/ragforge/scope"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
-	"github.com/ragforge/ragforge/write"
 )
 
 // flatEmbedder gives every text the same unit vector, so every embedded
@@ -69,7 +70,7 @@ func seedTwoTenants(t *testing.T, e *engine.Engine) (aliceKeys, bobKeys map[stri
 func TestEveryReadToolSeesOnlyTheBoundTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
 	ctx := context.Background()
-	m, err := engine.Load("../testdata/configs/valid/memory-graph.yaml")
+	m, err := config.Load("../testdata/configs/valid/memory-graph.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,16 +7,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
-	"github.com/ragforge/ragforge/traverse"
 )
 
 func TestTraverseIsOfferedWithATenantAndRunsUnderTheBoundOne(t *testing.T) {
 	d := neo4jtest.Open(t)
-	m, err := engine.Load("../testdata/configs/valid/memory-graph.yaml")
+	m, err := config.Load("../testdata/configs/valid/memory-graph.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

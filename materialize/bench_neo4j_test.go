@@ -12,8 +12,9 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixture"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/materialize"
 	"github.com/ragforge/ragforge/model"
@@ -127,7 +128,7 @@ func BenchmarkMaterialize(b *testing.B) {
 		}
 	})
 	scopes := loadScaled(b, d)
-	m, err := engine.Load("../testdata/materialize/scopes.yaml")
+	m, err := config.Load("../testdata/materialize/scopes.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}

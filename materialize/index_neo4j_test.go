@@ -9,7 +9,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/materialize"
 	"github.com/ragforge/ragforge/planner"
@@ -99,7 +99,7 @@ func TestMaterializedFieldsGetARangeIndexUnlessIndexFalse(t *testing.T) {
 	if err := os.WriteFile(path, []byte(indexConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := engine.Load(path)
+	m, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestStatusShowsAnIndexAddedOrDroppedByALaterApply(t *testing.T) {
 	if err := os.WriteFile(path, []byte(indexConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := engine.Load(path)
+	m, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

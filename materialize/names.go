@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/ragforge/ragforge/ident"
+	"github.com/ragforge/ragforge/internal/cypher/ident"
 )
 
 // The labels of ragforge's own nodes, already quoted as ident.Quote quotes

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/materialize"
@@ -31,7 +32,7 @@ func TestPlannerReadsStoredValuesOnlyWhenReadyAndAnswersAlike(t *testing.T) {
 	neo4jtest.Run(t, d, `UNWIND range(1, 300) AS i
 		CREATE (:Scope {uuid: 'u' + i, name: 'f' + i, type: CASE i % 3 WHEN 0 THEN 'function' WHEN 1 THEN 'method' ELSE 'type' END,
 			file: 'a.go', startLine: 5, endLine: 5 + (i * 7919) % 1000})`, nil)
-	m, err := engine.Load(codeRAG)
+	m, err := config.Load(codeRAG)
 	if err != nil {
 		t.Fatal(err)
 	}

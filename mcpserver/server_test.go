@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -21,7 +22,7 @@ const codeRAG = "../testdata/configs/valid/code-rag.yaml"
 // validated; nothing runs on Neo4j) with the given custom tools.
 func newEngine(t *testing.T, custom ...tools.CustomTool) *engine.Engine {
 	t.Helper()
-	m, err := engine.Load(codeRAG)
+	m, err := config.Load(codeRAG)
 	if err != nil {
 		t.Fatal(err)
 	}

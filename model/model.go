@@ -3,7 +3,7 @@
 // relationships and indexes, with the tool modes and query operators the CUE
 // schema derived for each field.
 //
-// A Model is produced by engine.Load and is read-only afterwards; nothing in
+// A Model is produced by config.Load and is read-only afterwards; nothing in
 // it comes from an agent, so its identifiers are the only names that may
 // appear (escaped) in generated Cypher.
 package model

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ragforge/ragforge/ident"
+	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/model"
 )
 

@@ -2,12 +2,14 @@ package planner_test
 
 import (
 	"encoding/json"
-	"github.com/ragforge/ragforge/planner"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/planner"
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/model"
@@ -35,7 +37,7 @@ func loadModel(t testing.TB, name string) *model.Model {
 	if _, err := os.Stat(path); err != nil {
 		path = filepath.Join("..", "testdata", "planner", "configs", name)
 	}
-	m, err := engine.Load(path)
+	m, err := config.Load(path)
 	if err != nil {
 		t.Fatalf("load %s: %v", name, err)
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/ident"
+	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -17,7 +17,7 @@ import (
 // panic and never a statement.
 func TestPlanRefusesANameOutsideTheIdentifierRules(t *testing.T) {
 	for _, bad := range []string{"na`me", `x\u0060y`, "has space", "1st", ""} {
-		m, err := engine.Load("../testdata/configs/valid/code-rag.yaml")
+		m, err := config.Load("../testdata/configs/valid/code-rag.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
@@ -20,7 +20,7 @@ import (
 // refusing a valid config.
 func TestComputedFieldNamesAtTheLengthLimitPlanAndRun(t *testing.T) {
 	d := neo4jtest.Open(t)
-	m, err := engine.Load("../testdata/configs/valid/code-rag.yaml")
+	m, err := config.Load("../testdata/configs/valid/code-rag.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

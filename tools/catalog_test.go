@@ -13,7 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -30,7 +30,7 @@ func configs(t testing.TB) []string {
 
 func load(t testing.TB, path string) *model.Model {
 	t.Helper()
-	m, err := engine.Load(path)
+	m, err := config.Load(path)
 	if err != nil {
 		t.Fatalf("load %s: %v", path, err)
 	}
@@ -404,7 +404,7 @@ func TestAddingAFieldChangesDescriptionsAndSchemas(t *testing.T) {
 		t.Fatal("anchor not found in code-rag.yaml")
 	}
 	added := bytes.Replace(data, []byte(anchor), []byte(anchor+"      - name: owner\n        type: string\n        description: Team that owns the file\n      - name: reviewed_at\n        type: datetime\n        description: Last code review\n"), 1)
-	m, err := engine.LoadSources(engine.Source{Name: "code-rag.yaml", Data: added})
+	m, err := config.LoadSources(config.Source{Name: "code-rag.yaml", Data: added})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -29,7 +29,7 @@ entities:
 `
 
 func TestExposedToolsNarrowFieldsModesAndOperators(t *testing.T) {
-	m, err := engine.LoadSources(engine.Source{Name: "n.yaml", Data: []byte(narrowed)})
+	m, err := config.LoadSources(config.Source{Name: "n.yaml", Data: []byte(narrowed)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestParseDatetimeAcceptsTheDocumentedForms(t *testing.T) {
 }
 
 func TestExploreAcceptsATargetReachedWithinTheDepth(t *testing.T) {
-	m, err := engine.Load("../testdata/configs/valid/code-rag.yaml")
+	m, err := config.Load("../testdata/configs/valid/code-rag.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixture"
 )
 
 // Check asks every workload both ways and returns an error naming each

@@ -11,9 +11,10 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/fixture"
-	"github.com/ragforge/ragforge/internal/fixturetest"
+	"github.com/ragforge/ragforge/internal/fixture"
+	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
@@ -27,8 +28,8 @@ var (
 	debugFlag = flag.Bool("graphql-debug", false, "print the Cypher @neo4j/graphql runs (DEBUG=@neo4j/graphql:*) on stderr")
 )
 
-// config is the code-RAG example config, which describes the fixture graph.
-const config = "../../testdata/configs/valid/code-rag.yaml"
+// codeRAGConfig is the code-RAG example config, which describes the fixture graph.
+const codeRAGConfig = "../../testdata/configs/valid/code-rag.yaml"
 
 // requireRunner skips the test when the Node runner cannot start, and
 // fails it under CI=true, where scripts/test installs it (npm ci).
@@ -71,7 +72,7 @@ func conn(tb testing.TB) Conn {
 // (Prepare); minNodes > 0 replaces the config's min_nodes.
 func prepare(tb testing.TB, d neo4j.DriverWithContext, ws []Workload, minNodes int) (*engine.Engine, *Setup) {
 	tb.Helper()
-	m, err := engine.Load(config)
+	m, err := config.Load(codeRAGConfig)
 	if err != nil {
 		tb.Fatal(err)
 	}

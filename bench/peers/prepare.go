@@ -9,9 +9,9 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
 	"github.com/ragforge/ragforge/materialize"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/schemaapply"
 )
 
 // Setup is what [Prepare] did to run ragforge out of the box, for the

@@ -21,7 +21,7 @@ import (
 	"strings"
 
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixture"
 	"github.com/ragforge/ragforge/tools"
 )
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/model"
 )
@@ -37,7 +38,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ragforge-plan call: --timeout must be positive")
 		return 2
 	}
-	m, err := engine.Load(configs...)
+	m, err := config.Load(configs...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

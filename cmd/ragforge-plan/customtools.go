@@ -1,11 +1,11 @@
 package main
 
 import (
+	"github.com/ragforge/ragforge/internal/memory/traverse"
+	"github.com/ragforge/ragforge/internal/memory/write"
+	"github.com/ragforge/ragforge/internal/tree"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
-	"github.com/ragforge/ragforge/traverse"
-	"github.com/ragforge/ragforge/tree"
-	"github.com/ragforge/ragforge/write"
 )
 
 // customTools are the tools m adds beside the generated ones (the tree

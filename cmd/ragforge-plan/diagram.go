@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/ragforge/ragforge/diagram"
-	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/tree"
+	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/tree"
+	"github.com/ragforge/ragforge/internal/tree/diagram"
 )
 
 // runDiagram draws a saved diagram (a create_diagram preset) for a person:
@@ -38,7 +38,7 @@ func runDiagram(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "ragforge-plan diagram: %v\n", err)
 		return 1
 	}
-	m, err := engine.Load(configs...)
+	m, err := config.Load(configs...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

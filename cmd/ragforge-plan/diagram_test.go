@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragforge/ragforge/internal/fixturetest"
+	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
@@ -40,7 +41,7 @@ func writeFile(t *testing.T, name, content string) string {
 
 // buildEmbedder parses the embedder flags in args and builds the embedder
 // for config.
-func buildEmbedder(t *testing.T, config string, args ...string) (engine.Embedder, error) {
+func buildEmbedder(t *testing.T, cfg string, args ...string) (engine.Embedder, error) {
 	t.Helper()
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -48,7 +49,7 @@ func buildEmbedder(t *testing.T, config string, args ...string) (engine.Embedder
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	m, err := engine.Load(config)
+	m, err := config.Load(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestEmbedderFlagsRefuseSettingsThatCannotWork(t *testing.T) {
 	t.Setenv(envEmbedderURL, "")
 	t.Setenv(envEmbedderModel, "")
 	for _, c := range []struct {
-		config string
+		cfg string
 		args   []string
 		want   string
 	}{
@@ -114,7 +115,7 @@ func TestEmbedderFlagsRefuseSettingsThatCannotWork(t *testing.T) {
 		{notes, []string{"--embedder", "openai", "--embedder-url", "http://localhost:11434/v1"}, "vector index note_embeddings of Note names no model: give --embedder-model"},
 		{codeRAG, []string{"--embedder-key", "sk-x"}, "set OPENAI_API_KEY or give --embedder-key-file FILE"},
 	} {
-		_, err := buildEmbedder(t, c.config, c.args...)
+		_, err := buildEmbedder(t, c.cfg, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want %q", c.args, err, c.want)
 		}
@@ -150,7 +151,7 @@ func TestEmbedderKeyInTheArgumentsIsRefusedAndNeverShown(t *testing.T) {
 func TestCallWithTheOfflineEmbedderOffersSemanticSearch(t *testing.T) {
 	d := neo4jtest.Open(t)
 	notes := writeFile(t, "notes.yaml", notesConfig)
-	m, err := engine.Load(notes)
+	m, err := config.Load(notes)
 	if err != nil {
 		t.Fatal(err)
 	}

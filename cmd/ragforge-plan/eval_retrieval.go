@@ -7,16 +7,16 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ragforge/ragforge/internal/retrievaleval"
 	"github.com/ragforge/ragforge/retrieval"
-	"github.com/ragforge/ragforge/retrieval/evaluate"
 )
 
 // evalReport is `ragforge-plan eval-retrieval --format json`.
 type evalReport struct {
-	Data    string            `json:"data"`
-	Split   string            `json:"split"`
-	Options retrieval.Options `json:"options"`
-	Results []evaluate.Result `json:"results"`
+	Data    string                 `json:"data"`
+	Split   string                 `json:"split"`
+	Options retrieval.Options      `json:"options"`
+	Results []retrievaleval.Result `json:"results"`
 	// Latency1000 is Select's latency on a 1,000-tool catalog pooled from
 	// all data sets, queried with the split's messages of all data sets.
 	Latency1000 latencyReport `json:"latency_1000_tools"`
@@ -33,8 +33,8 @@ func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs := newFlagSet("eval-retrieval", stderr,
 		"usage: ragforge-plan eval-retrieval [--data DIR] [--split dev|test] [--format text|json]",
 	)
-	data := fs.String("data", "", "evaluation data folder (default: the copy vendored at "+evaluate.DataPath+" in the repository)")
-	split := fs.String("split", evaluate.SplitDev, "split to measure: dev (tune on it) or test (report it)")
+	data := fs.String("data", "", "evaluation data folder (default: the copy vendored at "+retrievaleval.DataPath+" in the repository)")
+	split := fs.String("split", retrievaleval.SplitDev, "split to measure: dev (tune on it) or test (report it)")
 	format := formatFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -43,14 +43,14 @@ func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writ
 		fs.Usage()
 		return 2
 	}
-	if *split != evaluate.SplitDev && *split != evaluate.SplitTest {
+	if *split != retrievaleval.SplitDev && *split != retrievaleval.SplitTest {
 		fmt.Fprintf(stderr, "ragforge-plan eval-retrieval: unknown --split %q (allowed: dev, test)\n", *split)
 		return 2
 	}
 	dir := *data
 	if dir == "" {
 		var err error
-		if dir, err = evaluate.DefaultDataDir(); err != nil {
+		if dir, err = retrievaleval.DefaultDataDir(); err != nil {
 			fmt.Fprintf(stderr, "ragforge-plan eval-retrieval: %v\n", err)
 			return 2
 		}
@@ -60,7 +60,7 @@ func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "ragforge-plan eval-retrieval: %v\n", err)
 		return 2
 	}
-	sets, err := evaluate.LoadAll(dir)
+	sets, err := retrievaleval.LoadAll(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan eval-retrieval: %v\n", err)
 		return 1
@@ -70,21 +70,21 @@ func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writ
 		if ctx.Err() != nil {
 			return 130
 		}
-		r, err := evaluate.Run(ds, *split, opts)
+		r, err := retrievaleval.Run(ds, *split, opts)
 		if err != nil {
 			fmt.Fprintf(stderr, "ragforge-plan eval-retrieval: %v\n", err)
 			return 1
 		}
 		report.Results = append(report.Results, r)
 	}
-	pool := evaluate.PooledCatalog(sets, evaluate.LatencyCatalogSize)
+	pool := retrievaleval.PooledCatalog(sets, retrievaleval.LatencyCatalogSize)
 	ix, err := retrieval.NewIndex(pool)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan eval-retrieval: %v\n", err)
 		return 1
 	}
-	msgs := evaluate.Messages(sets, *split)
-	p50, p99, err := evaluate.Latency(ix, msgs, opts)
+	msgs := retrievaleval.Messages(sets, *split)
+	p50, p99, err := retrievaleval.Latency(ix, msgs, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan eval-retrieval: %v\n", err)
 		return 1

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragforge/ragforge/retrieval/evaluate"
+	"github.com/ragforge/ragforge/internal/retrievaleval"
 )
 
 func TestEvalRetrievalReadsTheVendoredDataAndReportsEveryDataSet(t *testing.T) {
@@ -25,8 +25,8 @@ func TestEvalRetrievalReadsTheVendoredDataAndReportsEveryDataSet(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.HasSuffix(filepath.ToSlash(rep.Data), "/"+evaluate.DataPath) {
-		t.Errorf("data read from %s, want the vendored %s", rep.Data, evaluate.DataPath)
+	if !strings.HasSuffix(filepath.ToSlash(rep.Data), "/"+retrievaleval.DataPath) {
+		t.Errorf("data read from %s, want the vendored %s", rep.Data, retrievaleval.DataPath)
 	}
 	var names []string
 	for _, r := range rep.Results {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
@@ -49,7 +50,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fs.Usage()
 		return 2
 	}
-	m, err := engine.Load(configs...)
+	m, err := config.Load(configs...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

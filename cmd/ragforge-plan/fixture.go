@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixture"
 )
 
 // runFixture loads a Go source tree into Neo4j as the code graph of the

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/ragforge/ragforge/schemadraft"
+	"github.com/ragforge/ragforge/internal/graphschema/schemadraft"
 )
 
 // runInit drafts a config from the graph at --uri (`ragforge-plan init`),

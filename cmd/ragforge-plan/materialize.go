@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/materialize"
 	"github.com/ragforge/ragforge/planner"
 )
@@ -85,7 +85,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "ragforge-plan materialize %s: %v\n", sub, err)
 		return 1
 	}
-	m, err := engine.Load(configs...)
+	m, err := config.Load(configs...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

@@ -14,7 +14,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/materialize"
 )
 
@@ -63,7 +63,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	m, err := engine.Load(configs...)
+	m, err := config.Load(configs...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

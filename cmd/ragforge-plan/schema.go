@@ -6,8 +6,8 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/schemaapply"
+	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
 )
 
 // schemaApplyReport is `ragforge-plan schema apply --format json`.
@@ -40,7 +40,7 @@ func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return 2
 	}
-	m, err := engine.Load(pos[1:]...)
+	m, err := config.Load(pos[1:]...)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan schema apply: %v\n", err)
 		return 1

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragforge/ragforge/internal/fixturetest"
+	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
@@ -15,7 +15,7 @@ func TestVetWithAServerReportsMisspeltNamesAtTheirLines(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, `CREATE (f:File {path: 'a.go'})-[:CONTAINS {order: 1}]->(s:Scope {uuid: 'u1', name: 'F', startLine: 1, endLine: 9, tags: ['x'],
 		changed: 1732300000000, seen: '2024-05-01T10:00:00Z'})`, nil)
-	code, out, errOut := execute(t, append([]string{"vet", "../../schemacheck/testdata/misspelt.yaml"}, neo4jtest.Flags(t)...)...)
+	code, out, errOut := execute(t, append([]string{"vet", "../../internal/graphschema/schemacheck/testdata/misspelt.yaml"}, neo4jtest.Flags(t)...)...)
 	if code != 1 || out != "" {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
@@ -31,7 +31,7 @@ func TestVetWithAServerReportsMisspeltNamesAtTheirLines(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
-	_, out, _ = execute(t, append([]string{"vet", "../../schemacheck/testdata/misspelt.yaml", "--format", "json"}, neo4jtest.Flags(t)...)...)
+	_, out, _ = execute(t, append([]string{"vet", "../../internal/graphschema/schemacheck/testdata/misspelt.yaml", "--format", "json"}, neo4jtest.Flags(t)...)...)
 	var r vetReport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/retrieval"
 	"github.com/ragforge/ragforge/tools"
@@ -25,7 +26,7 @@ func documentsFromConfigs(paths []string) ([]retrieval.Document, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
-	m, err := engine.Load(paths...)
+	m, err := config.Load(paths...)
 	if err != nil {
 		return nil, err
 	}

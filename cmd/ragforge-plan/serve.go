@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/mcpserver"
 )
@@ -57,7 +58,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 	}
-	m, err := engine.Load(configs...)
+	m, err := config.Load(configs...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

@@ -15,9 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/fixture"
-	"github.com/ragforge/ragforge/internal/fixturetest"
+	"github.com/ragforge/ragforge/internal/fixture"
+	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -139,7 +140,7 @@ func loadMCPFixture(t *testing.T) *mcpFixture {
 	g := fixturetest.LoadNetHTTP(t, d)
 	neo4jtest.Run(t, d, "CREATE FULLTEXT INDEX scope_text IF NOT EXISTS FOR (n:Scope) ON EACH [n.name, n.signature, n.source]", nil)
 	neo4jtest.Run(t, d, "CALL db.awaitIndexes(300)", nil)
-	m, err := engine.Load(codeRAG)
+	m, err := config.Load(codeRAG)
 	if err != nil {
 		t.Fatal(err)
 	}

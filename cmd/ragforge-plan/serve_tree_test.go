@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragforge/ragforge/fixture"
+	"github.com/ragforge/ragforge/internal/fixture"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
-	"github.com/ragforge/ragforge/tree"
+	"github.com/ragforge/ragforge/internal/tree"
 )
 
 // rawStep is what raw-client.mjs saw of one step: a listing or a result,

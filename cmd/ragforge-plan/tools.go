@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
@@ -42,7 +43,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 	}
-	m, err := engine.Load(configs...)
+	m, err := config.Load(configs...)
 	if err != nil {
 		fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
 		return 1

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -48,13 +48,13 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	m, err := engine.Load(configs...)
+	m, err := config.Load(configs...)
 	report := vetReport{Errors: []vetError{}, Warnings: []vetError{}}
 	if err == nil && conn.uri != "" {
 		err = liveChecks(ctx, conn, m, stderr, &report.Warnings)
 	}
 	if err != nil {
-		var ces engine.ConfigErrors
+		var ces config.ConfigErrors
 		if !errors.As(err, &ces) {
 			fmt.Fprintf(stderr, "ragforge-plan vet: %v\n", err)
 			return 1

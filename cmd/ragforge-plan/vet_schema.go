@@ -6,15 +6,15 @@ import (
 	"io"
 	"slices"
 
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/graphschema/schemacheck"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/schemacheck"
 )
 
 // liveChecks is what vet checks on the server: raw cypher: fields with
 // EXPLAIN, and the config against the graph's labels, properties, types,
 // relationships and indexes (package schemacheck). Errors of both come back
-// together as engine.ConfigErrors (vet exits 1); the graph's warnings
+// together as config.ConfigErrors (vet exits 1); the graph's warnings
 // (missing indexes, a database without nodes) are printed to stderr and
 // appended to warnings (for --format json), and do not fail vet.
 func liveChecks(ctx context.Context, conn *connection, m *model.Model, stderr io.Writer, warnings *[]vetError) error {
@@ -23,7 +23,7 @@ func liveChecks(ctx context.Context, conn *connection, m *model.Model, stderr io
 		return err
 	}
 	defer d.Close(ctx)
-	ces, err := engine.CheckCypherFields(ctx, d, conn.database, m)
+	ces, err := config.CheckCypherFields(ctx, d, conn.database, m)
 	if err != nil {
 		return err
 	}
@@ -33,14 +33,14 @@ func liveChecks(ctx context.Context, conn *connection, m *model.Model, stderr io
 	}
 	for _, f := range findings {
 		if f.Severity == schemacheck.Error {
-			ces = append(ces, engine.ConfigError{Pos: f.Pos, Path: f.Path, Msg: f.Msg})
+			ces = append(ces, config.ConfigError{Pos: f.Pos, Path: f.Path, Msg: f.Msg})
 		} else {
 			fmt.Fprintln(stderr, f)
 			*warnings = append(*warnings, vetError{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Message: f.Msg})
 		}
 	}
 	if len(ces) > 0 {
-		slices.SortStableFunc(ces, func(a, b engine.ConfigError) int { return a.Pos.Compare(b.Pos) })
+		slices.SortStableFunc(ces, func(a, b config.ConfigError) int { return a.Pos.Compare(b.Pos) })
 		return ces
 	}
 	return nil

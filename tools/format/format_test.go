@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/tokens"
 	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/tools/format"
-	"github.com/ragforge/ragforge/tools/tokens"
 )
 
 // update rewrites the golden files and MEASUREMENTS.md:
@@ -39,7 +39,7 @@ func examples(t *testing.T, opts tools.Options) []example {
 	}
 	var out []example
 	for _, p := range paths {
-		m, err := engine.Load(p)
+		m, err := config.Load(p)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}

@@ -1,0 +1,302 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"cuelang.org/go/cue"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// Validate checks a model as Load checks a config, so a model built
+// (or changed) in Go cannot bypass the schema: it is written back in the
+// config's shape, unified with the embedded #Config and validated there —
+// the schema stays the one definition of a valid config —, then its
+// computed fields are compiled (expression types, cycles, cypher bodies).
+// Errors are [ConfigErrors], positioned where the model records a
+// position (a loaded model) and otherwise named by their path.
+func Validate(m *model.Model) error {
+	cfg, pos := encodeModel(m)
+	cueMu.Lock()
+	defer cueMu.Unlock()
+	def, err := configDef()
+	if err != nil {
+		return err
+	}
+	data := schemaContext.Encode(cfg)
+	if err := data.Err(); err != nil {
+		return fmt.Errorf("config: encoding the model: %w", err)
+	}
+	var errs ConfigErrors
+	if err := def.Unify(data).Validate(cue.All(), cue.Concrete(true), cue.Hidden(true)); err != nil {
+		errs = translate(err, data, def)
+	}
+	blocked, ok := blockedEntities(errs)
+	if ok {
+		checked := &model.Model{}
+		for i, e := range m.Entities {
+			if !blocked[i] {
+				checked.Entities = append(checked.Entities, e)
+			}
+		}
+		errs = append(errs, checkComputed(checked, nil)...)
+	}
+	for i := range errs {
+		if errs[i].Pos.Line == 0 {
+			errs[i].Pos = nearestPos(pos, errs[i].Path)
+		}
+	}
+	if len(errs) > 0 {
+		return errs.sorted()
+	}
+	return nil
+}
+
+// nearestPos is the position recorded for the deepest prefix of path.
+func nearestPos(pos map[string]model.Pos, path string) model.Pos {
+	for p := path; p != ""; {
+		if at, ok := pos[p]; ok && at.Line != 0 {
+			return at
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return model.Pos{}
+}
+
+// encodeModel writes m in the config's shape (what Load reads), and the
+// positions m records, keyed by data path.
+func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
+	pos := map[string]model.Pos{}
+	cfg := map[string]any{}
+	entities := []any{}
+	for i, e := range m.Entities {
+		at := "entities." + strconv.Itoa(i)
+		pos[at] = e.Pos
+		ent := map[string]any{"name": e.Name, "unique_field": e.UniqueField}
+		setString(ent, "description", e.Description)
+		var fields, computed, rels, vectors []any
+		for j, f := range e.Fields {
+			pos[at+".searchable_fields."+strconv.Itoa(j)] = f.Pos
+			fields = append(fields, encodeField(f))
+		}
+		for j, c := range e.Computed {
+			pos[at+".computed_fields."+strconv.Itoa(j)] = c.Pos
+			cf := encodeField(&c.Field)
+			delete(cf, "indexed")
+			setString(cf, "expression", c.Expression)
+			setString(cf, "cypher", c.Cypher)
+			setString(cf, "cache_property", c.CacheProperty)
+			switch c.Materialized {
+			case model.Always:
+				cf["materialized"] = true
+			case model.Auto:
+				cf["materialized"] = "auto"
+			case model.Never, "":
+				cf["materialized"] = false
+			default:
+				cf["materialized"] = string(c.Materialized)
+			}
+			cf["index"] = c.Index
+			computed = append(computed, cf)
+		}
+		for j, r := range e.Relationships {
+			pos[at+".relationships."+strconv.Itoa(j)] = r.Pos
+			rel := map[string]any{"type": r.Type}
+			if len(r.Targets) == 1 {
+				rel["target"] = r.Targets[0]
+			} else {
+				rel["target"] = append([]string{}, r.Targets...)
+			}
+			setString(rel, "direction", string(r.Direction))
+			setString(rel, "description", r.Description)
+			if r.Writable {
+				rel["writable"] = true
+			}
+			if len(r.Properties) > 0 {
+				var props []any
+				for k, p := range r.Properties {
+					pos[at+".relationships."+strconv.Itoa(j)+".properties."+strconv.Itoa(k)] = p.Pos
+					props = append(props, encodeField(p))
+				}
+				rel["properties"] = props
+			}
+			rels = append(rels, rel)
+		}
+		for j, v := range e.VectorIndexes {
+			pos[at+".vector_indexes."+strconv.Itoa(j)] = v.Pos
+			vi := map[string]any{"name": v.Name, "field": v.Field, "dimensions": v.Dimensions}
+			setString(vi, "property", v.Property)
+			setString(vi, "similarity", v.Similarity)
+			setString(vi, "model", v.Model)
+			vectors = append(vectors, vi)
+		}
+		for key, list := range map[string][]any{"searchable_fields": fields, "computed_fields": computed, "relationships": rels, "vector_indexes": vectors} {
+			if len(list) > 0 {
+				ent[key] = list
+			}
+		}
+		if ft := e.FullTextIndex; ft != nil {
+			pos[at+".full_text_index"] = ft.Pos
+			fti := map[string]any{"name": ft.Name, "fields": append([]string{}, ft.Fields...)}
+			setString(fti, "analyzer", ft.Analyzer)
+			ent["full_text_index"] = fti
+		}
+		if len(e.ExposedTools) > 0 {
+			tools := map[string]any{}
+			for name, tc := range e.ExposedTools {
+				ctl := map[string]any{"enabled": tc.Enabled}
+				for key, list := range map[string][]string{"fields": tc.Fields, "modes": tc.Modes, "operators": tc.Operators} {
+					if list != nil {
+						ctl[key] = list
+					}
+				}
+				tools[name] = ctl
+			}
+			ent["exposed_tools"] = tools
+		}
+		if e.Writable.Any() {
+			ent["writable"] = map[string]any{"create": e.Writable.Create, "update": e.Writable.Update}
+		}
+		if k := e.Key; k != nil {
+			pos[at+".key"] = k.Pos
+			ent["key"] = map[string]any{"field": k.Field, "from": append([]string{}, k.From...), "prefix": k.Prefix}
+		}
+		if e.Immutable != nil {
+			ent["immutable"] = append([]string{}, e.Immutable...)
+		}
+		if e.Required != nil {
+			ent["required"] = append([]string{}, e.Required...)
+		}
+		entities = append(entities, ent)
+	}
+	cfg["entities"] = entities
+	mat := map[string]any{}
+	setString(mat, "window", duration(m.Materialization.Window))
+	setString(mat, "unused_after", duration(m.Materialization.UnusedAfter))
+	if m.Materialization.MinUses != 0 {
+		mat["min_uses"] = m.Materialization.MinUses
+	}
+	if m.Materialization.MinNodes != 0 {
+		mat["min_nodes"] = m.Materialization.MinNodes
+	}
+	cfg["materialization"] = mat
+	if len(m.ToolDocs) > 0 {
+		docs := map[string]any{}
+		for name, d := range m.ToolDocs {
+			doc := map[string]any{}
+			if d.Keywords != nil {
+				doc["keywords"] = d.Keywords
+			}
+			if d.Examples != nil {
+				var exs []any
+				for _, ex := range d.Examples {
+					e := map[string]any{"user": ex.User}
+					setString(e, "notes", ex.Notes)
+					exs = append(exs, e)
+				}
+				doc["examples"] = exs
+			}
+			docs[name] = doc
+		}
+		cfg["tool_docs"] = docs
+	}
+	if t := m.Tenant; t != nil {
+		pos["tenant"] = t.Pos
+		cfg["tenant"] = map[string]any{"field": t.Field}
+	}
+	if p := m.Provenance; p != nil {
+		pos["provenance"] = p.Pos
+		prov := map[string]any{}
+		setString(prov, "source_field", p.SourceField)
+		setString(prov, "confidence_field", p.ConfidenceField)
+		setString(prov, "updated_at", p.UpdatedAt)
+		setString(prov, "created_at", p.CreatedAt)
+		cfg["provenance"] = prov
+	}
+	if x := m.Explore; x != nil {
+		pos["explore"] = x.Pos
+		ex := map[string]any{}
+		if x.Top != nil {
+			ex["top"] = x.Top
+		}
+		if x.DefaultTop != 0 {
+			ex["default_top"] = x.DefaultTop
+		}
+		if x.HalfLifeDays != 0 {
+			ex["half_life_days"] = x.HalfLifeDays
+		}
+		setString(ex, "recency_field", x.RecencyField)
+		if x.OwnerEntity != "" || x.OwnerField != "" {
+			ex["owner"] = map[string]any{"entity": x.OwnerEntity, "field": x.OwnerField}
+		}
+		cfg["explore"] = ex
+	}
+	if len(m.Trees) > 0 {
+		var trees []any
+		for i, t := range m.Trees {
+			pos["trees."+strconv.Itoa(i)] = t.Pos
+			tr := map[string]any{"name": t.Name, "node": append([]string{}, t.Nodes...), "contains": t.Contains, "path": t.Path}
+			setString(tr, "description", t.Description)
+			setString(tr, "size", t.Size)
+			setString(tr, "language", t.Language)
+			trees = append(trees, tr)
+		}
+		cfg["trees"] = trees
+	}
+	return cfg, pos
+}
+
+// encodeField writes a field (or the shared part of a computed field or a
+// relationship property) in the config's shape.
+func encodeField(f *model.Field) map[string]any {
+	out := map[string]any{"name": f.Name, "type": string(f.Type), "exposed_to_tools": f.Exposed}
+	setString(out, "description", f.Description)
+	setString(out, "stored_as", string(f.StoredAs))
+	if f.Values != nil {
+		out["values"] = f.Values
+	}
+	if f.Indexed {
+		out["indexed"] = true
+	}
+	if f.Min != nil {
+		out["min"] = *f.Min
+	}
+	if f.Max != nil {
+		out["max"] = *f.Max
+	}
+	if f.Modes != nil {
+		out["tool_modes"] = f.Modes
+	}
+	return out
+}
+
+func setString(m map[string]any, key, value string) {
+	if value != "" {
+		m[key] = value
+	}
+}
+
+// duration writes d in the schema's #Duration form (whole days, hours or
+// minutes); "" for zero, which keeps the schema's default. A duration that
+// is not whole minutes is written as Go prints it, which the schema
+// rejects with its own message.
+func duration(d time.Duration) string {
+	switch {
+	case d == 0:
+		return ""
+	case d%(24*time.Hour) == 0:
+		return strconv.FormatInt(int64(d/(24*time.Hour)), 10) + "d"
+	case d%time.Hour == 0:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	case d%time.Minute == 0:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+	}
+	return d.String()
+}

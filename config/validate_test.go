@@ -1,0 +1,106 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// goModel is a small valid model built in Go, without a config file.
+func goModel() *model.Model {
+	return &model.Model{Entities: []*model.Entity{{
+		Name:        "Person",
+		UniqueField: "id",
+		Fields: []*model.Field{
+			{Name: "id", Type: model.String, Exposed: true},
+			{Name: "born", Type: model.Integer, Exposed: true},
+		},
+		Computed: []*model.ComputedField{
+			{Field: model.Field{Name: "age", Type: model.Integer}, Expression: "2026 - born", Materialized: model.Never},
+		},
+	}}}
+}
+
+func TestValidateAcceptsAValidGoBuiltModelAndEveryLoadedExample(t *testing.T) {
+	if err := Validate(goModel()); err != nil {
+		t.Fatalf("Validate refused a valid Go-built model: %v", err)
+	}
+	for _, path := range configFiles(t, validDir) {
+		m, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Validate(m); err != nil {
+			t.Errorf("%s: the loaded model fails Validate: %v", path, err)
+		}
+	}
+}
+
+func TestValidateRefusesAGoBuiltModelTheSchemaRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(m *model.Model)
+		want   string
+	}{
+		{"backtick in a label", func(m *model.Model) { m.Entities[0].Name = "a`b" },
+			"entities.0.name: \"a`b\" is not a valid name (allowed: letters, digits and _, not starting with a digit, at most 100 characters)"},
+		{"dash in a field name", func(m *model.Model) { m.Entities[0].Fields[1].Name = "first-name" },
+			`entities.0.searchable_fields.1.name: "first-name" is not a valid name`},
+		{"unknown field type", func(m *model.Model) { m.Entities[0].Fields[1].Type = "integr" },
+			`entities.0.searchable_fields.1.type: unknown type "integr" (allowed: string, number, integer, boolean, datetime, timestamp, enum, point)`},
+		{"expression cycle", func(m *model.Model) {
+			m.Entities[0].Computed = append(m.Entities[0].Computed,
+				&model.ComputedField{Field: model.Field{Name: "x", Type: model.Integer}, Expression: "y + 1"},
+				&model.ComputedField{Field: model.Field{Name: "y", Type: model.Integer}, Expression: "x + 1"})
+		}, "entities.Person.computed_fields.x: dependency cycle: x → y → x"},
+		{"cache_property over a field", func(m *model.Model) { m.Entities[0].Computed[0].CacheProperty = "born" },
+			"entities.0.computed_fields.0.cache_property: born is also the name of a field of Person"},
+		{"unbalanced cypher body", func(m *model.Model) {
+			m.Entities[0].Computed[0].Expression = ""
+			m.Entities[0].Computed[0].Cypher = "RETURN 1 AS age } MATCH (m) DETACH DELETE m //"
+		}, "entities.Person.computed_fields.age: cypher: } closes nothing"},
+		{"unknown relationship target", func(m *model.Model) {
+			m.Entities[0].Relationships = []*model.Relationship{{Type: "KNOWS", Targets: []string{"Nobody"}, Direction: model.Outgoing}}
+		}, "entities.0.relationships.0.target: Nobody is not a declared entity (entities: Person)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := goModel()
+			tc.change(m)
+			err := Validate(m)
+			var ces ConfigErrors
+			if !errors.As(err, &ces) {
+				t.Fatalf("Validate = %v, want ConfigErrors", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Validate = %v\nwant an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestValidatePositionsErrorsOfAChangedLoadedModelInItsFile(t *testing.T) {
+	m, err := Load("../testdata/configs/valid/code-rag.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Entities[0].Fields[1].Type = "text"
+	err = Validate(m)
+	if err == nil || !strings.Contains(err.Error(), "code-rag.yaml:18:9: type: unknown type \"text\"") {
+		t.Errorf("Validate = %v, want the error at the field's line in code-rag.yaml", err)
+	}
+}
+
+// BenchmarkValidateCodeRAG is what New's validation adds per engine.
+func BenchmarkValidateCodeRAG(b *testing.B) {
+	m, err := Load("../testdata/configs/valid/code-rag.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := Validate(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

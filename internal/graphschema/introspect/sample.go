@@ -1,0 +1,45 @@
+package introspect
+
+import (
+	"context"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/internal/cypher/ident"
+)
+
+// Value is one distinct stored value of a property and how many of the
+// sampled nodes hold it.
+type Value struct {
+	Value any
+	Count int64
+}
+
+// Sample reads the distinct values of a node property among the first
+// nodes nodes of the label that hold it, most frequent first, at most
+// values of them (so a sample of long unique texts stays small). It is how
+// vet tells an ISO string from any string and epoch seconds from
+// milliseconds, and how init finds enum candidates, without reading every
+// node of a large label.
+func Sample(ctx context.Context, d neo4j.DriverWithContext, database, label, property string, nodes, values int) ([]Value, error) {
+	ql, err := ident.Quote(label)
+	if err != nil {
+		return nil, err
+	}
+	qp, err := ident.Quote(property)
+	if err != nil {
+		return nil, err
+	}
+	r := reader{d: d, db: database}
+	recs, err := r.query(ctx, "MATCH (n:"+ql+") WHERE n."+qp+" IS NOT NULL WITH n."+qp+" AS v LIMIT $nodes RETURN v, count(*) AS c ORDER BY c DESC, v LIMIT $values",
+		map[string]any{"nodes": int64(nodes), "values": int64(values)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Value, len(recs))
+	for i, rec := range recs {
+		c, _ := rec.Values[1].(int64)
+		out[i] = Value{Value: rec.Values[0], Count: c}
+	}
+	return out, nil
+}

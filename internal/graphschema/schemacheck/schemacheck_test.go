@@ -1,0 +1,101 @@
+package schemacheck_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/graphschema/schemacheck"
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+)
+
+// check loads a config and returns its findings on the test graph, as
+// text.
+func check(t *testing.T, d neo4j.DriverWithContext, cfg string) []string {
+	t.Helper()
+	m, err := config.Load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, err := schemacheck.Check(context.Background(), d, neo4jtest.Database(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]string, len(findings))
+	for i, f := range findings {
+		got[i] = f.String()
+	}
+	return got
+}
+
+// matchPrefixes fails the test unless each finding starts with the wanted
+// text at its index.
+func matchPrefixes(t *testing.T, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("got %d findings, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range min(len(got), len(want)) {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("finding %d:\n got %s\nwant %s…", i, got[i], want[i])
+		}
+	}
+}
+
+func TestCheckReportsMisspeltNamesAtTheirLines(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `CREATE (:Dir {path: '.'})-[:CONTAINS]->(f:File {path: 'a.go'})-[:CONTAINS {order: 1}]->(s:Scope {uuid: 'u1', name: 'F', startLine: 1, endLine: 9, tags: ['x'],
+		changed: 1732300000000, seen: 'yesterday'})-[:CONTAINS]->(:Scope {uuid: 'u2', name: 'M', startLine: 2, endLine: 3})`, nil)
+	got := check(t, d, "testdata/misspelt.yaml")
+	want := []string{
+		"testdata/misspelt.yaml:3:5: warning: no uniqueness constraint on Scope.uuid",
+		"testdata/misspelt.yaml:7:9: warning: Scope.name is declared indexed but the graph has no RANGE or TEXT index on it",
+		"testdata/misspelt.yaml:8:9: error: no Scope node has the property startLin, so filters on it match nothing; did you mean startLine?",
+		"testdata/misspelt.yaml:9:9: error: endLine is declared string but every Scope node holds it as Long, so comparisons with it never match; declare type: integer",
+		"testdata/misspelt.yaml:10:9: error: tags is declared string but every Scope node holds it as StringArray",
+		"testdata/misspelt.yaml:11:9: error: the sampled Scope.changed values are too large for epoch seconds",
+		"testdata/misspelt.yaml:12:9: error: no sampled Scope.seen value is an RFC 3339 date-time",
+		"testdata/misspelt.yaml:14:9: error: no relationship has the type CONTAINZ, so explore_relationships finds nothing through it; did you mean CONTAINS?",
+		"testdata/misspelt.yaml:15:9: error: no CONTAINS relationship goes (Scope)-[:CONTAINS]->(File), so explore_relationships finds nothing there; the graph has (Scope)<-[:CONTAINS]-(File): did you mean direction: incoming?",
+		"testdata/misspelt.yaml:17:5: warning: the full-text index scope_text does not exist",
+		"testdata/misspelt.yaml:18:5: error: no node has the label Fil, so every tool returns nothing for it; did you mean File?",
+		"testdata/misspelt.yaml:22:5: warning: no uniqueness constraint on File.path",
+		"testdata/misspelt.yaml:30:13: error: no CONTAINS relationship has the property ordr, so filters on it match nothing; did you mean order?",
+		"testdata/misspelt.yaml:31:5: warning: no uniqueness constraint on Dir.path",
+		// Of a multi-target relationship, only the target it does not reach.
+		"testdata/misspelt.yaml:36:9: error: no CONTAINS relationship goes (Dir)-[:CONTAINS]->(Scope), so explore_relationships finds nothing there (CONTAINS connects (Dir)->(File), (File)->(Scope), (Scope)->(Scope))",
+	}
+	matchPrefixes(t, got, want)
+}
+
+func TestCheckOfAnEmptyDatabaseWarnsOnceInsteadOfFailingEveryName(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, "CREATE (:_RagforgeLock {name: 'apply'})", nil) // ragforge's own state is not data
+	findings := check(t, d, "testdata/misspelt.yaml")
+	if len(findings) != 1 || !strings.Contains(findings[0], ": warning: ") || !strings.Contains(findings[0], "holds no nodes besides ragforge's own") {
+		t.Errorf("findings = %v", findings)
+	}
+}
+
+func TestCheckWarnsAboutIndexesAndUnlistedEnumValuesAndFailsOnVectorDimensions(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `CREATE (:Doc {id: 'd1', title: 'T', body: 'B', startLine: 1, endLine: 4, span: 3, body_embedding: [0.1, 0.2, 0.3], kind: 'Note', status: 'open'}),
+		(:Doc {id: 'd2', kind: 'Memo', status: 'stale'})`, nil)
+	neo4jtest.Run(t, d, "CREATE CONSTRAINT doc_id FOR (n:Doc) REQUIRE n.id IS UNIQUE", nil)
+	neo4jtest.Run(t, d, "CREATE FULLTEXT INDEX doc_search FOR (n:Doc) ON EACH [n.body, n.title]", nil)
+	neo4jtest.Run(t, d, "CREATE VECTOR INDEX doc_vectors FOR (n:Doc) ON (n.body_embedding) OPTIONS {indexConfig: {`vector.dimensions`: 3}}", nil)
+	neo4jtest.Run(t, d, "CALL db.awaitIndexes(300)", nil)
+	got := check(t, d, "testdata/indexes.yaml")
+	want := []string{
+		"testdata/indexes.yaml:7:9: warning: Doc.title is declared indexed but the graph has no RANGE or TEXT index on it",
+		"testdata/indexes.yaml:11:9: error: no sampled Doc.kind value is one of the declared values, so filters on it match nothing; the graph holds \"Memo\", \"Note\"",
+		"testdata/indexes.yaml:12:9: warning: some sampled Doc.status values are not declared, so no filter reaches their nodes: \"stale\"",
+		"testdata/indexes.yaml:14:9: warning: Doc.span is stored in span but not indexed (index: true); `ragforge-plan materialize apply` creates the index",
+		"testdata/indexes.yaml:16:9: error: the vector index doc_vectors holds 3 dimensions, not 4: every semantic_search call would fail",
+		"testdata/indexes.yaml:17:5: warning: no full-text index is named doc_text, but doc_search covers the same properties: name it doc_search here",
+	}
+	matchPrefixes(t, got, want)
+}

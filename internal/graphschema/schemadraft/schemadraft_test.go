@@ -1,0 +1,123 @@
+package schemadraft_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
+	"github.com/ragforge/ragforge/internal/graphschema/schemacheck"
+	"github.com/ragforge/ragforge/internal/graphschema/schemadraft"
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/model"
+)
+
+// draftAndCheck drafts a config from the test database, loads it (failing
+// the test when it does not load) and checks it against the same graph.
+func draftAndCheck(t *testing.T, d neo4j.DriverWithContext, source string) ([]byte, *model.Model, []schemacheck.Finding) {
+	t.Helper()
+	ctx := context.Background()
+	draft, err := schemadraft.Draft(ctx, d, schemadraft.Options{Database: neo4jtest.Database(), Source: source})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "draft.yaml")
+	if err := os.WriteFile(path, draft, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := config.Load(path)
+	if err != nil {
+		t.Fatalf("draft does not load: %v\n%s", err, draft)
+	}
+	findings, err := schemacheck.Check(ctx, d, neo4jtest.Database(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return draft, m, findings
+}
+
+func TestDraftOfTheNetHTTPFixtureLoadsAndChecksCleanOnItsGraph(t *testing.T) {
+	d := neo4jtest.Open(t)
+	fixturetest.LoadNetHTTP(t, d)
+	draft, m, findings := draftAndCheck(t, d, "the net/http fixture")
+	for _, f := range findings {
+		t.Errorf("vet of the draft: %s", f)
+	}
+	if got := m.EntityNames(); !slices.Equal(got, []string{"Directory", "ExternalLibrary", "File", "Scope"}) {
+		t.Errorf("entities %v", got)
+	}
+	rels := map[string][]string{}
+	for _, e := range m.Entities {
+		for _, r := range e.Relationships {
+			rels[e.Name] = append(rels[e.Name], r.Type+" "+string(r.Direction)+" "+join(r.Targets))
+		}
+	}
+	want := map[string][]string{
+		"Directory":       {"CONTAINS outgoing Directory,File", "CONTAINS incoming Directory", "IMPORTS incoming File"},
+		"ExternalLibrary": {"IMPORTS incoming File"},
+		"File":            {"CONTAINS outgoing Scope", "CONTAINS incoming Directory", "IMPORTS outgoing Directory,ExternalLibrary"},
+		"Scope":           {"CONTAINS outgoing Scope", "CONTAINS incoming File,Scope"},
+	}
+	for name, w := range want {
+		if !slices.Equal(rels[name], w) {
+			t.Errorf("%s relationships %v, want %v", name, rels[name], w)
+		}
+	}
+	scope := m.Entity("Scope")
+	if scope.UniqueField != "uuid" || scope.Field("type").Type != "enum" || scope.Field("startLine").Type != "integer" || !scope.Field("loadedFrom").Indexed {
+		t.Errorf("Scope drafted as %+v\n%s", scope, draft)
+	}
+	t.Logf("%s", draft)
+}
+
+func join(list []string) string {
+	out := ""
+	for i, s := range list {
+		if i > 0 {
+			out += ","
+		}
+		out += s
+	}
+	return out
+}
+
+func TestDraftTypesISOStringsAndEmbeddingsAndLeavesOutListsWithAComment(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `UNWIND range(1, 30) AS i
+		CREATE (:Note {id: i, text: 'note ' + i, at: '2024-05-0' + (i % 9 + 1) + 'T10:00:00Z', score: CASE WHEN i % 2 = 0 THEN i ELSE i + 0.5 END,
+			tags: ['a', 'b'], text_embedding: [0.1, 0.2, 0.3], pinned: i % 3 = 0})`, nil)
+	neo4jtest.Run(t, d, "CREATE VECTOR INDEX note_vectors FOR (n:Note) ON (n.text_embedding) OPTIONS {indexConfig: {`vector.dimensions`: 3, `vector.similarity_function`: 'euclidean'}}", nil)
+	neo4jtest.Run(t, d, "CREATE (:_RagforgeLock {name: 'x'})", nil)
+	neo4jtest.Run(t, d, "CALL db.awaitIndexes(300)", nil)
+	draft, m, findings := draftAndCheck(t, d, "")
+	for _, f := range findings {
+		if f.Severity == schemacheck.Error {
+			t.Errorf("vet of the draft: %s", f)
+		}
+	}
+	note := m.Entity("Note")
+	if len(m.Entities) != 1 || note == nil || note.UniqueField != "id" {
+		t.Fatalf("entities %v\n%s", m.EntityNames(), draft)
+	}
+	if f := note.Field("at"); f == nil || f.Type != "datetime" || f.StoredAs != "iso_string" {
+		t.Errorf("at: %+v", f)
+	}
+	if f := note.Field("score"); f == nil || f.Type != "number" {
+		t.Errorf("score: %+v", f)
+	}
+	if f := note.Field("pinned"); f == nil || f.Type != "boolean" {
+		t.Errorf("pinned: %+v", f)
+	}
+	if note.Field("tags") != nil || note.Field("text_embedding") != nil || !strings.Contains(string(draft), "Note.tags left out: stored as StringArray") {
+		t.Errorf("lists drafted as fields:\n%s", draft)
+	}
+	if len(note.VectorIndexes) != 1 || *note.VectorIndexes[0] != (model.VectorIndex{Name: "note_vectors", Field: "text", Property: "text_embedding", Dimensions: 3, Similarity: "euclidean", Pos: note.VectorIndexes[0].Pos}) {
+		t.Errorf("vector indexes %+v", note.VectorIndexes)
+	}
+}

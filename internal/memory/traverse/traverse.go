@@ -1,0 +1,222 @@
+// Package traverse is the traverse tool of a tenant-scoped config: a
+// read-only Cypher query the agent writes, run only when Neo4j's plan
+// proves it stays inside the caller's tenant.
+//
+// A call is EXPLAINed with the parameters it will run with; the plan must
+// be a read (package readonly: statement type "r", no LOAD CSV, only
+// allowed procedures) and every node it reads must be scoped to the tenant
+// (package scope). Only then does the query run, in a read transaction
+// with a timeout and a row cap. The tenant value is always the engine's:
+// the host binds it (Options.Tenant, or tenant.With on the request
+// context) and an agent parameter named tenant is refused. Configs without
+// a tenant have run_cypher instead.
+package traverse
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/internal/cypher/readonly"
+	"github.com/ragforge/ragforge/internal/cypher/scope"
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tenant"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// Name is the tool's name.
+const Name = "traverse"
+
+// Category groups the tool in a catalog.
+const Category tools.Category = "graph"
+
+// Defaults of [Options].
+const (
+	DefaultTimeout = 30 * time.Second
+	DefaultMaxRows = 1000
+	// HardMaxRows is the most rows Options.MaxRows may allow.
+	HardMaxRows = 10000
+)
+
+// DefaultProcedures are the procedures a traverse query may call: the
+// schema's names, and the node searches whose yielded nodes the scope
+// check covers. Procedures yielding relationships, paths or lists of
+// nodes (db.schema.visualization, relationship searches, apoc.path.*) are
+// refused by the check even when listed.
+var DefaultProcedures = []string{
+	"db.labels", "db.relationshipTypes", "db.propertyKeys",
+	"db.index.fulltext.queryNodes", "db.index.vector.queryNodes",
+}
+
+// Options configure the tool.
+type Options struct {
+	// Driver runs the queries; nil gives a tool that can be listed but not
+	// run.
+	Driver   neo4j.DriverWithContext
+	Database string
+	// Timeout bounds the EXPLAIN and the run (DefaultTimeout if zero).
+	Timeout time.Duration
+	// MaxRows caps the rows returned (DefaultMaxRows if zero, at most
+	// HardMaxRows).
+	MaxRows int
+	// Procedures are the procedures a query may call (DefaultProcedures
+	// if nil).
+	Procedures []string
+	// Tenant is the tenant every call runs under unless the request
+	// context binds another (tenant.With).
+	Tenant string
+}
+
+// New returns the traverse tool of m: one tool when m declares a tenant,
+// none otherwise.
+func New(m *model.Model, opts Options) []tools.CustomTool {
+	if m == nil || m.Tenant == nil {
+		return nil
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = DefaultMaxRows
+	}
+	opts.MaxRows = min(opts.MaxRows, HardMaxRows)
+	if opts.Procedures == nil {
+		opts.Procedures = DefaultProcedures
+	}
+	t := &tool{m: m, opts: opts}
+	return []tools.CustomTool{{
+		Name: Name, Category: Category, Description: t.describe(), InputSchema: schema(),
+		Handler: t.handle, ReadOnly: true,
+		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
+	}}
+}
+
+type tool struct {
+	m    *model.Model
+	opts Options
+}
+
+// Result is what a traverse call returns.
+type Result struct {
+	Columns []string         `json:"columns"`
+	Rows    []map[string]any `json:"rows"`
+	Count   int              `json:"count"`
+	// Truncated says more rows matched than MaxRows.
+	Truncated bool     `json:"truncated"`
+	Notes     []string `json:"notes,omitempty"`
+}
+
+type args struct {
+	Cypher string                     `json:"cypher"`
+	Params map[string]json.RawMessage `json:"params"`
+}
+
+func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a args
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, problem("", "arguments do not fit the tool's schema: "+err.Error())
+	}
+	if a.Cypher == "" {
+		return nil, problem("/cypher", "give the Cypher query to run")
+	}
+	params, err := decodeParams(a.Params)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := tenant.From(ctx)
+	if !ok {
+		if v = t.opts.Tenant; v == "" {
+			return nil, tenant.ErrUnbound
+		}
+	}
+	params[tenant.Param] = v
+	if t.opts.Driver == nil {
+		return nil, errors.New("traverse: no Neo4j driver configured")
+	}
+	ex, err := readonly.Check(ctx, t.opts.Driver, a.Cypher, readonly.Options{Database: t.opts.Database, Timeout: t.opts.Timeout, Procedures: t.opts.Procedures, Params: params})
+	var refusal *readonly.Refusal
+	var planErr *readonly.PlanError
+	switch {
+	case errors.As(err, &refusal):
+		return nil, problem("/cypher", refusal.Reason)
+	case errors.As(err, &planErr):
+		return nil, problem("/cypher", "Neo4j cannot plan the query: "+planErr.Msg)
+	case err != nil:
+		return nil, fmt.Errorf("traverse: explaining the query: %w", err)
+	}
+	if err := scope.Check(ex.Plan, t.m.Tenant.Field, tenant.Param); err != nil {
+		return nil, problem("/cypher", err.Error())
+	}
+	return t.run(ctx, a.Cypher, params, ex.Keys)
+}
+
+// run executes the checked query in a read transaction and converts its
+// rows, reading one row past the cap to know whether it truncated.
+func (t *tool) run(ctx context.Context, cypher string, params map[string]any, keys []string) (*Result, error) {
+	sess := t.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: t.opts.Database, AccessMode: neo4j.AccessModeRead})
+	defer sess.Close(ctx)
+	var out *Result
+	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		c := newConverter(t.m)
+		out = &Result{Columns: keys, Rows: []map[string]any{}}
+		res, err := tx.Run(ctx, cypher, params)
+		if err != nil {
+			return nil, err
+		}
+		if out.Columns, err = res.Keys(); err != nil {
+			return nil, err
+		}
+		for res.Next(ctx) {
+			if out.Count == t.opts.MaxRows {
+				out.Truncated = true
+				break
+			}
+			rec := res.Record()
+			row := make(map[string]any, len(rec.Keys))
+			for i, k := range rec.Keys {
+				row[k] = c.value(rec.Values[i])
+			}
+			out.Rows = append(out.Rows, row)
+			out.Count++
+		}
+		if err := res.Err(); err != nil {
+			return nil, err
+		}
+		out.Notes = c.notes()
+		return nil, nil
+	}, neo4j.WithTxTimeout(t.opts.Timeout))
+	if err != nil {
+		return nil, runError(err)
+	}
+	if out.Truncated {
+		out.Notes = append(out.Notes, fmt.Sprintf("only the first %d rows are returned; add LIMIT, aggregate, or narrow the query", t.opts.MaxRows))
+	}
+	return out, nil
+}
+
+// runError turns a Neo4j failure into an error that says what happened; a
+// problem with the query itself is the agent's to fix.
+func runError(err error) error {
+	var ne *neo4j.Neo4jError
+	if errors.As(err, &ne) {
+		switch {
+		case ne.Code == "Neo.ClientError.Transaction.TransactionTimedOut" || ne.Code == "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration":
+			return problem("/cypher", "the query took longer than the time limit; narrow it (labels, tenant predicates early, LIMIT)")
+		case slices.Contains([]string{"Neo.ClientError.Statement.SyntaxError", "Neo.ClientError.Statement.SemanticError", "Neo.ClientError.Statement.ParameterMissing", "Neo.ClientError.Statement.TypeError", "Neo.ClientError.Statement.ArgumentError", "Neo.ClientError.Statement.ArithmeticError"}, ne.Code):
+			return problem("/cypher", ne.Msg)
+		}
+	}
+	return fmt.Errorf("traverse: running the query: %w", err)
+}
+
+func problem(path, msg string) error {
+	return &tools.CallError{Tool: Name, Problems: []tools.Problem{{Path: path, Message: msg}}}
+}

@@ -1,0 +1,85 @@
+package traverse_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ragforge/ragforge/internal/memory/traverse"
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/tenant"
+	"github.com/ragforge/ragforge/tools"
+)
+
+func TestTraverseOnNeo4j(t *testing.T) {
+	d := neo4jtest.Open(t)
+	twoTenants(t, d)
+	opts := traverse.Options{Driver: d, Database: neo4jtest.Database(), Tenant: "bob"}
+	run := func(ctx context.Context, opts traverse.Options, cypher string, params map[string]any) (*traverse.Result, error) {
+		raw, _ := json.Marshal(map[string]any{"cypher": cypher, "params": params})
+		v, err := traverse.New(testModel(), opts)[0].Handler(ctx, raw)
+		if err != nil {
+			return nil, err
+		}
+		return v.(*traverse.Result), nil
+	}
+	alice := tenant.With(context.Background(), "alice")
+
+	t.Run("nodes come back as their properties without the tenant field and embeddings", func(t *testing.T) {
+		res, err := run(alice, opts, "MATCH (c:Concept) WHERE c.user_id = $tenant RETURN c ORDER BY c.marker LIMIT $n", map[string]any{"n": 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Count != 2 || fmt.Sprint(res.Columns) != "[c]" {
+			t.Fatalf("got %+v", res)
+		}
+		c := res.Rows[0]["c"].(map[string]any)
+		if c["marker"] != "alice-c-1" || c["user_id"] != nil || c["embedding"] != nil {
+			t.Errorf("got node %v, want alice-c-1's properties without user_id and embedding", c)
+		}
+		if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "embedding") {
+			t.Errorf("notes %q do not say the embedding was left out", res.Notes)
+		}
+	})
+	t.Run("the default tenant applies unless the context binds another", func(t *testing.T) {
+		q := "MATCH (p:Person {user_id: $tenant}) RETURN p.marker AS m ORDER BY m LIMIT 1"
+		for ctx, want := range map[context.Context]string{context.Background(): bobMarker + "-p-1", alice: "alice-p-1"} {
+			res, err := run(ctx, opts, q, nil)
+			if err != nil || res.Count != 1 || res.Rows[0]["m"] != want {
+				t.Errorf("got %+v, %v, want %s", res, err, want)
+			}
+		}
+	})
+	t.Run("rows are capped at MaxRows", func(t *testing.T) {
+		capped := opts
+		capped.MaxRows = 3
+		res, err := run(alice, capped, "MATCH (n) WHERE n.user_id = $tenant RETURN n.marker AS m", nil)
+		if err != nil || res.Count != 3 || !res.Truncated || len(res.Notes) == 0 {
+			t.Fatalf("got %+v, %v, want 3 rows, truncated, with a note", res, err)
+		}
+	})
+	t.Run("an unscoped hop is refused naming the variable and the fix", func(t *testing.T) {
+		_, err := run(alice, opts, "MATCH (p:Person)-[r:KNOWS]->(q) WHERE p.user_id = $tenant RETURN q.marker", nil)
+		var ce *tools.CallError
+		want := "node variable q (introduced by Expand(All) on (p)-[r:KNOWS]->(q)) is not scoped to the tenant: add WHERE q.user_id = $tenant"
+		if !errors.As(err, &ce) || ce.Problems[0].Path != "/cypher" || !strings.Contains(ce.Problems[0].Message, want) {
+			t.Fatalf("got %v, want a CallError saying %q", err, want)
+		}
+	})
+	t.Run("writes and syntax errors are the agent's to fix", func(t *testing.T) {
+		for q, want := range map[string]string{
+			"MATCH (n) WHERE n.user_id = $tenant SET n.x = 1": "read-only",
+			"MATCH (n WHERE": "cannot plan",
+			"MATCH (n) WHERE n.user_id = $tenant RETURN n.age / 0 AS x": "/ by zero",
+		} {
+			_, err := run(alice, opts, q, nil)
+			var ce *tools.CallError
+			if !errors.As(err, &ce) || !strings.Contains(ce.Error(), want) {
+				t.Errorf("%s: got %v, want a CallError saying %q", q, err, want)
+			}
+		}
+	})
+}

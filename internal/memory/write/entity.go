@@ -1,0 +1,381 @@
+package write
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/internal/cypher/ident"
+	"github.com/ragforge/ragforge/materialize"
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tenant"
+)
+
+// keyArg is the argument that names the entity an update changes.
+const keyArg = "entity_key"
+
+// writableFields lists the fields an agent may set on e: every stored
+// field but the key, the tenant field and what provenance sets.
+func (w *Writer) writableFields(e *model.Entity) []*model.Field {
+	var out []*model.Field
+	for _, f := range e.Fields {
+		if f.Name == e.UniqueField || w.m.Tenant != nil && f.Name == w.m.Tenant.Field || w.provenanceField(f.Name) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// immutable reports whether update must refuse f: declared immutable, or
+// one of the fields the key is made from (changing it would change the
+// key).
+func immutable(e *model.Entity, f string) bool {
+	return slices.Contains(e.Immutable, f) || e.Key != nil && slices.Contains(e.Key.From, f)
+}
+
+// entitySchema is the JSON Schema of create_<entity> or update_<entity>.
+func (w *Writer) entitySchema(e *model.Entity, create bool) json.RawMessage {
+	props := map[string]any{}
+	var required []string
+	if !create {
+		props[keyArg] = map[string]any{"type": "string", "description": "The key of the " + e.Name + " to update (from create_" + snake(e.Name) + " or a search)"}
+		required = append(required, keyArg)
+	}
+	for _, f := range w.writableFields(e) {
+		s := fieldSchema(f)
+		if !create && immutable(e, f.Name) {
+			s = map[string]any{"description": "Immutable: set by " + CreateToolName(e.Name) + "; an update that names it is refused"}
+		}
+		props[f.Name] = s
+	}
+	if create {
+		required = append(required, e.Required...)
+	}
+	w.provenanceSchema(props)
+	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return marshal(s)
+}
+
+// describeEntity writes the description of an entity's write tool.
+func (w *Writer) describeEntity(e *model.Entity, create bool) string {
+	var b strings.Builder
+	if create {
+		fmt.Fprintf(&b, "Create a %s (%s) in the user's memory, or find it if it exists: the key is derived from %s, so calling again with the same values never makes a duplicate (fields given again are updated, immutable ones kept). Returns {entity_key, created, message}.\n",
+			e.Name, e.Description, strings.Join(keyFrom(w.m, e), " + "))
+	} else {
+		fmt.Fprintf(&b, "Update a %s (%s) by its entity_key: only the fields given change. Immutable fields are refused. Returns {entity_key, created: false, message}.\n", e.Name, e.Description)
+	}
+	b.WriteString("\nFields:\n")
+	for _, f := range w.writableFields(e) {
+		fmt.Fprintf(&b, "- %s (%s)", f.Name, f.Type)
+		var notes []string
+		if create && slices.Contains(e.Required, f.Name) {
+			notes = append(notes, "required")
+		}
+		if immutable(e, f.Name) {
+			notes = append(notes, "immutable")
+		}
+		if len(f.Values) > 0 {
+			notes = append(notes, "one of "+strings.Join(f.Values, ", "))
+		}
+		if len(notes) > 0 {
+			b.WriteString(" [" + strings.Join(notes, "; ") + "]")
+		}
+		if f.Description != "" {
+			b.WriteString(": " + f.Description)
+		}
+		b.WriteByte('\n')
+	}
+	if p := w.m.Provenance; p != nil && (p.SourceField != "" || p.ConfidenceField != "") {
+		b.WriteString("\nGive source (where you learned it) and confidence (0 to 1) with every write; the time of the write is recorded.\n")
+	}
+	return b.String()
+}
+
+// keyFrom names the key's inputs as an agent sees them (the tenant field
+// is the user).
+func keyFrom(m *model.Model, e *model.Entity) []string {
+	var out []string
+	for _, f := range e.Key.From {
+		if m.Tenant != nil && f == m.Tenant.Field {
+			out = append(out, "the user")
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// entityHandler runs create_<entity> (create) or update_<entity>.
+func (w *Writer) entityHandler(e *model.Entity, create bool) func(context.Context, json.RawMessage) (any, error) {
+	tool := UpdateToolName(e.Name)
+	if create {
+		tool = CreateToolName(e.Name)
+	}
+	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		tn, err := w.tenantOf(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var args map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, callError(tool, "", "the arguments are not a JSON object: %v", err)
+		}
+		var prov provenanceArgs
+		if err := json.Unmarshal(raw, &prov); err != nil {
+			return nil, callError(tool, "", "source must be a string and confidence a number: %v", err)
+		}
+		values := map[string]any{}
+		var names []string
+		for _, f := range w.writableFields(e) {
+			rv, ok := args[f.Name]
+			if !ok {
+				continue
+			}
+			if !create && immutable(e, f.Name) {
+				return nil, callError(tool, "/"+f.Name, "%s of a %s is immutable: it was set when the %s was created and cannot change (create a new %s instead)", f.Name, e.Name, e.Name, e.Name)
+			}
+			v, err := storedValue(f, rv)
+			if err != nil {
+				return nil, callError(tool, "/"+f.Name, "%v", err)
+			}
+			values[f.Name] = v
+			names = append(names, f.Name)
+		}
+		var key string
+		if create {
+			for _, r := range e.Required {
+				if values[r] == nil {
+					return nil, callError(tool, "/"+r, "%s is required to create a %s", r, e.Name)
+				}
+			}
+			parts := make([]any, len(e.Key.From))
+			for i, f := range e.Key.From {
+				if w.m.Tenant != nil && f == w.m.Tenant.Field {
+					parts[i] = tn
+					continue
+				}
+				if values[f] == nil {
+					return nil, callError(tool, "/"+f, "%s is needed to derive the %s's key (from %s)", f, e.Name, strings.Join(keyFrom(w.m, e), ", "))
+				}
+				parts[i] = values[f]
+			}
+			if key, err = Key(e.Key.Prefix, parts); err != nil {
+				return nil, callError(tool, "", "%v", err)
+			}
+		} else {
+			if err := json.Unmarshal(args[keyArg], &key); err != nil || key == "" {
+				return nil, callError(tool, "/"+keyArg, "entity_key must be the key of an existing %s", e.Name)
+			}
+		}
+		embeddings, unembedded, err := w.embed(ctx, e, values)
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(names)
+		return w.writeEntity(ctx, tool, e, create, entityWrite{key: key, tenant: tn, values: values, names: names, prov: prov, embeddings: embeddings, unembedded: unembedded})
+	}
+}
+
+// entityWrite is one validated entity write.
+type entityWrite struct {
+	key, tenant string
+	values      map[string]any
+	// names are the written fields, sorted, for the message.
+	names      []string
+	prov       provenanceArgs
+	embeddings map[string]any
+	// unembedded are vector-indexed fields written without an embedding
+	// (no embedder).
+	unembedded []string
+}
+
+// embed embeds the written fields that vector indexes cover.
+func (w *Writer) embed(ctx context.Context, e *model.Entity, values map[string]any) (map[string]any, []string, error) {
+	out := map[string]any{}
+	var missing []string
+	for _, vi := range e.VectorIndexes {
+		text, ok := values[vi.Field].(string)
+		if !ok || text == "" {
+			continue
+		}
+		if w.opts.Embedder == nil {
+			missing = append(missing, vi.Field)
+			continue
+		}
+		vec, err := w.opts.Embedder.Embed(ctx, text, vi)
+		if err != nil {
+			return nil, nil, fmt.Errorf("write: embedding %s.%s for index %s: %w", e.Name, vi.Field, vi.Name, err)
+		}
+		if vi.Dimensions > 0 && len(vec) != vi.Dimensions {
+			return nil, nil, fmt.Errorf("write: the embedder returned %d dimensions; index %s has %d", len(vec), vi.Name, vi.Dimensions)
+		}
+		prop := vi.Property
+		if prop == "" {
+			prop = "embedding"
+		}
+		out[prop] = vec
+	}
+	return out, missing, nil
+}
+
+// writeEntity runs one entity write and the recomputation of its stored
+// computed fields in one write transaction.
+func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, create bool, wr entityWrite) (any, error) {
+	if w.opts.Driver == nil {
+		return nil, fmt.Errorf("write: no Neo4j driver configured")
+	}
+	label, err := ident.Quote(e.Name)
+	if err != nil {
+		return nil, err
+	}
+	keyProp, err := ident.Quote(e.UniqueField)
+	if err != nil {
+		return nil, err
+	}
+	tenantProp, err := ident.Quote(w.m.Tenant.Field)
+	if err != nil {
+		return nil, err
+	}
+	now := w.opts.Now()
+	set, created := w.provenanceSet(wr.prov, e.Field, now)
+	mutable := map[string]any{}
+	for k, v := range wr.values {
+		if !immutable(e, k) {
+			mutable[k] = v
+		}
+	}
+	for k, v := range wr.embeddings {
+		set[k] = v
+	}
+	params := map[string]any{"key": wr.key, tenant.Param: wr.tenant, "set": set}
+	var q string
+	if create {
+		// The key and tenant identify the node; a retry finds it and
+		// changes only mutable fields.
+		q = "OPTIONAL MATCH (old:" + label + " {" + keyProp + ": $key, " + tenantProp + ": $tenant})\n" +
+			"WITH count(old) > 0 AS existed, head(collect(old " + projection(e) + ")) AS before\n" +
+			"MERGE (n:" + label + " {" + keyProp + ": $key, " + tenantProp + ": $tenant})\n" +
+			"ON CREATE SET n += $all, n += $created\n" +
+			"ON MATCH SET n += $mutable\n" +
+			"SET n += $set\n" +
+			"RETURN existed, before"
+		params["all"], params["mutable"], params["created"] = wr.values, mutable, created
+	} else {
+		q = "MATCH (n:" + label + " {" + keyProp + ": $key, " + tenantProp + ": $tenant})\n" +
+			"WITH n, true AS existed, {} AS before\n" +
+			"SET n += $mutable, n += $set\n" +
+			"RETURN existed, before"
+		params["mutable"] = mutable
+	}
+	sess := w.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: w.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	out, err := sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, q, params)
+		if err != nil {
+			return nil, err
+		}
+		recs, err := res.Collect(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 {
+			return nil, callError(tool, "/"+keyArg, "no %s has entity_key %q in this user's memory (create it with %s, or find its key with a search)", e.Name, wr.key, CreateToolName(e.Name))
+		}
+		existed, _ := recs[0].Get("existed")
+		before, _ := recs[0].Get("before")
+		if err := recompute(ctx, tx, w.m, e, wr.key); err != nil {
+			return nil, err
+		}
+		return entityMessage(e, create, wr, existed == true, before), nil
+	}, neo4j.WithTxTimeout(w.opts.Timeout))
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// projection is the map projection of e's immutable fields (what a create
+// that finds its node compares with), its names escaped.
+func projection(e *model.Entity) string {
+	var items []string
+	for _, f := range e.Fields {
+		if immutable(e, f.Name) {
+			if q, err := ident.Quote(f.Name); err == nil {
+				items = append(items, "."+q)
+			}
+		}
+	}
+	return "{" + strings.Join(items, ", ") + "}"
+}
+
+// recompute stores again the written node's materialized computed fields,
+// in the write's transaction: the states are read there too, so a field
+// that is being stored when the write commits is kept right.
+func recompute(ctx context.Context, tx neo4j.ManagedTransaction, m *model.Model, e *model.Entity, key string) error {
+	if len(e.Computed) == 0 {
+		return nil
+	}
+	states, err := materialize.ReadStatesTx(ctx, tx)
+	if err != nil {
+		return err
+	}
+	q, err := materialize.Recompute(m, e.Name, materialize.Materialized(m, states, e.Name))
+	if err != nil || q == "" {
+		return err
+	}
+	_, err = tx.Run(ctx, q, map[string]any{materialize.RecomputeParam: key})
+	return err
+}
+
+// entityMessage says what an entity write did.
+func entityMessage(e *model.Entity, create bool, wr entityWrite, existed bool, before any) Result {
+	r := Result{EntityKey: wr.key, Created: create && !existed}
+	var b strings.Builder
+	switch {
+	case r.Created:
+		fmt.Fprintf(&b, "Created %s %s", e.Name, wr.key)
+		if len(wr.names) > 0 {
+			fmt.Fprintf(&b, " with %s", strings.Join(wr.names, ", "))
+		}
+		b.WriteString(".")
+	default:
+		var changed, kept []string
+		old, _ := before.(map[string]any)
+		for _, n := range wr.names {
+			if immutable(e, n) {
+				if fmt.Sprint(old[n]) != fmt.Sprint(wr.values[n]) {
+					kept = append(kept, n)
+				}
+				continue
+			}
+			changed = append(changed, n)
+		}
+		verb := "Updated"
+		if create {
+			verb = "Found existing"
+		}
+		fmt.Fprintf(&b, "%s %s %s", verb, e.Name, wr.key)
+		if len(changed) > 0 {
+			fmt.Fprintf(&b, "; set %s", strings.Join(changed, ", "))
+		}
+		b.WriteString(".")
+		if len(kept) > 0 {
+			fmt.Fprintf(&b, " Kept the stored %s (immutable).", strings.Join(kept, ", "))
+		}
+	}
+	if len(wr.unembedded) > 0 {
+		fmt.Fprintf(&b, " %s was not embedded (no embedder is configured), so vector search will not find it yet.", strings.Join(wr.unembedded, ", "))
+	}
+	r.Message = b.String()
+	return r
+}
