@@ -101,9 +101,9 @@ func TestEmbedderFlagsRefuseSettingsThatCannotWork(t *testing.T) {
 	t.Setenv(envEmbedderURL, "")
 	t.Setenv(envEmbedderModel, "")
 	for _, c := range []struct {
-		cfg string
-		args   []string
-		want   string
+		cfg  string
+		args []string
+		want string
 	}{
 		{codeRAG, []string{"--embedder", "bert"}, `unknown --embedder "bert" (allowed: none, offline, openai)`},
 		{codeRAG, []string{"--embedder", "offline", "--embedder-model", "m"}, "--embedder-model only apply to --embedder openai (it is offline)"},
