@@ -65,3 +65,21 @@ func configDef() (cue.Value, error) {
 	}
 	return def, nil
 }
+
+// DecodeSchema decodes the value at path in the embedded schema (e.g.
+// "#Directions" or "#ModesByType") into v. Packages whose Go code names
+// what the schema also names (directions, modes, operators) test their
+// constants against it with this, so the schema stays the one definition.
+func DecodeSchema(path string, v any) error {
+	cueMu.Lock()
+	defer cueMu.Unlock()
+	s, err := compiledSchema()
+	if err != nil {
+		return err
+	}
+	x := s.LookupPath(cue.ParsePath(path))
+	if !x.Exists() {
+		return fmt.Errorf("the embedded schema has no %s", path)
+	}
+	return x.Decode(v)
+}

@@ -23,7 +23,7 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 	}
 	fn, ok := aggregates[a.Operation]
 	if !ok {
-		return nil, callError(tool, "/operation", []string{"COUNT", "AVG", "SUM", "MIN", "MAX"}, "unknown operation %q", a.Operation)
+		return nil, unplannable(tool, "operation", a.Operation)
 	}
 	b, err := p.newBuilder(tool, e, state)
 	if err != nil {
@@ -44,8 +44,6 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 		arg = over.m
 		if over.entity != nil {
 			fieldScope = scope{v: over.m, e: over.entity, name: over.entity.Name}
-		} else if a.Field != "" {
-			return nil, callError(tool, "/over/entity", nil, "aggregating a field of related entities needs their entity type")
 		}
 	}
 	if a.Field != "" {
@@ -54,9 +52,6 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 			return nil, err
 		}
 		k := r.f.Type.Kind()
-		if fn != "count" && k != model.Number && !(k == model.Datetime && (fn == "min" || fn == "max")) {
-			return nil, callError(tool, "/field", nil, "%s cannot aggregate %s field %s", a.Operation, r.f.Type, r.f.Name)
-		}
 		if r.node == "" {
 			b.use(r, UseAggregate)
 			need = append(need, r)
@@ -65,8 +60,6 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 		if k == model.Datetime && r.f.StoredAs == model.ISOString {
 			arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
 		}
-	} else if fn != "count" {
-		return nil, callError(tool, "/field", nil, "%s needs a field", a.Operation)
 	}
 	var group *fieldRef
 	if a.GroupBy != "" {

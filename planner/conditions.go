@@ -1,10 +1,7 @@
 package planner
 
 import (
-	"encoding/json"
 	"fmt"
-	"math"
-	"slices"
 	"time"
 
 	"github.com/ragforge/ragforge/model"
@@ -68,15 +65,13 @@ func (b *builder) conditions(conds []tools.Condition, name string, ps *preds) er
 	return nil
 }
 
+// condition renders one field test. Parse checked the operator against the
+// field, the value against the field's type (converting it), IN lists and
+// ignore_case; the operator is still mapped through a fixed table, since
+// it becomes Cypher.
 func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, error) {
-	if !r.f.HasOperator(c.Operator) && r.f.Operators != nil {
-		return "", callError(b.tool, at+"/operator", r.f.Operators, "operator %q does not apply to %s field %s", c.Operator, r.f.Type, r.f.Name)
-	}
 	x := b.expr(r)
 	ci := c.IgnoreCase
-	if ci && (r.f.Type.Kind() != model.String || !slices.Contains(tools.IgnoreCaseOperators, c.Operator)) {
-		return "", callError(b.tool, at+"/ignore_case", tools.IgnoreCaseOperators, "ignore_case applies to string fields with these operators, not to %s %s", r.f.Type, c.Operator)
-	}
 	if ci {
 		x = "toLower(" + x + ")"
 	}
@@ -86,10 +81,7 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 	case "IS NOT NULL":
 		return x + " IS NOT NULL", nil
 	case "IN", "NOT IN":
-		list, ok := c.Value.([]any)
-		if !ok || len(list) == 0 {
-			return "", callError(b.tool, at+"/value", nil, "%s needs a non-empty list of values", c.Operator)
-		}
+		list, _ := c.Value.([]any)
 		vals := make([]any, len(list))
 		for i, v := range list {
 			nv, err := b.value(r, v, fmt.Sprintf("%s/value/%d", at, i))
@@ -113,10 +105,7 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 	}
 	op, ok := condOps[c.Operator]
 	if !ok {
-		return "", callError(b.tool, at+"/operator", r.f.Operators, "unknown operator %q", c.Operator)
-	}
-	if c.Value == nil {
-		return "", callError(b.tool, at+"/value", nil, "operator %s needs a value", c.Operator)
+		return "", unplannable(b.tool, "operator", c.Operator)
 	}
 	v, err := b.value(r, c.Value, at+"/value")
 	if err != nil {
@@ -132,64 +121,19 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 	return x + " " + op + " " + val, nil
 }
 
-// value converts a condition value (already converted by tools.Parse, or
-// raw from a caller that skipped it) to the parameter for the field's
-// storage, rejecting values of the wrong type and non-finite numbers.
+// value is the parameter a value of field r becomes. Parse converted it to
+// the field's Go type (int64, float64, bool or string); a datetime becomes
+// the instant the field's storage compares with.
 func (b *builder) value(r fieldRef, v any, at string) (any, error) {
-	bad := func(want string) error {
-		return callError(b.tool, at, nil, "%s is a %s field; give %s", r.f.Name, r.f.Type, want)
+	if r.f.Type.Kind() != model.Datetime {
+		return v, nil
 	}
-	switch r.f.Type.Kind() {
-	case model.Number:
-		switch n := v.(type) {
-		case int64:
-			return n, nil
-		case int:
-			return int64(n), nil
-		case float64:
-			if math.IsNaN(n) || math.IsInf(n, 0) {
-				return nil, bad("a finite number")
-			}
-			return n, nil
-		case json.Number:
-			if i, err := n.Int64(); err == nil {
-				return i, nil
-			}
-			f, err := n.Float64()
-			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-				return nil, bad("a finite number")
-			}
-			return f, nil
-		}
-		return nil, bad("a number")
-	case model.Boolean:
-		if x, ok := v.(bool); ok {
-			return x, nil
-		}
-		return nil, bad("true or false")
-	case model.Datetime:
-		s, ok := v.(string)
-		if !ok {
-			return nil, bad("a datetime string")
-		}
-		t, err := tools.ParseDatetime(s)
-		if err != nil {
-			return nil, callError(b.tool, at, nil, "%v", err)
-		}
-		return timeParam(r.f, t), nil
-	case model.Enum:
-		s, ok := v.(string)
-		if !ok || !slices.Contains(r.f.Values, s) {
-			return nil, callError(b.tool, at, r.f.Values, "not a value of enum field %s", r.f.Name)
-		}
-		return s, nil
-	case model.String:
-		if s, ok := v.(string); ok {
-			return s, nil
-		}
-		return nil, bad("a string")
+	s, _ := v.(string)
+	t, err := tools.ParseDatetime(s)
+	if err != nil {
+		return nil, unplannable(b.tool, at[1:], v)
 	}
-	return nil, callError(b.tool, at, nil, "%s (%s) cannot be compared with a value", r.f.Name, r.f.Type)
+	return timeParam(r.f, t), nil
 }
 
 // timeParam is the parameter a datetime field is compared with: an

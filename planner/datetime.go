@@ -60,21 +60,12 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 	} else {
 		return nil, callError(tool, "/field", e.FieldNames(), "%q is not a field of %s", a.Field, e.Name)
 	}
-	if f.Type.Kind() != model.Datetime {
-		return nil, callError(tool, "/field", nil, "%s is not a datetime field", a.Field)
-	}
 	prec := a.Precision
-	switch prec {
-	case "":
-		prec = "second"
-	case "second", "minute", "hour", "day":
-	default:
-		return nil, callError(tool, "/precision", []string{"second", "minute", "hour", "day"}, "unknown precision %q", prec)
-	}
+	// Parse checked every datetime; one that fails here skipped it.
 	parse := func(s, path string) (time.Time, error) {
 		t, err := tools.ParseDatetime(s)
 		if err != nil {
-			return time.Time{}, callError(tool, path, nil, "%v", err)
+			return time.Time{}, unplannable(tool, path[1:], s)
 		}
 		return t, nil
 	}
@@ -87,7 +78,7 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 		}
 		tr, _ := truncate(t, prec, p.loc)
 		hi = &tr
-	case "after", "":
+	case "after":
 		t, err := parse(a.Datetime, "/datetime")
 		if err != nil {
 			return nil, err
@@ -104,9 +95,6 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 		if err != nil {
 			return nil, err
 		}
-		if en.Before(s) {
-			return nil, callError(tool, "/end_datetime", nil, "end_datetime is before start_datetime")
-		}
 		st, _ := truncate(s, prec, p.loc)
 		et, next := truncate(en, prec, p.loc)
 		et = next(et)
@@ -120,7 +108,7 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 		tt := ceil(to, prec, p.loc)
 		lo, hi = &ft, &tt
 	default:
-		return nil, callError(tool, "/mode", f.Modes, "unknown mode %q", a.Mode)
+		return nil, unplannable(tool, "mode", a.Mode)
 	}
 	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit}
 	s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {

@@ -1,9 +1,6 @@
 package planner
 
 import (
-	"slices"
-
-	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -15,19 +12,8 @@ func (p *Planner) enumFilterSearch(a *tools.EnumFilterSearchArgs, state State) (
 	if err != nil {
 		return nil, err
 	}
-	if len(a.Values) == 0 {
-		return nil, callError(tool, "/values", nil, "values needs at least one value")
-	}
 	s := search{tool: tool, entity: e.Name, field: a.Field, limit: a.Limit}
 	s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
-		if r.f.Type.Kind() != model.Enum {
-			return nil, callError(tool, "/field", nil, "%s is not an enum field", r.f.Name)
-		}
-		for i, v := range a.Values {
-			if !slices.Contains(r.f.Values, v) {
-				return nil, callError(tool, "/values/"+itoa(i), r.f.Values, "%q is not a value of %s.%s", v, e.Name, r.f.Name)
-			}
-		}
 		pred := x + " IN " + b.param(append([]string(nil), a.Values...))
 		if a.Exclude {
 			pred = "NOT " + pred

@@ -23,72 +23,6 @@ func varLength(depth int) string {
 	return "*1.." + itoa(depth)
 }
 
-// targets lists the entities reachable from start over relationships of
-// the given types in direction dir within depth hops, by the relationships
-// the model declares (either end may declare them).
-func targets(m *model.Model, start string, types []string, dir string, depth int) []string {
-	type edge struct{ from, to string }
-	var edges []edge
-	undirected := map[[2]string]bool{}
-	for _, e := range m.Entities {
-		for _, r := range e.Relationships {
-			if !slices.Contains(types, r.Type) {
-				continue
-			}
-			for _, t := range r.Targets {
-				switch r.Direction {
-				case model.Incoming:
-					edges = append(edges, edge{t, e.Name})
-				case model.Both:
-					undirected[[2]string{e.Name, t}] = true
-					undirected[[2]string{t, e.Name}] = true
-				default:
-					edges = append(edges, edge{e.Name, t})
-				}
-			}
-		}
-	}
-	next := func(x string) []string {
-		var out []string
-		for _, ed := range edges {
-			if (dir == "outgoing" || dir == "both") && ed.from == x {
-				out = append(out, ed.to)
-			}
-			if (dir == "incoming" || dir == "both") && ed.to == x {
-				out = append(out, ed.from)
-			}
-		}
-		for k := range undirected {
-			if k[0] == x {
-				out = append(out, k[1])
-			}
-		}
-		return out
-	}
-	var seen []string
-	frontier := []string{start}
-	for d := 0; d < depth; d++ {
-		var nf []string
-		for _, x := range frontier {
-			for _, y := range next(x) {
-				if !slices.Contains(seen, y) {
-					seen = append(seen, y)
-					nf = append(nf, y)
-				}
-			}
-		}
-		frontier = nf
-	}
-	// model order, for stable statements
-	var out []string
-	for _, e := range m.Entities {
-		if slices.Contains(seen, e.Name) {
-			out = append(out, e.Name)
-		}
-	}
-	return out
-}
-
 // exploreRelationships plans explore_relationships: the start entities
 // (filtered like query_entities), then the entities connected to them by
 // the relationship types within depth hops, each once per start at its
@@ -104,51 +38,26 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 		return nil, err
 	}
 	dir := a.Direction
-	if dir == "" {
-		dir = "outgoing"
-	}
 	arrow, ok := arrows[dir]
 	if !ok {
-		return nil, callError(tool, "/direction", []string{"outgoing", "incoming", "both"}, "unknown direction %q", dir)
+		return nil, unplannable(tool, "direction", dir)
 	}
-	depth := a.Depth
-	if depth <= 0 {
-		depth = 1
-	}
-	if depth > p.limits.MaxDepth {
-		depth = p.limits.MaxDepth
-	}
+	depth := clamp(a.Depth, tools.DefaultDepth, p.limits.MaxDepth)
+	// Parse put every asked type in RelationshipTypes; each is still looked
+	// up, since it becomes a relationship type in the statement.
 	all := relationshipTypesOf(p.m)
-	asked := a.RelationshipTypes
-	if a.RelationshipType != "" && !slices.Contains(asked, a.RelationshipType) {
-		asked = append([]string{a.RelationshipType}, asked...)
-	}
-	if len(asked) == 0 {
-		return nil, callError(tool, "/relationship_types", all, "give relationship_type or relationship_types")
-	}
-	var types, reach []string
-	for i, t := range asked {
+	types := a.RelationshipTypes
+	for i, t := range types {
 		if !slices.Contains(all, t) {
 			return nil, callError(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
 		}
-		types = append(types, t)
 	}
-	for _, name := range targets(p.m, e.Name, types, dir, depth) {
-		if !slices.Contains(reach, name) {
-			reach = append(reach, name)
-		}
-	}
+	reach := tools.Reachable(p.m, e.Name, types, dir, depth)
 	if a.TargetEntityType != "" {
 		if !slices.Contains(reach, a.TargetEntityType) {
 			return nil, callError(tool, "/target_entity_type", reach, "%s --[%s]-- (%s) never reaches %q", e.Name, strings.Join(types, "|"), dir, a.TargetEntityType)
 		}
 		reach = []string{a.TargetEntityType}
-	}
-	if len(reach) == 0 {
-		return nil, callError(tool, "/relationship_type", nil, "%s has no %s %s relationship", e.Name, dir, strings.Join(types, " or "))
-	}
-	if (len(a.TargetConditions) > 0 || len(a.OrderBy) > 0) && len(reach) > 1 {
-		return nil, callError(tool, "/target_entity_type", reach, "target_conditions and order_by need target_entity_type")
 	}
 	b, err := p.newBuilder(tool, e, state)
 	if err != nil {

@@ -22,18 +22,12 @@ func (p *Planner) fulltextSearch(a *tools.FulltextSearchArgs, state State) (*Sta
 		return nil, callError(tool, "/entity_type", nil, "%s has no full-text index", e.Name)
 	}
 	fields := a.Fields
-	if len(fields) == 0 {
-		fields = ft.Fields
-	}
 	for i, f := range fields {
 		if !slices.Contains(ft.Fields, f) {
 			return nil, callError(tool, "/fields/"+itoa(i), ft.Fields, "%q is not in %s's full-text index", f, e.Name)
 		}
 	}
 	words := strings.Fields(a.Query)
-	if len(words) == 0 {
-		return nil, callError(tool, "/query", nil, "query has no words")
-	}
 	terms := make([]string, len(words))
 	for i, w := range words {
 		terms[i] = LuceneEscape(w)

@@ -23,10 +23,7 @@ func (p *Planner) fuzzySearch(a *tools.TextPatternSearchArgs, state State) (*Sta
 	if err != nil {
 		return nil, err
 	}
-	words := splitWords(a.Pattern)
-	if len(words) == 0 {
-		return nil, callError(tool, "/pattern", nil, "fuzzy needs at least one word (letters or digits) in pattern")
-	}
+	words := tools.Words(a.Pattern)
 	ft := e.FullTextIndex
 	if p.caps.FullText && ft != nil && e.Field(a.Field) != nil && slices.Contains(ft.Fields, a.Field) {
 		b, err := p.newBuilder(tool, e, state)
@@ -64,14 +61,6 @@ func (p *Planner) fuzzySearch(a *tools.TextPatternSearchArgs, state State) (*Sta
 	}
 	st, err := p.search(s, state)
 	return st, err
-}
-
-// splitWords lower-cases text and splits it into words of letters, digits
-// and underscores, the way the APOC route splits the field.
-func splitWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
-	})
 }
 
 // luceneSpecial are the characters Lucene's classic query parser treats as

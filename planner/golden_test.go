@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/ragforge/ragforge/planner"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ragforge/ragforge/planner"
 
 	"golang.org/x/tools/txtar"
 

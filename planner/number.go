@@ -3,7 +3,6 @@ package planner
 import (
 	"math"
 
-	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -19,37 +18,11 @@ func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State)
 	if err != nil {
 		return nil, err
 	}
-	{
-		b, _ := p.newBuilder(tool, e, nil)
-		r, err := b.field(a.Field, "/field")
-		if err != nil {
-			return nil, err
-		}
-		if r.f.Type.Kind() != model.Number {
-			return nil, callError(tool, "/field", nil, "%s is not a number field", a.Field)
-		}
-	}
-	for _, v := range []*float64{a.Value, a.UpperValue, a.Tolerance, a.RoundTo, a.Percentile, a.K, a.BucketWidth} {
-		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
-			return nil, callError(tool, "", nil, "numbers must be finite")
-		}
-	}
-	switch a.Order {
-	case "", "asc", "desc":
-	default:
-		return nil, callError(tool, "/order", []string{"asc", "desc"}, "unknown order %q", a.Order)
-	}
 	switch a.Operator {
 	case "percentile", "outlier":
 		return p.statSearch(a, e.Name, state)
 	case "histogram":
-		if a.Order != "" {
-			return nil, callError(tool, "/order", nil, "order sorts entities; histogram returns buckets, lowest first")
-		}
 		return p.histogram(a, state)
-	}
-	if a.Value == nil {
-		return nil, callError(tool, "/value", nil, "operator %s needs a value", a.Operator)
 	}
 	v := *a.Value
 	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit}
@@ -79,35 +52,20 @@ func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State)
 		s.pred = cmp("<=")
 		s.orders = func(b *builder, x string) []order { return []order{{expr: x, desc: true}} }
 	case "between":
-		if a.UpperValue == nil {
-			return nil, callError(tool, "/upper_value", nil, "between needs upper_value")
-		}
-		if *a.UpperValue < v {
-			return nil, callError(tool, "/upper_value", nil, "upper_value %g is below value %g", *a.UpperValue, v)
-		}
 		s.pred = rng(v, *a.UpperValue, "<=")
 	case "approximately":
-		tol := math.Abs(v) * 0.1
-		if a.Tolerance != nil {
-			tol = math.Abs(*a.Tolerance)
-		}
+		tol := math.Abs(*a.Tolerance)
 		s.pred = rng(v-tol, v+tol, "<=")
 		// Nearest first; the range predicate still uses the index.
 		s.orders = func(b *builder, x string) []order {
 			return []order{{expr: "abs(" + x + " - " + b.named("target", v) + ")"}}
 		}
 	case "rounded_equal":
-		step := 10.0
-		if a.RoundTo != nil {
-			step = *a.RoundTo
-		}
-		if step <= 0 {
-			return nil, callError(tool, "/round_to", nil, "round_to must be greater than 0")
-		}
+		step := *a.RoundTo
 		lo := math.Floor(v/step) * step
 		s.pred = rng(lo, lo+step, "<")
 	default:
-		return nil, callError(tool, "/operator", []string{"equal", "gt", "gte", "lt", "lte", "between", "approximately", "rounded_equal", "percentile", "outlier", "histogram"}, "unknown operator %q", a.Operator)
+		return nil, unplannable(tool, "operator", a.Operator)
 	}
 	if a.Order != "" {
 		s.orders = func(b *builder, x string) []order { return byValue(x, a.Order) }
@@ -142,25 +100,13 @@ func (p *Planner) statSearch(a *tools.NumberRangeSearchArgs, entity string, stat
 	var orders []order
 	switch a.Operator {
 	case "percentile":
-		pct := 90.0
-		if a.Percentile != nil {
-			pct = *a.Percentile
-		}
-		if pct < 0 || pct > 100 {
-			return nil, callError(tool, "/percentile", nil, "percentile must be between 0 and 100")
-		}
+		pct := *a.Percentile
 		b.line("WITH percentileCont(%s, %s) AS threshold", x, b.named("fraction", pct/100))
 		stats = []string{"threshold"}
 		pred = x + " >= threshold"
 		orders = []order{{expr: x, desc: true}}
 	case "outlier":
-		k := 2.0
-		if a.K != nil {
-			k = *a.K
-		}
-		if k <= 0 {
-			return nil, callError(tool, "/k", nil, "k must be greater than 0")
-		}
+		k := *a.K
 		b.line("WITH avg(%s) AS mean, stDevP(%s) AS stdev", x, x)
 		stats = []string{"mean", "stdev"}
 		pred = "abs(" + x + " - mean) > " + b.named("k", k) + " * stdev"
@@ -225,26 +171,14 @@ func (p *Planner) histogram(a *tools.NumberRangeSearchArgs, state State) (*State
 	x := b.expr(r)
 	maxB := p.limits.MaxBuckets
 	if a.BucketWidth != nil {
-		if a.Buckets > 0 {
-			return nil, callError(tool, "/bucket_width", nil, "give buckets or bucket_width, not both")
-		}
 		w := *a.BucketWidth
-		if w <= 0 {
-			return nil, callError(tool, "/bucket_width", nil, "bucket_width must be greater than 0")
-		}
 		b.passOver(r)
 		wp := b.named("width", w)
 		b.line("WITH toInteger(floor(%s / %s)) AS bucket, count(*) AS `count`", x, wp)
 		b.line("RETURN bucket * %s AS lower, (bucket + 1) * %s AS upper, `count`\nORDER BY lower\nLIMIT %s", wp, wp, b.named("limit", int64(maxB)))
 		return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB})
 	}
-	n := a.Buckets
-	if n <= 0 {
-		n = 10
-	}
-	if n > maxB {
-		n = maxB
-	}
+	n := min(a.Buckets, maxB)
 	b.passOver(r)
 	b.line("WITH min(%s) AS lo, max(%s) AS hi", x, x)
 	b.reset("lo", "hi")

@@ -27,25 +27,18 @@ func (p *Planner) findPaths(a *tools.FindPathsArgs, state State) (*Statement, er
 		return nil, err
 	}
 	dir := a.Direction
-	if dir == "" {
-		dir = "both"
-	}
 	arrow, ok := arrows[dir]
 	if !ok {
-		return nil, callError(tool, "/direction", []string{"both", "outgoing", "incoming"}, "unknown direction %q", dir)
+		return nil, unplannable(tool, "direction", dir)
 	}
+	// Parse filled every relationship type when the call named none; each
+	// is still looked up, since it becomes a relationship type here.
 	all := relationshipTypesOf(p.m)
 	types := a.RelationshipTypes
-	if len(types) == 0 {
-		types = all
-	}
 	for i, t := range types {
 		if !slices.Contains(all, t) {
 			return nil, callError(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
 		}
-	}
-	if len(types) == 0 {
-		return nil, callError(tool, "", nil, "the model declares no relationships")
 	}
 	length := clamp(a.MaxLength, min(tools.DefaultPathLength, p.limits.MaxPathLength), p.limits.MaxPathLength)
 	b, err := p.newBuilder(tool, from, state)

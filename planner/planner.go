@@ -93,10 +93,14 @@ func Plan(m *model.Model, call Call, state State) (*Statement, error) {
 	return p.Plan(call, state)
 }
 
-// Plan turns a parsed call into one statement. The arguments should have
-// passed tools.Catalog.Parse; the planner still looks every name up in the
-// model (so nothing else can become an identifier) and clamps every limit,
-// returning a *tools.CallError for anything it cannot plan.
+// Plan turns a parsed call into one statement. The arguments must come
+// from tools.Catalog.Parse, which is where a call is validated (once) and
+// its defaults filled: the planner trusts their values and keeps only the
+// checks that keep a statement safe whatever it is given. Every name is
+// looked up in the model, so nothing else can become an identifier (a
+// *tools.CallError naming the valid choices); operators, modes and
+// directions go through fixed tables (an error for anything else); every
+// limit, offset and depth is clamped.
 func (p *Planner) Plan(call Call, state State) (st *Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -137,6 +141,13 @@ func (p *Planner) Plan(call Call, state State) (st *Statement, err error) {
 // callError builds a one-problem *tools.CallError.
 func callError(tool, path string, valid []string, format string, args ...any) error {
 	return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: path, Message: fmt.Sprintf(format, args...), Valid: valid}}}
+}
+
+// unplannable is the error for a value outside the planner's fixed maps
+// (an operator, a mode, a direction). Catalog.Parse lets none through, so
+// it reports arguments that skipped Parse, not an agent's mistake.
+func unplannable(tool, what string, v any) error {
+	return fmt.Errorf("planner: %s: no plan for %s %v (arguments must come from tools.Catalog.Parse)", tool, what, v)
 }
 
 // entity looks an entity up in the model.

@@ -77,7 +77,7 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		return pred, []fieldRef{r}, nil
 	case c.Via != "":
 		if s.e == nil {
-			return "", nil, callError(b.tool, at, nil, "a relationship has no relationships to test")
+			return "", nil, unplannable(b.tool, at[1:], "a relationship test on a relationship")
 		}
 		pred, err := b.via(s, c, at, depth)
 		return pred, nil, err
@@ -96,7 +96,7 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		// `not` keeps the entities without the value.
 		return "NOT coalesce(" + joinAnd(preds) + ", false)", refs, nil
 	}
-	return "", nil, callError(b.tool, at, nil, "a condition is exactly one of: a field test (field, operator, value), a relationship test (via, …), any_of or not")
+	return "", nil, unplannable(b.tool, at[1:], "an empty condition")
 }
 
 // tests renders a list of conditions one level deeper.
@@ -131,33 +131,17 @@ type hop struct {
 // only, else both), the related entity (or every target when the call
 // names none and sets no conditions on it) and the conditions.
 func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop, error) {
-	typ, types := "", relationshipTypesOf(b.p.m)
-	if slices.Contains(types, r.Via) {
-		typ = r.Via
-	}
-	out := targets(b.p.m, s.e.Name, []string{typ}, "outgoing", 1)
-	in := targets(b.p.m, s.e.Name, []string{typ}, "incoming", 1)
-	if typ == "" || len(out)+len(in) == 0 {
-		return nil, callError(b.tool, at+"/via", types, "%s has no %s relationship", s.e.Name, r.Via)
-	}
-	dir := r.Direction
-	if dir == "" {
-		switch {
-		case len(in) == 0:
-			dir = "outgoing"
-		case len(out) == 0:
-			dir = "incoming"
-		default:
-			dir = "both"
-		}
-	}
+	// Parse chose the direction and checked the hop; the type and the
+	// related entity are still looked up, since they become a relationship
+	// type and a label in the statement.
+	typ, dir := r.Via, r.Direction
 	arrow, ok := arrows[dir]
 	if !ok {
-		return nil, callError(b.tool, at+"/direction", []string{"outgoing", "incoming", "both"}, "unknown direction %q", dir)
+		return nil, unplannable(b.tool, "direction", dir)
 	}
-	reach := targets(b.p.m, s.e.Name, []string{typ}, dir, 1)
+	reach := tools.Reachable(b.p.m, s.e.Name, []string{typ}, dir, 1)
 	if len(reach) == 0 {
-		return nil, callError(b.tool, at+"/direction", nil, "%s has no %s %s relationship", s.e.Name, dir, typ)
+		return nil, callError(b.tool, at+"/via", relationshipTypesOf(b.p.m), "%s has no %s %s relationship", s.e.Name, dir, typ)
 	}
 	h := &hop{m: "m" + itoa(b.nv), r: "r" + itoa(b.nv)}
 	b.nv++
@@ -167,9 +151,6 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 			return nil, callError(b.tool, at+"/entity", reach, "%s --[%s]-- (%s) does not reach %q", s.e.Name, typ, dir, r.Entity)
 		}
 		reach = []string{r.Entity}
-	case len(reach) == 1:
-	case len(r.Conditions) > 0:
-		return nil, callError(b.tool, at+"/entity", reach, "conditions on related entities need their entity type")
 	}
 	labels := make([]string, len(reach))
 	for i, name := range reach {
@@ -195,9 +176,6 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 	}
 	rs := scope{v: h.r, rel: relFields(b.p.m, typ), name: typ}
 	for i, c := range r.RelationshipConditions {
-		if c.Field == "" {
-			return nil, callError(b.tool, at+"/relationship_conditions/"+itoa(i), nil, "a relationship condition is a field test (field, operator, value)")
-		}
 		p, _, err := b.test(rs, c, at+"/relationship_conditions/"+itoa(i), depth+1)
 		if err != nil {
 			return nil, err
@@ -222,8 +200,8 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 	all := append(slices.Clone(h.base), h.conds...)
 	if c.Count != nil {
 		op, ok := condOps[c.Count.Operator]
-		if !ok || op == "CONTAINS" || op == "STARTS WITH" || op == "ENDS WITH" {
-			return "", callError(b.tool, at+"/count/operator", tools.CountOperators, "unknown count operator %q", c.Count.Operator)
+		if !ok || !slices.Contains(tools.CountOperators, c.Count.Operator) {
+			return "", unplannable(b.tool, "count operator", c.Count.Operator)
 		}
 		// Parallel relationships to one entity count it once.
 		return "COUNT { MATCH " + h.pattern + " WHERE " + joinAnd(all) + " RETURN DISTINCT " + h.m + " } " + op + " " + b.param(c.Count.Value), nil
@@ -240,7 +218,7 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 		fails := append(slices.Clone(h.base), "NOT coalesce("+joinAnd(h.conds)+", false)")
 		return "(" + h.exists(h.base) + " AND NOT " + h.exists(fails) + ")", nil
 	}
-	return "", callError(b.tool, at+"/quantifier", tools.Quantifiers, "unknown quantifier %q", c.Quantifier)
+	return "", unplannable(b.tool, "quantifier", c.Quantifier)
 }
 
 // relationshipTypesOf lists the model's relationship types in declaration

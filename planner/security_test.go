@@ -239,8 +239,9 @@ func TestHostileArgumentShapesGetCleanErrors(t *testing.T) {
 }
 
 // TestPlannerClampsLimitsEvenWithoutValidation calls the planner directly
-// with arguments that never passed the catalog: limits, offsets and depths
-// are clamped, unknown names are refused.
+// with arguments that never passed the catalog (complete, as Parse leaves
+// them, but out of bounds or hostile): limits, offsets and depths are
+// clamped, unknown names are refused.
 func TestPlannerClampsLimitsEvenWithoutValidation(t *testing.T) {
 	f := newFixture(t, "code-rag.yaml", tools.Capabilities{FullText: true})
 	st, err := f.p.Plan(planner.Call{Tool: tools.QueryEntities, Args: &tools.QueryEntitiesArgs{EntityType: "Scope", Limit: 1 << 30, Offset: 1 << 40}}, nil)
@@ -250,7 +251,7 @@ func TestPlannerClampsLimitsEvenWithoutValidation(t *testing.T) {
 	if st.Params["limit"] != int64(tools.DefaultLimits.MaxLimit) || st.Params["offset"] != int64(tools.DefaultLimits.MaxOffset) {
 		t.Errorf("params %v", st.Params)
 	}
-	st, err = f.p.Plan(planner.Call{Tool: tools.ExploreRelationships, Args: &tools.ExploreRelationshipsArgs{StartEntityType: "File", RelationshipType: "CONTAINS", Depth: 1000}}, nil)
+	st, err = f.p.Plan(planner.Call{Tool: tools.ExploreRelationships, Args: &tools.ExploreRelationshipsArgs{StartEntityType: "File", RelationshipTypes: []string{"CONTAINS"}, Direction: "outgoing", Depth: 1000}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,6 @@ func TestPlannerClampsLimitsEvenWithoutValidation(t *testing.T) {
 		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Entity: "Scope", Conditions: []tools.Condition{{Field: "name` = 1 OR 1", Operator: "=", Value: "x"}}}}},
 		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", RelationshipConditions: []tools.Condition{{Field: "x` = 1", Operator: "=", Value: "x"}}}}},
 		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{AnyOf: []tools.Condition{{Field: "path", Operator: "=~", Value: "x"}}}}},
-		&tools.QueryEntitiesArgs{EntityType: "Scope", Conditions: []tools.Condition{{Field: "startLine", Operator: ">", Value: int64(1), IgnoreCase: true}}},
 		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Related{Via: "CONTAINS", Entity: "Scope` DELETE"}},
 		&tools.ExploreRelationshipsArgs{StartEntityType: "File", RelationshipTypes: []string{"CONTAINS|IMPORTS"}},
 		&tools.FindPathsArgs{FromEntityType: "File", FromID: "a", ToEntityType: "File", ToID: "b", RelationshipTypes: []string{"CONTAINS*]-() DELETE n //"}},

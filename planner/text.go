@@ -1,14 +1,10 @@
 package planner
 
 import (
-	"fmt"
-	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
@@ -26,21 +22,6 @@ const ColValue = "value"
 func (p *Planner) textPatternSearch(a *tools.TextPatternSearchArgs, state State) (*Statement, error) {
 	const tool = tools.TextPatternSearch
 	mode := a.Mode
-	if mode == "" {
-		mode = "contains"
-	}
-	e, err := p.entity(tool, a.EntityType, "/entity_type")
-	if err != nil {
-		return nil, err
-	}
-	if f := e.Field(a.Field); f == nil && e.ComputedField(a.Field) == nil {
-		return nil, callError(tool, "/field", e.FieldNames(), "%q is not a field of %s", a.Field, e.Name)
-	} else if f != nil && f.Type.Kind() != model.String || f == nil && e.ComputedField(a.Field).Type.Kind() != model.String {
-		return nil, callError(tool, "/field", nil, "%s is not a string field", a.Field)
-	}
-	if a.Pattern == "" {
-		return nil, callError(tool, "/pattern", nil, "pattern is empty")
-	}
 	ci := !a.CaseSensitive
 	side := func(x string) string {
 		if ci {
@@ -66,7 +47,7 @@ func (p *Planner) textPatternSearch(a *tools.TextPatternSearchArgs, state State)
 	case "fuzzy":
 		return p.fuzzySearch(a, state)
 	default:
-		return nil, callError(tool, "/mode", []string{"contains", "starts_with", "ends_with", "exact", "regex", "glob", "fuzzy"}, "unknown mode %q", mode)
+		return nil, unplannable(tool, "mode", mode)
 	}
 	st, err := p.search(s, state)
 	return st, err
@@ -80,22 +61,12 @@ func (p *Planner) scanSearch(a *tools.TextPatternSearchArgs, mode string, state 
 	var pre prefilter
 	switch mode {
 	case "regex":
-		expr := "^(?:" + a.Pattern + ")$"
-		if !a.CaseSensitive {
-			expr = "(?i)" + expr
-		}
-		re, err := syntax.Parse(expr, syntax.Perl)
+		re, err := syntax.Parse(tools.Regex(a.Pattern, a.CaseSensitive), syntax.Perl)
 		if err != nil {
-			return nil, callError(tool, "/pattern", nil, "not a valid RE2 regular expression: %v", err)
-		}
-		if _, err := regexp.Compile(expr); err != nil {
-			return nil, callError(tool, "/pattern", nil, "not a valid RE2 regular expression: %v", err)
+			return nil, unplannable(tool, "regex", a.Pattern)
 		}
 		pre = regexPrefilter(re.Simplify())
 	case "glob":
-		if !doublestar.ValidatePattern(a.Pattern) {
-			return nil, callError(tool, "/pattern", nil, "not a valid glob (unclosed [ or {, or a trailing \\)")
-		}
 		pre = globPrefilter(a.Pattern, a.CaseSensitive)
 	}
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
@@ -300,37 +271,8 @@ func globPrefilter(pattern string, caseSensitive bool) prefilter {
 	return pf
 }
 
-// Matcher compiles the filter into a Go predicate: RE2 for regex (whole
-// value; linear in the text's length, whatever the pattern), doublestar for
-// glob (`**` crosses '/', `*` and `?` do not).
+// Matcher compiles the filter into the Go predicate the engine applies to
+// each candidate (tools.Matcher).
 func (f *Filter) Matcher() (func(string) bool, error) {
-	switch f.Mode {
-	case "regex":
-		expr := "^(?:" + f.Pattern + ")$"
-		if !f.CaseSensitive {
-			expr = "(?i)" + expr
-		}
-		re, err := regexp.Compile(expr)
-		if err != nil {
-			return nil, err
-		}
-		return re.MatchString, nil
-	case "glob":
-		pat := f.Pattern
-		if !f.CaseSensitive {
-			pat = strings.ToLower(pat)
-		}
-		if !doublestar.ValidatePattern(pat) {
-			return nil, fmt.Errorf("invalid glob %q", f.Pattern)
-		}
-		cs := f.CaseSensitive
-		return func(s string) bool {
-			if !cs {
-				s = strings.ToLower(s)
-			}
-			ok, _ := doublestar.Match(pat, s)
-			return ok
-		}, nil
-	}
-	return nil, fmt.Errorf("unknown filter mode %q", f.Mode)
+	return tools.Matcher(f.Mode, f.Pattern, f.CaseSensitive)
 }

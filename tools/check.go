@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -40,7 +38,7 @@ func (c *Catalog) check(tool string, raw json.RawMessage) (any, error) {
 		}
 		out = a
 	case SemanticSearch:
-		a := &SemanticSearchArgs{TopK: c.limits.DefaultTopK, MinScore: 0.7}
+		a := &SemanticSearchArgs{TopK: c.limits.DefaultTopK, MinScore: DefaultMinScore}
 		if decode(raw, a, &p) {
 			c.checkSemantic(a, &p)
 		}
@@ -306,7 +304,7 @@ func (c *Catalog) checkGetByID(a *GetEntityByIDArgs, p *problems) {
 func (c *Catalog) checkExplore(a *ExploreRelationshipsArgs, p *problems) {
 	a.Limit = c.limit(a.Limit)
 	if a.Depth == 0 {
-		a.Depth = 1
+		a.Depth = DefaultDepth
 	}
 	if a.Direction == "" {
 		a.Direction = string(model.Outgoing)
@@ -399,6 +397,9 @@ func (c *Catalog) checkFulltext(a *FulltextSearchArgs, p *problems) {
 	if o == nil {
 		return
 	}
+	if len(strings.Fields(a.Query)) == 0 {
+		p.add("/query", "query has no words")
+	}
 	if len(a.Fields) == 0 {
 		a.Fields = o.fieldNames()
 	}
@@ -439,13 +440,13 @@ func (c *Catalog) checkTextPattern(a *TextPatternSearchArgs, p *problems) {
 		return
 	}
 	switch a.Mode {
-	case "regex":
-		if _, err := regexp.Compile(a.Pattern); err != nil {
-			p.add("/pattern", "not a valid RE2 regular expression: %v", err)
+	case "regex", "glob":
+		if _, err := Matcher(a.Mode, a.Pattern, a.CaseSensitive); err != nil {
+			p.add("/pattern", "%v", err)
 		}
-	case "glob":
-		if _, err := path.Match(a.Pattern, ""); err != nil {
-			p.add("/pattern", "not a valid glob (unclosed [ or trailing \\)")
+	case "fuzzy":
+		if len(Words(a.Pattern)) == 0 {
+			p.add("/pattern", "fuzzy needs at least one word (letters or digits) in pattern")
 		}
 	}
 }
@@ -459,12 +460,12 @@ func (c *Catalog) checkNumberRange(a *NumberRangeSearchArgs, p *problems) {
 	switch a.Operator {
 	case "percentile":
 		if a.Percentile == nil {
-			a.Percentile = fptr(90)
+			a.Percentile = fptr(DefaultPercentile)
 		}
 		return
 	case "outlier":
 		if a.K == nil {
-			a.K = fptr(2)
+			a.K = fptr(DefaultOutlierK)
 		}
 		return
 	case "histogram":
@@ -475,7 +476,7 @@ func (c *Catalog) checkNumberRange(a *NumberRangeSearchArgs, p *problems) {
 			p.add("/bucket_width", "give buckets or bucket_width, not both")
 		}
 		if a.Buckets == 0 && a.BucketWidth == nil {
-			a.Buckets = 10
+			a.Buckets = DefaultBuckets
 		}
 		return
 	}
@@ -492,11 +493,11 @@ func (c *Catalog) checkNumberRange(a *NumberRangeSearchArgs, p *problems) {
 		}
 	case "approximately":
 		if a.Tolerance == nil {
-			a.Tolerance = fptr(math.Abs(*a.Value) * 0.1)
+			a.Tolerance = fptr(math.Abs(*a.Value) * (DefaultTolerancePercent / 100))
 		}
 	case "rounded_equal":
 		if a.RoundTo == nil {
-			a.RoundTo = fptr(10)
+			a.RoundTo = fptr(DefaultRoundTo)
 		}
 	}
 }
@@ -506,7 +507,7 @@ func fptr(f float64) *float64 { return &f }
 func (c *Catalog) checkDatetimeRange(a *DatetimeRangeSearchArgs, p *problems) {
 	a.Limit = c.limit(a.Limit)
 	if a.Precision == "" {
-		a.Precision = "second"
+		a.Precision = Precisions[0]
 	}
 	f := c.offeredField(DatetimeRangeSearch, a.EntityType, a.Field, "/field", p)
 	if f == nil {

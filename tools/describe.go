@@ -142,17 +142,18 @@ var modeHelp = map[string]string{
 	"lt":              "< value",
 	"lte":             "<= value",
 	"between":         "value <= x <= upper_value",
-	"approximately":   "within tolerance of value (default tolerance: 10% of value)",
-	"rounded_equal":   "rounds to value: floor(value/round_to)*round_to <= x < that + round_to (round_to default 10)",
-	"percentile":      "at or above the given percentile of the field's values (percentile, default 90)",
-	"outlier":         "more than k standard deviations from the mean (k, default 2)",
-	"histogram":       "returns counts per bucket instead of entities (buckets, default 10, or bucket_width)",
+	"approximately":   fmt.Sprintf("within tolerance of value (default tolerance: %g%% of value)", DefaultTolerancePercent),
+	"rounded_equal":   fmt.Sprintf("rounds to value: floor(value/round_to)*round_to <= x < that + round_to (round_to default %g)", DefaultRoundTo),
+	"percentile":      fmt.Sprintf("at or above the given percentile of the field's values (percentile, default %g)", DefaultPercentile),
+	"outlier":         fmt.Sprintf("more than k standard deviations from the mean (k, default %g)", DefaultOutlierK),
+	"histogram":       fmt.Sprintf("returns counts per bucket instead of entities (buckets, default %d, or bucket_width)", DefaultBuckets),
 	"before":          "strictly before datetime",
 	"after":           "strictly after datetime",
 	"relative":        "within relative_period, up to now",
 	"in":              "value is one of values",
 	"not_in":          "value is none of values (exclude: true)",
 	"within_distance": "within radius_km of latitude/longitude, nearest first",
+	"is":              "value is the given boolean",
 }
 
 // modeLines renders "- mode: help" for the given modes.

@@ -191,3 +191,20 @@ func reachable(edges []edge, first []string, types []string, direction string, d
 	}
 	return out
 }
+
+// Reachable lists, in the model's entity order, the entity types that
+// start reaches by following the relationship types in direction for at
+// most depth hops: explore_relationships' possible targets, and one hop of
+// a relationship test.
+func Reachable(m *model.Model, start string, types []string, direction string, depth int) []string {
+	edges := collectEdges(m)
+	var first []string
+	for _, t := range types {
+		for _, h := range hops(edges, start, t) {
+			if string(h.Direction) == direction && !slices.Contains(first, h.Target) {
+				first = append(first, h.Target)
+			}
+		}
+	}
+	return orderLike(reachable(edges, first, types, direction, depth), m.EntityNames())
+}

@@ -253,11 +253,11 @@ func (g *generator) exploreRelationships() {
 		conditionsProp("start_conditions", starts, "Conditions selecting the start entities, e.g. its unique field = id"),
 		prop{"relationship_type", &schema{Type: "string", Enum: relationshipTypes(g.c.edges)}},
 		prop{"relationship_types", &schema{Type: "array", Description: "Several relationship types to follow together (instead of relationship_type)", Items: &schema{Type: "string", Enum: relationshipTypes(g.c.edges)}, MinItems: count(1), UniqueItems: true}},
-		prop{"direction", &schema{Type: "string", Enum: []string{"outgoing", "incoming", "both"}, Default: "outgoing"}},
+		prop{"direction", &schema{Type: "string", Enum: Directions, Default: Directions[0]}},
 		prop{"target_entity_type", &schema{Type: "string", Description: "Keep only connected entities of this type", Enum: targets}},
 		conditionsProp("target_conditions", tOffers, "Conditions on the connected entities' stored fields (needs target_entity_type when several types are reachable)"),
 		orderByProp(unionFields(tOffers), "Sort the connected entities by their fields (default: nearest first); needs target_entity_type when several types are reachable"),
-		prop{"depth", &schema{Type: "integer", Description: fmt.Sprintf("Hops to follow (default 1, at most %d)", l.MaxDepth), Default: 1, Minimum: num(1), Maximum: num(float64(l.MaxDepth))}},
+		prop{"depth", &schema{Type: "integer", Description: fmt.Sprintf("Hops to follow (default %d, at most %d)", DefaultDepth, l.MaxDepth), Default: DefaultDepth, Minimum: num(1), Maximum: num(float64(l.MaxDepth))}},
 		g.limitProp(),
 		prop{"offset", &schema{Type: "integer", Description: "Results to skip, for paging", Default: 0, Minimum: num(0), Maximum: num(float64(l.MaxOffset))}},
 	).require("start_entity_type")

@@ -249,10 +249,6 @@ func (c *Catalog) checkFindPaths(a *FindPathsArgs, p *problems) {
 	}
 }
 
-// DefaultPathLength is find_paths' max_length when the call gives none
-// (at most Limits.MaxPathLength).
-const DefaultPathLength = 4
-
 // relatedOffer is what a call may test of a related entity (or a target
 // of explore_relationships): the stored fields query_entities offers.
 // Computed fields are computed for the entity a statement is about, not

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ragforge/ragforge/model"
 )
 
 // relationalConditionsProp is the conditions list of query_entities and
@@ -66,7 +68,7 @@ func (g *generator) relatedProps() []prop {
 	}
 	return []prop{
 		{"via", &schema{Type: "string", Description: "Relationship type (a relationship test)", Enum: relationshipTypes(g.c.edges)}},
-		{"direction", &schema{Type: "string", Enum: []string{"outgoing", "incoming", "both"}}},
+		{"direction", &schema{Type: "string", Enum: Directions}},
 		{"entity", &schema{Type: "string", Description: "Type of the related entities", Enum: g.edgeEntities()}},
 		{"conditions", list("Tests on the related entity's stored fields")},
 		{"relationship_conditions", list("Tests on the relationship's properties")},
@@ -155,7 +157,7 @@ func (g *generator) findPaths() {
 		prop{"to_entity_type", &schema{Type: "string", Description: "Type of the second entity", Enum: offerEntities(offers)}},
 		prop{"to_id", id("Unique id of the second entity")},
 		prop{"relationship_types", &schema{Type: "array", Description: "Relationship types a path may use (default: all)", Items: &schema{Type: "string", Enum: relationshipTypes(g.c.edges)}, MinItems: count(1), UniqueItems: true}},
-		prop{"direction", &schema{Type: "string", Description: "both (default) ignores the stored direction; outgoing follows it from the first entity; incoming goes against it", Enum: []string{"both", "outgoing", "incoming"}, Default: "both"}},
+		prop{"direction", &schema{Type: "string", Description: "both (default) ignores the stored direction; outgoing follows it from the first entity; incoming goes against it", Enum: []string{string(model.Both), string(model.Outgoing), string(model.Incoming)}, Default: string(model.Both)}},
 		prop{"max_length", &schema{Type: "integer", Description: "Most relationships in a path", Default: min(DefaultPathLength, l.MaxPathLength), Minimum: num(1), Maximum: num(float64(l.MaxPathLength))}},
 		prop{"all", &schema{Type: "boolean", Description: "Return every shortest path (up to limit), not just one", Default: false}},
 		g.limitProp(),

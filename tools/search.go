@@ -64,7 +64,7 @@ func (g *generator) semanticSearch() {
 		prop{"query", &schema{Type: "string", Description: "What to look for, in natural language", MinLength: count(1), MaxLength: count(4000)}},
 		prop{"index", &schema{Type: "string", Description: "Vector index to use (default: the entity's first)", Enum: indexNames}},
 		prop{"top_k", &schema{Type: "integer", Description: fmt.Sprintf("Number of results (default %d, at most %d)", l.DefaultTopK, l.MaxTopK), Default: l.DefaultTopK, Minimum: num(1), Maximum: num(float64(l.MaxTopK))}},
-		prop{"min_score", &schema{Type: "number", Description: "Minimum similarity score, 0 to 1", Default: 0.7, Minimum: num(0), Maximum: num(1)}},
+		prop{"min_score", &schema{Type: "number", Description: "Minimum similarity score, 0 to 1", Default: DefaultMinScore, Minimum: num(0), Maximum: num(1)}},
 		conditionsProp("conditions", offers, "Optional filters on the hits"),
 	).require("entity_type", "query")
 	g.add(SemanticSearch, CategorySearch, b.String(), in, offers)
@@ -192,24 +192,24 @@ func (g *generator) numberRangeSearch() {
 		props = append(props, prop{"upper_value", &schema{Type: "number", Description: "Upper bound for between"}})
 	}
 	if slices.Contains(ops, "approximately") {
-		props = append(props, prop{"tolerance", &schema{Type: "number", Description: "Allowed difference for approximately (default 10% of value)", Minimum: num(0)}})
+		props = append(props, prop{"tolerance", &schema{Type: "number", Description: fmt.Sprintf("Allowed difference for approximately (default %g%% of value)", DefaultTolerancePercent), Minimum: num(0)}})
 	}
 	if slices.Contains(ops, "rounded_equal") {
-		props = append(props, prop{"round_to", &schema{Type: "number", Description: "Bucket width for rounded_equal", Default: 10, ExclusiveMinimum: num(0)}})
+		props = append(props, prop{"round_to", &schema{Type: "number", Description: "Bucket width for rounded_equal", Default: DefaultRoundTo, ExclusiveMinimum: num(0)}})
 	}
 	if slices.Contains(ops, "percentile") {
-		props = append(props, prop{"percentile", &schema{Type: "number", Description: "Percentile for percentile, 0 to 100", Default: 90, Minimum: num(0), Maximum: num(100)}})
+		props = append(props, prop{"percentile", &schema{Type: "number", Description: "Percentile for percentile, 0 to 100", Default: DefaultPercentile, Minimum: num(0), Maximum: num(100)}})
 	}
 	if slices.Contains(ops, "outlier") {
-		props = append(props, prop{"k", &schema{Type: "number", Description: "Standard deviations for outlier", Default: 2, ExclusiveMinimum: num(0)}})
+		props = append(props, prop{"k", &schema{Type: "number", Description: "Standard deviations for outlier", Default: DefaultOutlierK, ExclusiveMinimum: num(0)}})
 	}
 	if slices.Contains(ops, "histogram") {
 		props = append(props,
-			prop{"buckets", &schema{Type: "integer", Description: "Bucket count for histogram", Default: 10, Minimum: num(1), Maximum: num(float64(g.c.limits.MaxBuckets))}},
+			prop{"buckets", &schema{Type: "integer", Description: "Bucket count for histogram", Default: DefaultBuckets, Minimum: num(1), Maximum: num(float64(g.c.limits.MaxBuckets))}},
 			prop{"bucket_width", &schema{Type: "number", Description: "Bucket width for histogram (instead of buckets)", ExclusiveMinimum: num(0)}})
 	}
 	props = append(props,
-		prop{"order", &schema{Type: "string", Enum: []string{"asc", "desc"}, Description: numberOrderHelp}},
+		prop{"order", &schema{Type: "string", Enum: Orders, Description: numberOrderHelp}},
 		g.limitProp())
 	g.add(NumberRangeSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field", "operator"), offers)
 }
@@ -257,7 +257,7 @@ func (g *generator) datetimeRangeSearch() {
 		props = append(props, prop{"relative_period", &schema{Type: "string", Description: "Period for relative", Pattern: relativePeriodPattern}})
 	}
 	props = append(props,
-		prop{"precision", &schema{Type: "string", Enum: []string{"second", "minute", "hour", "day"}, Default: "second"}},
+		prop{"precision", &schema{Type: "string", Enum: Precisions, Default: Precisions[0]}},
 		g.limitProp(),
 	)
 	g.add(DatetimeRangeSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field"), offers)
@@ -339,7 +339,7 @@ func (g *generator) aggregateEntities() {
 	b.WriteString("Any field of the entity can be used in group_by and conditions (see query_entities for the fields, relationship tests and groups).")
 	props := []prop{
 		entityTypeProp(offerEntities(offers), "Entity to aggregate"),
-		{"operation", &schema{Type: "string", Enum: []string{"COUNT", "AVG", "SUM", "MIN", "MAX"}}},
+		{"operation", &schema{Type: "string", Enum: Operations}},
 		fieldProp("field", unionFields(offers), "Field to aggregate (not needed for COUNT); with over, a stored field of the related entity"),
 		fieldProp("group_by", unionFields(offers), "Field of entity_type whose values form the groups"),
 		g.relationalConditionsProp("conditions", offers, "Conditions the entities must meet"),

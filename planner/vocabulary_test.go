@@ -1,0 +1,60 @@
+package planner
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// The planner's fixed tables turn the words of a call into Cypher; each
+// must cover every word the schema (operators, directions) or the catalog
+// (operations, count operators) lets a call hold, and nothing else.
+func TestFixedTablesCoverTheSchemasVocabulary(t *testing.T) {
+	var operators map[string][]string
+	if err := config.DecodeSchema("#OperatorsByType", &operators); err != nil {
+		t.Fatal(err)
+	}
+	separate := []string{"IN", "NOT IN", "IS NULL", "IS NOT NULL"} // condition's own cases
+	for kind, ops := range operators {
+		for _, op := range ops {
+			if _, ok := condOps[op]; !ok && !slices.Contains(separate, op) {
+				t.Errorf("operator %q of %s fields has no Cypher in condOps", op, kind)
+			}
+		}
+	}
+	for _, op := range tools.CountOperators {
+		if _, ok := condOps[op]; !ok {
+			t.Errorf("count operator %q has no Cypher in condOps", op)
+		}
+	}
+	for _, d := range tools.Directions {
+		if _, ok := arrows[d]; !ok {
+			t.Errorf("direction %q has no arrows", d)
+		}
+	}
+	if len(arrows) != len(tools.Directions) {
+		t.Errorf("arrows has %d directions, tools.Directions %d", len(arrows), len(tools.Directions))
+	}
+	for _, op := range tools.Operations {
+		if _, ok := aggregates[op]; !ok {
+			t.Errorf("operation %q has no aggregate function", op)
+		}
+	}
+	if len(aggregates) != len(tools.Operations) {
+		t.Errorf("aggregates has %d operations, tools.Operations %d", len(aggregates), len(tools.Operations))
+	}
+	// Each precision truncates to its own unit (none falls back to
+	// seconds unnoticed).
+	at := time.Date(2026, 3, 14, 15, 9, 26, 535, time.UTC)
+	seen := map[time.Time]string{}
+	for _, p := range tools.Precisions {
+		tr, _ := truncate(at, p, time.UTC)
+		if q, ok := seen[tr]; ok {
+			t.Errorf("precisions %s and %s truncate alike", q, p)
+		}
+		seen[tr] = p
+	}
+}
