@@ -1,7 +1,7 @@
 // Package computed gives every computed field of a config one meaning and
 // two implementations: a Cypher fragment the planner puts in queries, and a
 // Go evaluation (built on github.com/expr-lang/expr) that differential tests
-// hold Neo4j to (DESIGN invariant 2).
+// hold Neo4j to (docs/design.md, invariant 2).
 //
 // [Compile] parses each `expression` with expr's parser, checks it against
 // the entity's fields and other computed fields (types from the config),

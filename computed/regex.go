@@ -9,7 +9,7 @@ import (
 
 // A `matches` pattern must mean the same in Go (RE2, what expr runs) and in
 // Java (what Cypher's =~ runs), and must not let Java's backtracking engine
-// run long (DESIGN invariant 5). safePattern accepts a subset for which both
+// run long (docs/design.md, invariant 5). safePattern accepts a subset for which both
 // hold by construction and writes the Java form:
 //
 //   - The pattern starts with ^. expr's matches finds the pattern anywhere;

@@ -6,7 +6,7 @@
 // every sort is what makes such queries slow; storing it once and reading an
 // index is fast. But storing costs writes, goes stale when the inputs change
 // outside ragforge, and must never be read half-written. So the decision
-// comes from real usage and the application follows DESIGN invariants 3 and
+// comes from real usage and the application follows docs/design.md invariants 3 and
 // 7:
 //
 //   - Usage: every planned call reports, per entity.field, how it used the

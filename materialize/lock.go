@@ -14,7 +14,7 @@ import (
 )
 
 // LockLabel is the label of the lock node that keeps two applies (or an
-// apply and a drop) from running at once (DESIGN invariant 7).
+// apply and a drop) from running at once (docs/design.md, invariant 7).
 const LockLabel = "_RagforgeLock"
 
 // DefaultLockStaleAfter is how old a lock's heartbeat must be before

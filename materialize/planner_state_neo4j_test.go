@@ -19,8 +19,8 @@ import (
 
 const codeRAG = "../testdata/configs/valid/code-rag.yaml"
 
-// TestPlannerReadsStoredValuesOnlyWhenReadyAndAnswersAlike proves DESIGN
-// invariant 3 end to end: the engine, wired to a StateCache, reads the
+// TestPlannerReadsStoredValuesOnlyWhenReadyAndAnswersAlike proves
+// docs/design.md invariant 3 end to end: the engine, wired to a StateCache, reads the
 // stored line_count only while its state is ready for the config's hash;
 // building, stale-hash and missing states fall back to runtime (even over
 // deliberately wrong stored values), and every call answers exactly as it

@@ -13,7 +13,7 @@ import (
 // classify as a read (computed.ExplainCheck, through readonly.Check) stops
 // the command with an error naming the field: the write statement runs the
 // body in a write transaction, where a body that writes would change the
-// graph (DESIGN invariant 4).
+// graph (docs/design.md, invariant 4).
 func (x *Materializer) checkReads(ctx context.Context, plans []*FieldPlan) error {
 	checked := map[*computed.Field]bool{}
 	var visit func(ce *computed.Entity, f *computed.Field) error

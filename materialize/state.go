@@ -12,7 +12,7 @@ import (
 )
 
 // StateLabel is the label of the state nodes, one per materialized
-// entity.field. The state lives in Neo4j next to the data (DESIGN
+// entity.field. The state lives in Neo4j next to the data (docs/design.md,
 // invariant 3), so every process that plans queries sees the same truth.
 const StateLabel = "_RagforgeMaterialization"
 
@@ -129,7 +129,7 @@ func stateFrom(m map[string]any) FieldState {
 // expression hashes are hashes and cache properties are props: a field is
 // ready only when its state node says ready, for the same hash and the
 // same property. Missing, building, dropping or stale states leave the
-// field to runtime (DESIGN invariant 3).
+// field to runtime (docs/design.md, invariant 3).
 func ReadyState(states []FieldState, hashes map[planner.FieldRef]string, props map[planner.FieldRef]string) planner.State {
 	out := planner.State{}
 	for _, s := range states {

@@ -14,7 +14,7 @@ import (
 )
 
 // OwnershipError is the refusal to write a property that nodes already
-// hold when no state node claims it: it may be the user's data (DESIGN
+// hold when no state node claims it: it may be the user's data (docs/design.md,
 // invariant 7).
 type OwnershipError struct {
 	Entity, Field, Property string
@@ -489,7 +489,7 @@ func (x *Materializer) dropIndex(ctx context.Context, name string) error {
 
 // grace waits Options.Grace after a ready field was taken out of service,
 // so that processes planning with a cached state have re-read it before
-// any value changes (DESIGN invariant 3 across processes).
+// any value changes (docs/design.md invariant 3 across processes).
 func (x *Materializer) grace(ctx context.Context, field string) error {
 	if x.opts.Grace <= 0 {
 		return nil

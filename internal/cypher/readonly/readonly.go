@@ -1,5 +1,5 @@
 // Package readonly is ragforge's one answer to "is this Cypher a read?"
-// (DESIGN invariant 4). It asks Neo4j to plan a statement without running
+// (docs/design.md, invariant 4). It asks Neo4j to plan a statement without running
 // it (EXPLAIN) and accepts it only when Neo4j classifies it as read-only
 // (statement type "r"), it loads no CSV, and it calls no procedure and no
 // APOC name outside an allowlist: APOC loaders and dbms/admin procedures
