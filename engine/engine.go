@@ -103,8 +103,8 @@ type Engine struct {
 	caps    tools.Capabilities
 }
 
-// New builds the engine for m: validates it as [Load] validates a config
-// (the error is [ConfigErrors]), detects the server's capabilities when
+// New builds the engine for m: validates it as [config.Load] validates a
+// config (the error is [config.ConfigErrors]), detects the server's capabilities when
 // needed, generates the catalog and prepares the planner.
 func New(m *model.Model, opts Options) (*Engine, error) {
 	if m == nil {
