@@ -83,3 +83,21 @@ func TestCheckRefusesAProcedureInTheLeftBranchOfAPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckReportsACallToAnUnknownProcedureAsAPlanError: Neo4j answers
+// EXPLAIN of an unknown procedure with ProcedureNotFound, not a Statement
+// error; it is still the statement's fault, so Check returns a PlanError
+// naming the procedure, which callers turn into a correctable error.
+func TestCheckReportsACallToAnUnknownProcedureAsAPlanError(t *testing.T) {
+	d := neo4jtest.Open(t)
+	for _, q := range []string{
+		"CALL nope.missing() YIELD x RETURN x",
+		"MATCH (n) CALL (n) { CALL nope.missing(n) YIELD x RETURN x } RETURN *",
+	} {
+		_, err := readonly.Check(context.Background(), d, q, readonly.Options{Database: neo4jtest.Database()})
+		var pe *readonly.PlanError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "nope.missing") {
+			t.Errorf("%q: got %T %v, want a PlanError naming nope.missing", q, err, err)
+		}
+	}
+}
