@@ -12,6 +12,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
@@ -169,9 +170,11 @@ var tenancyCases = []tenancyCase{
 	{
 		config: "team-drive",
 		seed: func(t *testing.T, e *engine.Engine, d neo4j.DriverWithContext) (alice, bob map[string]string) {
-			alice, bob = seedTwoDrives(t, d)
+			fixturetest.LoadTwoDrives(t, d)
+			alice, bob = map[string]string{}, map[string]string{}
 			for tn, keys := range map[string]map[string]string{"alice": alice, "bob": bob} {
-				res, err := e.Execute(tenant.With(context.Background(), tn), engine.Call{Name: tree.CreateDiagram, Arguments: json.RawMessage(`{"name":"docs"}`)})
+				keys["root"], keys["httptest"] = tn+":net/http", tn+":net/http/httptest/server.go"
+				res, err := e.Execute(tenant.With(context.Background(), tn), engine.Call{Name: tree.CreateDiagram, Arguments: json.RawMessage(`{"name":"net/http"}`)})
 				if err != nil {
 					t.Fatalf("create_diagram as %s: %v", tn, err)
 				}
@@ -182,18 +185,18 @@ var tenancyCases = []tenancyCase{
 		calls: func(alice, _ map[string]string) []toolCall {
 			return []toolCall{
 				{"query_entities", map[string]any{"entity_type": "Document", "limit": 50}, ""},
-				{"query_entities", map[string]any{"entity_type": "Folder", "conditions": []any{map[string]any{"field": "path", "operator": "STARTS WITH", "value": "docs"}}}, ""},
-				{"get_entity_by_id", map[string]any{"entity_type": "Document", "id_value": alice["only"]}, ""},
+				{"query_entities", map[string]any{"entity_type": "Folder", "conditions": []any{map[string]any{"field": "path", "operator": "STARTS WITH", "value": "net/http/"}}}, ""},
+				{"get_entity_by_id", map[string]any{"entity_type": "Document", "id_value": "alice:net/http/" + fixturetest.AliceOnly + ".md"}, fixturetest.AliceOnly},
 				{"explore_relationships", map[string]any{"start_entity_type": "Folder", "relationship_type": "CONTAINS", "direction": "outgoing", "depth": 2, "limit": 50}, ""},
-				{"find_paths", map[string]any{"from_entity_type": "Folder", "from_id": alice["root"], "to_entity_type": "Document", "to_id": alice["setup"]}, ""},
-				{"fulltext_search", map[string]any{"entity_type": "Document", "query": "docs BOBONLY"}, ""},
+				{"find_paths", map[string]any{"from_entity_type": "Folder", "from_id": alice["root"], "to_entity_type": "Document", "to_id": alice["httptest"]}, ""},
+				{"fulltext_search", map[string]any{"entity_type": "Document", "query": "http BOBONLY"}, ""},
 				{"text_pattern_search", map[string]any{"entity_type": "Document", "field": "path", "mode": "regex", "pattern": ".*"}, ""},
 				{"number_range_search", map[string]any{"entity_type": "Document", "field": "size", "operator": "gte", "value": 0}, ""},
 				{"datetime_range_search", map[string]any{"entity_type": "Document", "field": "modified", "mode": "after", "datetime": "2000-01-01"}, ""},
 				{"enum_filter_search", map[string]any{"entity_type": "Document", "field": "language", "values": []string{"markdown", "go"}}, ""},
-				{tree.QueryFileTree, map[string]any{}, "ALICEONLY"},
-				{tree.QueryFileTree, map[string]any{"filters": map[string]any{"path_patterns": []string{"docs/**"}}}, "ALICEONLY"},
-				{tree.CreateDiagram, map[string]any{"name": "all of docs", "filters": map[string]any{"exclude_paths": []string{"**/guides"}}}, "ALICEONLY"},
+				{tree.QueryFileTree, map[string]any{"limit": tree.MaxQueryLimit}, fixturetest.AliceOnly},
+				{tree.QueryFileTree, map[string]any{"filters": map[string]any{"path_patterns": []string{"**/*.md"}}}, fixturetest.AliceOnly},
+				{tree.CreateDiagram, map[string]any{"name": "net/http", "filters": map[string]any{"exclude_paths": []string{"**/*_test.go"}}}, fixturetest.AliceOnly},
 				{tree.UpdateDiagramFilters, map[string]any{"diagram_id": alice["diagram"], "filters": map[string]any{"languages": []string{"go"}}, "additive": true}, alice["diagram"]},
 				{"traverse", map[string]any{"cypher": "MATCH (d:Document) WHERE d.workspace_id = $tenant RETURN d.node_id AS id"}, ""},
 				{"whoami", map[string]any{}, `"tenant":"alice"`},
@@ -205,42 +208,6 @@ var tenancyCases = []tenancyCase{
 			}
 		},
 	},
-}
-
-// seedTwoDrives writes the same folders and documents for alice and bob,
-// as an application importing their files would (the tree tools only read
-// them), with sizes that differ; each also has a document of its own:
-// docs/ALICEONLY.md, and bob's docs/BOBONLY/plans.md in a folder of his
-// own. It returns each tenant's node ids: root (docs), setup
-// (docs/guides/setup.md) and only (the document of its own).
-func seedTwoDrives(t *testing.T, d neo4j.DriverWithContext) (alice, bob map[string]string) {
-	t.Helper()
-	ids := map[string]map[string]string{}
-	for tn, own := range map[string]string{"alice": "docs/ALICEONLY.md", "bob": "docs/BOBONLY/plans.md"} {
-		scale := map[string]int{"alice": 1, "bob": 10}[tn]
-		folders := []string{"docs", "docs/guides"}
-		if tn == "bob" {
-			folders = append(folders, "docs/BOBONLY")
-		}
-		neo4jtest.Run(t, d, `UNWIND $folders AS path
-			CREATE (:Folder {node_id: $tn + ':' + path, workspace_id: $tn, path: path, name: split(path, '/')[-1]})`,
-			map[string]any{"tn": tn, "folders": folders})
-		neo4jtest.Run(t, d, `UNWIND $docs AS doc
-			CREATE (:Document {node_id: $tn + ':' + doc.path, workspace_id: $tn, path: doc.path, name: split(doc.path, '/')[-1],
-				size: doc.size, language: doc.language, modified: datetime('2025-06-01T10:00:00Z')})`,
-			map[string]any{"tn": tn, "docs": []any{
-				map[string]any{"path": "docs/readme.md", "size": 100 * scale, "language": "markdown"},
-				map[string]any{"path": "docs/guides/setup.md", "size": 200 * scale, "language": "markdown"},
-				map[string]any{"path": "docs/main.go", "size": 300 * scale, "language": "go"},
-				map[string]any{"path": own, "size": 50 * scale, "language": "markdown"},
-			}})
-		neo4jtest.Run(t, d, `MATCH (p:Folder {workspace_id: $tn}), (c {workspace_id: $tn})
-			WHERE (c:Folder OR c:Document) AND c.path STARTS WITH p.path + '/' AND NOT substring(c.path, size(p.path) + 1) CONTAINS '/'
-			CREATE (p)-[:CONTAINS]->(c)`, map[string]any{"tn": tn})
-		ids[tn] = map[string]string{"root": tn + ":docs", "setup": tn + ":docs/guides/setup.md", "only": tn + ":" + own}
-	}
-	neo4jtest.Run(t, d, "CALL db.awaitIndexes(60)", nil)
-	return ids["alice"], ids["bob"]
 }
 
 // TestEveryToolSeesOnlyTheBoundTenant runs, for each tenant-scoped example
