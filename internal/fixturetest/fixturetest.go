@@ -22,15 +22,23 @@ import (
 // the parsed graph, from which tests compute their expected results.
 func LoadNetHTTP(t testing.TB, d neo4j.DriverWithContext) *fixture.Graph {
 	t.Helper()
+	g := parseNetHTTP(t)
+	if _, err := fixture.Load(context.Background(), d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// parseNetHTTP parses $(go env GOROOT)/src/net/http, failing the test on
+// any error.
+func parseNetHTTP(t testing.TB) *fixture.Graph {
+	t.Helper()
 	src, err := fixture.GOROOTSrc()
 	if err != nil {
 		t.Fatal(err)
 	}
 	g, err := fixture.Parse(filepath.Join(src, "net", "http"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fixture.Load(context.Background(), d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -47,6 +55,9 @@ const (
 // counts one of his documents differs from alice's.
 const BobsSizeFactor = 10
 
+// OwnSize is the parsed size of the document only one drive holds.
+const OwnSize = 50
+
 // LoadTwoDrives loads net/http as two workspaces of the team-drive example
 // config (testdata/configs/valid/team-drive.yaml), "alice" and "bob", as an
 // application importing their files would: Folder and Document nodes with
@@ -60,14 +71,7 @@ const BobsSizeFactor = 10
 // her own document).
 func LoadTwoDrives(t testing.TB, d neo4j.DriverWithContext) *fixture.Graph {
 	t.Helper()
-	src, err := fixture.GOROOTSrc()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := fixture.Parse(filepath.Join(src, "net", "http"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := parseNetHTTP(t)
 	for tn, own := range map[string]string{"alice": "net/http/" + AliceOnly + ".md", "bob": "net/http/" + BobOnly + "/plans.md"} {
 		scale := int64(1)
 		if tn == "bob" {
@@ -106,6 +110,3 @@ func LoadTwoDrives(t testing.TB, d neo4j.DriverWithContext) *fixture.Graph {
 	neo4jtest.Run(t, d, "CALL db.awaitIndexes(60)", nil)
 	return g
 }
-
-// OwnSize is the parsed size of the document only one drive holds.
-const OwnSize = 50
