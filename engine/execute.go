@@ -10,7 +10,6 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/planner"
-	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -21,9 +20,20 @@ var ErrNoDriver = errors.New("engine: no Neo4j driver configured")
 // plans it into one statement, runs it in a read transaction with the
 // configured timeout and row cap, and shapes the rows for the agent. A bad
 // call returns a *tools.CallError (what was wrong, the valid choices),
-// which marshals to JSON the agent can act on. Custom tools run their
-// handler instead.
+// which marshals to JSON the agent can act on. Custom tools (the
+// application's, and the tree, write, traverse and explore tools) run
+// their handler instead.
+//
+// The tenant is resolved first, for every tool alike (invariant 8): a
+// call of a tenant-scoped config with no tenant bound is refused with
+// tenant.ErrUnbound before its arguments are read or any handler runs,
+// and every handler finds the resolved tenant on its context
+// (tenant.From), whichever way the host bound it.
 func (e *Engine) Execute(ctx context.Context, call Call) (*Result, error) {
+	ctx, err := e.bindTenant(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if t := e.catalog.Tool(call.Name); t != nil && t.Custom() {
 		raw, err := e.catalog.Parse(call.Name, call.Arguments)
 		if err != nil {
@@ -44,9 +54,6 @@ func (e *Engine) Execute(ctx context.Context, call Call) (*Result, error) {
 	}
 	if e.opts.Driver == nil {
 		return nil, ErrNoDriver
-	}
-	if _, bound := e.tenantOf(ctx); e.m.Tenant != nil && !bound {
-		return nil, tenant.ErrUnbound
 	}
 	if st.Embed != nil {
 		if err := e.embed(ctx, st); err != nil {

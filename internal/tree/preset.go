@@ -4,9 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/internal/cypher/ident"
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tenant"
 )
 
 // PresetLabel labels the nodes diagrams are saved as. It starts with
@@ -14,6 +19,22 @@ import (
 // with a config's entities (whose names the schema keeps to identifiers an
 // application chose).
 const PresetLabel = "_RagforgeDiagram"
+
+// presetKey writes the properties that identify a preset in a statement:
+// its id and, when m declares a tenant, the tenant field = $tenant. A
+// preset is saved with the tenant of the call that made it and found only
+// by calls of that tenant, so another tenant's diagram id is unknown.
+func presetKey(m *model.Model) (string, error) {
+	key := "id: $id"
+	if m.Tenant == nil {
+		return key, nil
+	}
+	tf, err := ident.Quote(m.Tenant.Field)
+	if err != nil {
+		return "", err
+	}
+	return key + ", " + tf + ": $" + tenant.Param, nil
+}
 
 // preset is a saved diagram: what regenerates it.
 type preset struct {
@@ -30,11 +51,15 @@ func (r *Runner) savePreset(ctx context.Context, p *preset, create bool) error {
 	if err != nil {
 		return err
 	}
-	params := map[string]any{"id": p.ID, "tree": p.Tree, "name": p.Name, "description": p.Description,
-		"filters": string(filters), "created": p.CreatedAt, "updated": p.UpdatedAt}
-	cypher := "MATCH (d:" + PresetLabel + " {id: $id}) SET d.filters = $filters, d.updated_at = $updated"
+	params, err := r.params(ctx)
+	if err != nil {
+		return err
+	}
+	maps.Copy(params, map[string]any{"id": p.ID, "tree": p.Tree, "name": p.Name, "description": p.Description,
+		"filters": string(filters), "created": p.CreatedAt, "updated": p.UpdatedAt})
+	cypher := "MATCH (d:" + PresetLabel + " {" + r.presetKey + "}) SET d.filters = $filters, d.updated_at = $updated"
 	if create {
-		cypher = "CREATE (:" + PresetLabel + " {id: $id, tree: $tree, name: $name, description: $description, filters: $filters, created_at: $created, updated_at: $updated})"
+		cypher = "CREATE (:" + PresetLabel + " {" + r.presetKey + ", tree: $tree, name: $name, description: $description, filters: $filters, created_at: $created, updated_at: $updated})"
 	}
 	sess := r.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: r.opts.Database, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
@@ -54,10 +79,15 @@ func (r *Runner) savePreset(ctx context.Context, p *preset, create bool) error {
 // loadPreset reads the preset with the given id in a read transaction; nil
 // when there is none.
 func (r *Runner) loadPreset(ctx context.Context, id string) (*preset, error) {
+	params, err := r.params(ctx)
+	if err != nil {
+		return nil, err
+	}
+	params["id"] = id
 	sess := r.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: r.opts.Database, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(ctx)
 	out, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, "MATCH (d:"+PresetLabel+" {id: $id}) RETURN d.tree, d.name, d.description, d.filters, d.created_at, d.updated_at LIMIT 1", map[string]any{"id": id})
+		res, err := tx.Run(ctx, "MATCH (d:"+PresetLabel+" {"+r.presetKey+"}) RETURN d.tree, d.name, d.description, d.filters, d.created_at, d.updated_at LIMIT 1", params)
 		if err != nil {
 			return nil, err
 		}

@@ -62,8 +62,10 @@ type Refusal struct {
 
 func (r *Refusal) Error() string { return r.Reason }
 
-// PlanError is a statement Neo4j cannot plan (a syntax or semantic error);
-// Msg is Neo4j's message.
+// PlanError is a statement Neo4j cannot plan (a syntax or semantic error,
+// or a call to a procedure the server does not have); Msg is Neo4j's
+// message. Like a [*Refusal] it is the statement's fault: its author can
+// correct it.
 type PlanError struct {
 	Msg string
 	Err error
@@ -127,7 +129,7 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 	}, txOpts...)
 	if err != nil {
 		var ne *neo4j.Neo4jError
-		if errors.As(err, &ne) && strings.HasPrefix(ne.Code, "Neo.ClientError.Statement.") {
+		if errors.As(err, &ne) && statementFault(ne.Code) {
 			return nil, &PlanError{Msg: ne.Msg, Err: err}
 		}
 		return nil, fmt.Errorf("readonly: explaining the statement: %w", err)
@@ -140,6 +142,15 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 		return nil, err
 	}
 	return &Explained{Keys: keys, Plan: plan}, nil
+}
+
+// statementFault reports whether an error code EXPLAIN returned means the
+// statement is wrong rather than the server or the connection: a syntax,
+// semantic or type error, or an unknown procedure, which Neo4j reports
+// under Procedure, not Statement, although a misspelt name is as much the
+// author's to fix as a misspelt function (a Statement error).
+func statementFault(code string) bool {
+	return strings.HasPrefix(code, "Neo.ClientError.Statement.") || code == "Neo.ClientError.Procedure.ProcedureNotFound"
 }
 
 // walk refuses LOAD CSV, procedures outside procs and APOC names outside

@@ -7,8 +7,9 @@
 // allowed procedures) and every node it reads must be scoped to the tenant
 // (package scope). Only then does the query run, in a read transaction
 // with a timeout and a row cap. The tenant value is always the engine's:
-// the host binds it (Options.Tenant, or tenant.With on the request
-// context) and an agent parameter named tenant is refused. Configs without
+// the one engine.Execute resolved and bound to the context (tenant.From;
+// none is tenant.ErrUnbound) and an agent parameter named tenant is
+// refused. Configs without
 // a tenant have run_cypher instead.
 package traverse
 
@@ -67,9 +68,6 @@ type Options struct {
 	// Procedures are the procedures a query may call (DefaultProcedures
 	// if nil).
 	Procedures []string
-	// Tenant is the tenant every call runs under unless the request
-	// context binds another (tenant.With).
-	Tenant string
 }
 
 // New returns the traverse tool of m: one tool when m declares a tenant,
@@ -131,11 +129,9 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, ok := tenant.From(ctx)
-	if !ok {
-		if v = t.opts.Tenant; v == "" {
-			return nil, tenant.ErrUnbound
-		}
+	v, err := tenant.Required(ctx, true)
+	if err != nil {
+		return nil, err
 	}
 	params[tenant.Param] = v
 	if t.opts.Driver == nil {
