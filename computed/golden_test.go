@@ -2,20 +2,16 @@ package computed_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/golden"
 )
-
-var update = flag.Bool("update", os.Getenv("RAGFORGE_UPDATE") != "", "rewrite the golden files in testdata/computed")
 
 // baseConfig is the entity the `fields` shorthand of a golden case adds its
 // computed fields to: one stored field of every kind expressions read.
@@ -44,8 +40,9 @@ const baseConfig = `entities:
 // goes through config.LoadSources (schema, decoding, expression checking,
 // error positions) and then computed.CompileModel; the output is every
 // computed field's fragment, or the config errors exactly as `ragforge-plan
-// vet` prints them. A case holds either `ragforge.yaml` or `fields` (lines
-// `name type: expression` added to baseConfig), and `want`.
+// vet` prints them. A case holds either `ragforge.yaml`, `config-file` (a
+// path beside the case) or `fields` (lines `name type: expression` added to
+// baseConfig), and `want`, which RAGFORGE_UPDATE=1 rewrites.
 func TestGoldenCases(t *testing.T) {
 	files, err := filepath.Glob("../testdata/computed/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -53,13 +50,9 @@ func TestGoldenCases(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ar := golden.ReadArchive(t, file)
 			var cfg []byte
-			wantAt := -1
-			for i, f := range ar.Files {
+			for _, f := range ar.Files {
 				switch f.Name {
 				case "ragforge.yaml":
 					cfg = f.Data
@@ -67,34 +60,16 @@ func TestGoldenCases(t *testing.T) {
 					cfg = fieldsConfig(t, f.Data)
 				case "config-file":
 					name := filepath.Join(filepath.Dir(file), strings.TrimSpace(string(f.Data)))
+					var err error
 					if cfg, err = os.ReadFile(name); err != nil {
 						t.Fatal(err)
 					}
-				case "want":
-					wantAt = i
 				}
 			}
 			if cfg == nil {
 				t.Fatal("case has neither ragforge.yaml nor fields")
 			}
-			got := render(cfg)
-			if *update {
-				if wantAt < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantAt = len(ar.Files) - 1
-				}
-				ar.Files[wantAt].Data = []byte(got)
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantAt < 0 {
-				t.Fatal("case has no want section (run with -update)")
-			}
-			if want := string(ar.Files[wantAt].Data); got != want {
-				t.Errorf("output differs (run with -update to accept)\n--- got\n%s--- want\n%s", got, want)
-			}
+			golden.CheckArchive(t, file, ar, []string{"want"}, map[string]string{"want": render(cfg)})
 		})
 	}
 }

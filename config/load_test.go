@@ -2,19 +2,13 @@ package config
 
 import (
 	"errors"
-	"flag"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/ragforge/ragforge/internal/golden"
 )
-
-// update rewrites the golden files of the invalid configs:
-// go test ./engine -run TestLoadRejectsInvalidConfigs -update
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const (
 	validDir   = "../testdata/configs/valid"
@@ -66,7 +60,9 @@ func TestLoadAcceptsEveryValidExample(t *testing.T) {
 
 // TestLoadRejectsInvalidConfigs replays every invalid example: each must
 // fail with exactly the error lines of its golden file, paths relative to
-// the invalid folder.
+// the invalid folder (RAGFORGE_UPDATE=1 rewrites them). The config and its
+// golden stay two files, not one txtar case: the configs are also read as
+// they are by cue vet, the CLI's tests and the docs.
 func TestLoadRejectsInvalidConfigs(t *testing.T) {
 	files := configFiles(t, invalidDir)
 	if len(files) < 30 {
@@ -83,20 +79,7 @@ func TestLoadRejectsInvalidConfigs(t *testing.T) {
 				t.Fatalf("error is %T, want ConfigErrors: %v", err, err)
 			}
 			got := strings.ReplaceAll(err.Error(), invalidDir+"/", "") + "\n"
-			golden := strings.TrimSuffix(path, filepath.Ext(path)) + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("missing golden file (run with -update): %v", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("errors differ from %s (-want +got):\n%s", golden, diff)
-			}
+			golden.Check(t, strings.TrimSuffix(path, filepath.Ext(path))+".golden", got)
 			for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
 				if !strings.HasPrefix(line, filepath.Base(path)+":") {
 					t.Errorf("error line has no position in the config: %q", line)

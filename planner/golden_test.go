@@ -1,22 +1,17 @@
 package planner_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/ragforge/ragforge/planner"
-
 	"golang.org/x/tools/txtar"
 
+	"github.com/ragforge/ragforge/internal/golden"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden planner cases under testdata/planner")
 
 // goldenCase is one testdata/planner/*.txtar file: the config, the tool,
 // the arguments and optional settings in, the Cypher and parameters (or
@@ -39,10 +34,7 @@ func readGolden(t *testing.T) []*goldenCase {
 	}
 	var out []*goldenCase
 	for _, p := range paths {
-		a, err := txtar.ParseFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := golden.ReadArchive(t, p)
 		c := &goldenCase{path: p, archive: a, caps: tools.Capabilities{FullText: true}}
 		for _, f := range a.Files {
 			v := strings.TrimSpace(string(f.Data))
@@ -92,53 +84,18 @@ func render(st *planner.Statement, err error) map[string]string {
 	return out
 }
 
+// outputs are the sections of a golden case the planner writes.
+var outputs = []string{"cypher", "params", "filter", "fetch", "error"}
+
 // TestGoldenPlans replays every case of testdata/planner: the statement
 // for a call must equal the recorded Cypher and parameters (or error), so
-// a reviewer reads any change of generated Cypher as a diff. -update
-// rewrites the expectations.
+// a reviewer reads any change of generated Cypher as a diff.
+// RAGFORGE_UPDATE=1 rewrites the expectations.
 func TestGoldenPlans(t *testing.T) {
 	for _, c := range readGolden(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(c.path), ".txtar"), func(t *testing.T) {
 			f := newFixture(t, c.config, c.caps)
-			got := render(f.plan(c.tool, c.args, c.state))
-			outputs := []string{"cypher", "params", "filter", "fetch", "error"}
-			if *update {
-				var files []txtar.File
-				for _, fl := range c.archive.Files {
-					keep := true
-					for _, o := range outputs {
-						if fl.Name == o {
-							keep = false
-						}
-					}
-					if keep {
-						files = append(files, fl)
-					}
-				}
-				for _, o := range outputs {
-					if v, ok := got[o]; ok {
-						files = append(files, txtar.File{Name: o, Data: []byte(v)})
-					}
-				}
-				c.archive.Files = files
-				if err := os.WriteFile(c.path, txtar.Format(c.archive), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want := map[string]string{}
-			for _, fl := range c.archive.Files {
-				for _, o := range outputs {
-					if fl.Name == o {
-						want[o] = string(fl.Data)
-					}
-				}
-			}
-			for _, o := range outputs {
-				if !bytes.Equal([]byte(got[o]), []byte(want[o])) {
-					t.Errorf("%s differs (run go test ./planner -run TestGoldenPlans -update and review the diff)\n--- got\n%s\n--- want\n%s", o, got[o], want[o])
-				}
-			}
+			golden.CheckArchive(t, c.path, c.archive, outputs, render(f.plan(c.tool, c.args, c.state)))
 		})
 	}
 }

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/ragforge/ragforge/internal/golden"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -100,20 +99,10 @@ func checkValuesStayParameters(t *testing.T, f *fixture, tool string, args []byt
 func FuzzPlanKeepsArgumentsOutOfCypher(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "planner", "*.txtar"))
 	for _, p := range paths {
-		a, err := txtar.ParseFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		var tool, args string
-		for _, fl := range a.Files {
-			switch fl.Name {
-			case "tool":
-				tool = strings.TrimSpace(string(fl.Data))
-			case "args":
-				args = strings.TrimSpace(string(fl.Data))
-			}
-		}
-		f.Add(tool, []byte(args))
+		a := golden.ReadArchive(f, p)
+		tool, _ := golden.File(a, "tool")
+		args, _ := golden.File(a, "args")
+		f.Add(strings.TrimSpace(tool), []byte(strings.TrimSpace(args)))
 	}
 	code := newFixture(f, "code-rag.yaml", tools.Capabilities{FullText: true, APOC: true})
 	places := newFixture(f, "places.yaml", tools.Capabilities{FullText: true, APOC: true})

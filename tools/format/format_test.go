@@ -3,26 +3,18 @@ package format_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/golden"
 	"github.com/ragforge/ragforge/internal/tokens"
 	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/tools/format"
 )
-
-// update rewrites the golden files and MEASUREMENTS.md:
-//
-//	go test ./tools/format -update   (or RAGFORGE_UPDATE=1 go test ./tools/format)
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func updating() bool { return *update || os.Getenv("RAGFORGE_UPDATE") == "1" }
 
 // example is one config of testdata/configs/valid, by base name.
 type example struct {
@@ -53,23 +45,11 @@ func examples(t *testing.T, opts tools.Options) []example {
 	return out
 }
 
-// golden compares got with testdata/tools/<name>.golden, or rewrites it.
-func golden(t *testing.T, name string, got []byte) {
+// checkTools compares got with testdata/tools/<name>.golden, or rewrites it
+// under RAGFORGE_UPDATE=1.
+func checkTools(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("../../testdata/tools", name+".golden")
-	if updating() {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tools/format -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; review the diff after go test ./tools/format -update", path)
-	}
+	golden.Check(t, filepath.Join("../../testdata/tools", name+".golden"), string(got))
 }
 
 func TestGoldenEveryExampleConfigInEveryFormat(t *testing.T) {
@@ -79,9 +59,9 @@ func TestGoldenEveryExampleConfigInEveryFormat(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", ex.name, f, err)
 			}
-			golden(t, ex.name+"."+string(f), out)
+			checkTools(t, ex.name+"."+string(f), out)
 		}
-		golden(t, ex.name+".txt", []byte(format.Listing(ex.cat.Tools)))
+		checkTools(t, ex.name+".txt", []byte(format.Listing(ex.cat.Tools)))
 	}
 }
 
@@ -91,7 +71,7 @@ func TestGoldenAllToolsOn(t *testing.T) {
 		if ex.name != "code-rag" {
 			continue
 		}
-		golden(t, ex.name+".all.txt", []byte(format.Listing(ex.cat.Tools)))
+		checkTools(t, ex.name+".all.txt", []byte(format.Listing(ex.cat.Tools)))
 	}
 }
 
@@ -197,15 +177,15 @@ func TestParseListsTheValidFormats(t *testing.T) {
 
 // TestMeasurementsAreCurrent keeps tools/MEASUREMENTS.md true: it counts
 // the tokens of each example config's catalog in each format and compares
-// with the file (rewritten with -update).
+// with the file (rewritten under RAGFORGE_UPDATE=1).
 func TestMeasurementsAreCurrent(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# Tool catalog sizes\n\n")
 	b.WriteString("Tokens of the whole tool catalog each example config generates, per format: the\n")
 	b.WriteString("compact JSON array of tool definitions, counted with tiktoken's " + tokens.Encoding + "\n")
-	b.WriteString("encoding (package tools/tokens, vocabulary embedded). Other providers'\n")
+	b.WriteString("encoding (package internal/tokens, vocabulary embedded). Other providers'\n")
 	b.WriteString("tokenizers differ by some percent; use the figures to compare configs and formats.\n\n")
-	b.WriteString("Measured by `go test ./tools/format -run TestMeasurementsAreCurrent -update`\n")
+	b.WriteString("Measured by `RAGFORGE_UPDATE=1 go test ./tools/format -run TestMeasurementsAreCurrent`\n")
 	b.WriteString("(the test fails when this file is stale).\n")
 	for _, set := range []struct {
 		title string
@@ -254,16 +234,5 @@ func TestMeasurementsAreCurrent(t *testing.T) {
 			b.WriteString("\n")
 		}
 	}
-	got := []byte(b.String())
-	const path = "../MEASUREMENTS.md"
-	if updating() {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil || !bytes.Equal(got, want) {
-		t.Errorf("%s is stale; rerun go test ./tools/format -run TestMeasurementsAreCurrent -update\n%s", path, got)
-	}
+	golden.Check(t, "../MEASUREMENTS.md", b.String())
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragforge/ragforge/internal/cypher/readonly"
+	"github.com/ragforge/ragforge/internal/golden"
 )
 
 // A case is a query, what the check must say of it, and the plan Neo4j
@@ -26,6 +27,9 @@ type planCase struct {
 }
 
 const plansFile = "testdata/plans.txt"
+
+// recordCommand records the plans of plansFile from the Neo4j test server.
+var recordCommand = golden.Command("TestCheckOnRealPlans")
 
 func readCases(t *testing.T) []planCase {
 	t.Helper()
@@ -114,10 +118,10 @@ func formatPlan(op *readonly.Op, depth int, b *strings.Builder) {
 	}
 }
 
-func writeCases(t *testing.T, cases []planCase) {
-	t.Helper()
+// formatCases writes cases as testdata/plans.txt holds them.
+func formatCases(cases []planCase) string {
 	var b strings.Builder
-	b.WriteString("# Queries, the verdict of scope.Check, and the plan Neo4j 5.26 made of each\n# (go test ./scope -run TestCheckOnRealPlans -update rewrites the plans).\n\n")
+	fmt.Fprintf(&b, "# Queries, the verdict of scope.Check, and the plan Neo4j 5.26 made of each\n# (%s rewrites the plans).\n\n", recordCommand)
 	for _, c := range cases {
 		fmt.Fprintf(&b, "### query: %s\n### want: %s\n", c.query, c.want)
 		if c.plan != nil {
@@ -125,7 +129,5 @@ func writeCases(t *testing.T, cases []planCase) {
 		}
 		b.WriteString("\n")
 	}
-	if err := os.WriteFile(plansFile, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return b.String()
 }

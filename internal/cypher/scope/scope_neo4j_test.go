@@ -2,20 +2,24 @@ package scope_test
 
 import (
 	"context"
-	"flag"
 	"testing"
 
 	"github.com/ragforge/ragforge/internal/cypher/readonly"
 	"github.com/ragforge/ragforge/internal/cypher/scope"
+	"github.com/ragforge/ragforge/internal/golden"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tenant"
 )
 
-var update = flag.Bool("update", false, "record the plans of testdata/plans.txt from the Neo4j test server")
-
 // testProcedures are the procedures the scope tests may call.
 var testProcedures = []string{"db.labels", "db.schema.visualization", "db.index.fulltext.queryNodes", "db.index.fulltext.queryRelationships"}
 
+// TestCheckOnRealPlans checks the verdict of every case of testdata/plans.txt
+// on the plan the Neo4j test server makes of it now. Under RAGFORGE_UPDATE=1
+// it also records those plans in the file, for TestCheckOnRecordedPlans to
+// run without a server. It does not compare them with the recording: the
+// verdicts are what must hold, and a plan may change with the server's
+// statistics without changing one.
 func TestCheckOnRealPlans(t *testing.T) {
 	d := neo4jtest.Open(t)
 	for _, q := range []string{
@@ -34,12 +38,12 @@ func TestCheckOnRealPlans(t *testing.T) {
 			t.Errorf("%s: EXPLAIN: %v", c.query, err)
 			continue
 		}
-		if *update {
+		if golden.Update() {
 			cases[i].plan = ex.Plan
 		}
 		verdict(t, c, scope.Check(ex.Plan, "user_id", tenant.Param))
 	}
-	if *update {
-		writeCases(t, cases)
+	if golden.Update() {
+		golden.Check(t, plansFile, formatCases(cases))
 	}
 }

@@ -29,7 +29,7 @@ func verdict(t *testing.T, c planCase, err error) {
 func TestCheckOnRecordedPlans(t *testing.T) {
 	for _, c := range readCases(t) {
 		if c.plan == nil {
-			t.Errorf("%s: no recorded plan (run the Neo4j test with -update)", c.query)
+			t.Errorf("%s: no recorded plan; record it with %s", c.query, recordCommand)
 			continue
 		}
 		verdict(t, c, scope.Check(c.plan, "user_id", tenant.Param))
