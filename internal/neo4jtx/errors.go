@@ -224,7 +224,14 @@ func connectivity(err error) bool {
 	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
-// describe is err's text without the driver's type prefix.
+// describe says what err is, without the driver's type prefix.
 func describe(err error) string {
-	return strings.TrimPrefix(err.Error(), "ConnectivityError: ")
+	var ce *neo4j.ConnectivityError
+	if errors.As(err, &ce) && ce.Inner != nil {
+		err = ce.Inner
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "the server closed the connection"
+	}
+	return err.Error()
 }
