@@ -105,11 +105,8 @@ func TestEveryCallEndsWithinItsTimeoutWhenTheDatabaseIsUnavailable(t *testing.T)
 		}
 	}
 	succeed("before")
-	for _, m := range []struct {
-		mode neo4jtest.ProxyMode
-		name string
-	}{{neo4jtest.Refuse, "refused"}, {neo4jtest.Hang, "never answered"}, {neo4jtest.Cut, "cut"}} {
-		if err := p.Set(m.mode); err != nil {
+	for _, mode := range neo4jtest.UnavailableModes {
+		if err := p.Set(mode); err != nil {
 			t.Fatal(err)
 		}
 		took, errs := callAll(calls)
@@ -117,19 +114,19 @@ func TestEveryCallEndsWithinItsTimeoutWhenTheDatabaseIsUnavailable(t *testing.T)
 		for i, err := range errs {
 			longest = max(longest, took[i])
 			if took[i] > unavailableTimeout+time.Second {
-				t.Errorf("%s: %s took %v, more than its timeout %v + 1s", m.name, calls[i].name, took[i], unavailableTimeout)
+				t.Errorf("%s: %s took %v, more than its timeout %v + 1s", mode, calls[i].name, took[i], unavailableTimeout)
 			}
 			var ue *engine.UnavailableError
 			if !errors.Is(err, engine.ErrUnavailable) || !errors.As(err, &ue) || !ue.Retryable() ||
 				!strings.Contains(err.Error(), "the database is unavailable") || !strings.Contains(err.Error(), "retry") {
-				t.Errorf("%s: %s: got %v, want the retryable unavailable error", m.name, calls[i].name, err)
+				t.Errorf("%s: %s: got %v, want the retryable unavailable error", mode, calls[i].name, err)
 			}
 		}
-		t.Logf("%s: the longest call took %v (timeout %v); %s: %v", m.name, longest.Round(time.Millisecond), unavailableTimeout, calls[0].name, errs[0])
+		t.Logf("%s: the longest call took %v (timeout %v); %s: %v", mode, longest.Round(time.Millisecond), unavailableTimeout, calls[0].name, errs[0])
 		if err := p.Set(neo4jtest.Forward); err != nil {
 			t.Fatal(err)
 		}
-		succeed("after " + m.name)
+		succeed("after " + mode.String())
 	}
 	// The work of the calls that hit their deadline ended on its own.
 	deadline := time.Now().Add(10 * time.Second)

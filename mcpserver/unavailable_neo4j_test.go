@@ -39,19 +39,16 @@ func TestAnUnavailableDatabaseIsARetryableErrorResult(t *testing.T) {
 	if res := call(t, cs, "query_entities", args); res.IsError {
 		t.Fatalf("forwarding: %s", text(res))
 	}
-	for _, m := range []struct {
-		mode neo4jtest.ProxyMode
-		name string
-	}{{neo4jtest.Refuse, "refused"}, {neo4jtest.Hang, "never answered"}, {neo4jtest.Cut, "cut"}} {
-		if err := p.Set(m.mode); err != nil {
+	for _, mode := range neo4jtest.UnavailableModes {
+		if err := p.Set(mode); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
 		res := call(t, cs, "query_entities", args)
 		took := time.Since(start)
-		t.Logf("%s: isError after %v: %s", m.name, took.Round(time.Millisecond), text(res))
+		t.Logf("%s: isError after %v: %s", mode, took.Round(time.Millisecond), text(res))
 		if took > timeout+time.Second {
-			t.Errorf("%s: the call took %v, more than its timeout %v + 1s", m.name, took, timeout)
+			t.Errorf("%s: the call took %v, more than its timeout %v + 1s", mode, took, timeout)
 		}
 		var sc struct {
 			Retryable bool `json:"retryable"`
@@ -59,13 +56,13 @@ func TestAnUnavailableDatabaseIsARetryableErrorResult(t *testing.T) {
 		b, _ := json.Marshal(res.StructuredContent)
 		_ = json.Unmarshal(b, &sc)
 		if !res.IsError || !strings.Contains(text(res), "the database is unavailable") || !strings.Contains(text(res), "retry") || !sc.Retryable {
-			t.Errorf("%s: isError %v, text %q, structured %s; want the retryable unavailable error", m.name, res.IsError, text(res), b)
+			t.Errorf("%s: isError %v, text %q, structured %s; want the retryable unavailable error", mode, res.IsError, text(res), b)
 		}
 		if err := p.Set(neo4jtest.Forward); err != nil {
 			t.Fatal(err)
 		}
 		if res := call(t, cs, "query_entities", args); res.IsError {
-			t.Errorf("forwarding again after %s: %s", m.name, text(res))
+			t.Errorf("forwarding again after %s: %s", mode, text(res))
 		}
 	}
 }

@@ -26,28 +26,25 @@ func TestCallEndsWithinItsTimeoutWhenTheDatabaseIsUnavailable(t *testing.T) {
 	if code, _, errOut := execute(t, args...); code != 0 {
 		t.Fatalf("forwarding: exit %d: %s", code, errOut)
 	}
-	for _, m := range []struct {
-		mode neo4jtest.ProxyMode
-		name string
-	}{{neo4jtest.Refuse, "refused"}, {neo4jtest.Hang, "never answered"}, {neo4jtest.Cut, "cut"}} {
-		if err := p.Set(m.mode); err != nil {
+	for _, mode := range neo4jtest.UnavailableModes {
+		if err := p.Set(mode); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
 		code, _, errOut := execute(t, args...)
 		took := time.Since(start)
-		t.Logf("%s: exit %d after %v: %s", m.name, code, took.Round(time.Millisecond), strings.TrimSpace(errOut))
+		t.Logf("%s: exit %d after %v: %s", mode, code, took.Round(time.Millisecond), strings.TrimSpace(errOut))
 		if took > timeout+time.Second {
-			t.Errorf("%s: call took %v, more than --timeout %v + 1s", m.name, took, timeout)
+			t.Errorf("%s: call took %v, more than --timeout %v + 1s", mode, took, timeout)
 		}
 		if code != exitUnavailable || !strings.Contains(errOut, "the database is unavailable") || !strings.Contains(errOut, "retry") {
-			t.Errorf("%s: exit %d: %s; want exit %d saying the database is unavailable and to retry", m.name, code, errOut, exitUnavailable)
+			t.Errorf("%s: exit %d: %s; want exit %d saying the database is unavailable and to retry", mode, code, errOut, exitUnavailable)
 		}
 		if err := p.Set(neo4jtest.Forward); err != nil {
 			t.Fatal(err)
 		}
 		if code, _, errOut := execute(t, args...); code != 0 {
-			t.Errorf("forwarding again after %s: exit %d: %s", m.name, code, errOut)
+			t.Errorf("forwarding again after %s: exit %d: %s", mode, code, errOut)
 		}
 	}
 }

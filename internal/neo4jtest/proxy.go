@@ -48,6 +48,25 @@ const (
 	Cut
 )
 
+// UnavailableModes are the modes in which the database is unavailable
+// through a [Proxy], for tests that try each.
+var UnavailableModes = []ProxyMode{Refuse, Hang, Cut}
+
+// String names the mode for test messages.
+func (m ProxyMode) String() string {
+	switch m {
+	case Forward:
+		return "forwarding"
+	case Refuse:
+		return "refused"
+	case Hang:
+		return "never answered"
+	case Cut:
+		return "cut"
+	}
+	return "unknown"
+}
+
 // Proxy is a TCP proxy on 127.0.0.1 between a client and the test server
 // that a test switches between forwarding and being unavailable, so it
 // can make the database unavailable to the code under test without
