@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/embedder"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/memory/explore"
 	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/internal/memory/write"
@@ -142,7 +143,7 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 		defer cancel()
 		c, err := DetectCapabilities(ctx, opts.Driver, opts.Database, m)
 		if err != nil {
-			return nil, fmt.Errorf("engine: detecting server capabilities: %w", err)
+			return nil, fmt.Errorf("engine: detecting server capabilities: %w", neo4jtx.Classify(ctx, opts.Driver, err, false))
 		}
 		caps = c
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/ident"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 )
@@ -184,9 +185,7 @@ func (r *Runner) fetch(ctx context.Context, tr *compiledTree, root string) ([]*N
 		return nil, err
 	}
 	cypher, params := tr.st.query(tr.t, root, p)
-	sess := r.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: r.opts.Database, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
-	out, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	out, err := neo4jtx.Read(ctx, r.opts.Driver, r.opts.Database, r.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, cypher, params)
 		if err != nil {
 			return nil, err
@@ -222,7 +221,7 @@ func (r *Runner) fetch(ctx context.Context, tr *compiledTree, root string) ([]*N
 			nodes = append(nodes, n)
 		}
 		return nodes, res.Err()
-	}, neo4j.WithTxTimeout(r.opts.Timeout))
+	})
 	if errors.Is(err, errTooLarge) {
 		return nil, fmt.Errorf("%w: more than %d nodes", errTooLarge, r.opts.MaxNodes)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/ident"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 )
@@ -61,15 +62,13 @@ func (r *Runner) savePreset(ctx context.Context, p *preset, create bool) error {
 	if create {
 		cypher = "CREATE (:" + PresetLabel + " {" + r.presetKey + ", tree: $tree, name: $name, description: $description, filters: $filters, created_at: $created, updated_at: $updated})"
 	}
-	sess := r.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: r.opts.Database, AccessMode: neo4j.AccessModeWrite})
-	defer sess.Close(ctx)
-	_, err = sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err = neo4jtx.Write(ctx, r.opts.Driver, r.opts.Database, r.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, cypher, params)
 		if err != nil {
 			return nil, err
 		}
 		return res.Consume(ctx)
-	}, neo4j.WithTxTimeout(r.opts.Timeout))
+	})
 	if err != nil {
 		return fmt.Errorf("tree: saving diagram %s: %w", p.ID, err)
 	}
@@ -84,9 +83,7 @@ func (r *Runner) loadPreset(ctx context.Context, id string) (*preset, error) {
 		return nil, err
 	}
 	params["id"] = id
-	sess := r.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: r.opts.Database, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
-	out, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	out, err := neo4jtx.Read(ctx, r.opts.Driver, r.opts.Database, r.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, "MATCH (d:"+PresetLabel+" {"+r.presetKey+"}) RETURN d.tree, d.name, d.description, d.filters, d.created_at, d.updated_at LIMIT 1", params)
 		if err != nil {
 			return nil, err
@@ -107,7 +104,7 @@ func (r *Runner) loadPreset(ctx context.Context, id string) (*preset, error) {
 		p.CreatedAt, _ = v[4].(time.Time)
 		p.UpdatedAt, _ = v[5].(time.Time)
 		return p, nil
-	}, neo4j.WithTxTimeout(r.opts.Timeout))
+	})
 	if err != nil {
 		return nil, fmt.Errorf("tree: reading diagram %s: %w", id, err)
 	}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 )
 
 // DefaultProcedures are the procedures a read may call when the caller
@@ -108,15 +109,9 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 	if strings.HasPrefix(upper, "EXPLAIN") || strings.HasPrefix(upper, "PROFILE") {
 		return nil, &Refusal{Reason: "give the statement without EXPLAIN or PROFILE"}
 	}
-	sess := driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: opts.Database, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
-	var txOpts []func(*neo4j.TransactionConfig)
-	if opts.Timeout > 0 {
-		txOpts = append(txOpts, neo4j.WithTxTimeout(opts.Timeout))
-	}
 	var keys []string
 	var summary neo4j.ResultSummary
-	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err := neo4jtx.Read(ctx, driver, opts.Database, opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, "EXPLAIN "+trimmed, opts.Params)
 		if err != nil {
 			return nil, err
@@ -126,7 +121,7 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 		}
 		summary, err = res.Consume(ctx)
 		return nil, err
-	}, txOpts...)
+	})
 	if err != nil {
 		var ne *neo4j.Neo4jError
 		if errors.As(err, &ne) && statementFault(ne.Code) {

@@ -18,11 +18,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/cypher/readonly"
 	"github.com/ragforge/ragforge/internal/cypher/scope"
 	"github.com/ragforge/ragforge/model"
@@ -157,10 +157,8 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 // run executes the checked query in a read transaction and converts its
 // rows, reading one row past the cap to know whether it truncated.
 func (t *tool) run(ctx context.Context, cypher string, params map[string]any, keys []string) (*Result, error) {
-	sess := t.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: t.opts.Database, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
 	var out *Result
-	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err := neo4jtx.Read(ctx, t.opts.Driver, t.opts.Database, t.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		c := newConverter(t.m)
 		out = &Result{Columns: keys, Rows: []map[string]any{}}
 		res, err := tx.Run(ctx, cypher, params)
@@ -188,7 +186,7 @@ func (t *tool) run(ctx context.Context, cypher string, params map[string]any, ke
 		}
 		out.Notes = c.notes()
 		return nil, nil
-	}, neo4j.WithTxTimeout(t.opts.Timeout))
+	})
 	if err != nil {
 		return nil, runError(err)
 	}
@@ -201,14 +199,12 @@ func (t *tool) run(ctx context.Context, cypher string, params map[string]any, ke
 // runError turns a Neo4j failure into an error that says what happened; a
 // problem with the query itself is the agent's to fix.
 func runError(err error) error {
-	var ne *neo4j.Neo4jError
-	if errors.As(err, &ne) {
-		switch {
-		case ne.Code == "Neo.ClientError.Transaction.TransactionTimedOut" || ne.Code == "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration":
-			return problem("/cypher", "the query took longer than the time limit; narrow it (labels, tenant predicates early, LIMIT)")
-		case slices.Contains([]string{"Neo.ClientError.Statement.SyntaxError", "Neo.ClientError.Statement.SemanticError", "Neo.ClientError.Statement.ParameterMissing", "Neo.ClientError.Statement.TypeError", "Neo.ClientError.Statement.ArgumentError", "Neo.ClientError.Statement.ArithmeticError"}, ne.Code):
-			return problem("/cypher", ne.Msg)
-		}
+	var to *neo4jtx.TimeoutError
+	if errors.As(err, &to) {
+		return problem("/cypher", "the query took longer than the time limit; narrow it (labels, tenant predicates early, LIMIT)")
+	}
+	if msg, ok := neo4jtx.StatementError(err); ok {
+		return problem("/cypher", msg)
 	}
 	return fmt.Errorf("traverse: running the query: %w", err)
 }
