@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/model"
@@ -72,19 +73,24 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // openEngine connects to the server and builds the engine `call` and
 // `serve` run tool calls with: the server's capabilities detected (the
 // catalog offers only what works there), usage recorded into the stats
-// store, and materialized fields read when ready. closeEngine records the
-// usage and closes the connection.
+// store, and materialized fields read when ready. The computed fields are
+// compiled once, for the state cache and the engine. closeEngine records
+// the usage and closes the connection.
 func openEngine(ctx context.Context, m *model.Model, conn *connection, sf *statsFlags, opts engine.Options, stderr io.Writer) (e *engine.Engine, closeEngine func(), err error) {
+	cm, err := computed.CompileModel(m)
+	if err != nil {
+		return nil, nil, err
+	}
 	d, err := conn.open(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	flush, withUsage, err := usageHooks(ctx, sf, d, conn.database, m, stderr)
+	flush, withUsage, err := usageHooks(ctx, sf, d, conn.database, cm, stderr)
 	if err != nil {
 		d.Close(context.Background())
 		return nil, nil, err
 	}
-	opts.Driver, opts.Database = d, conn.database
+	opts.Driver, opts.Database, opts.Computed = d, conn.database, cm
 	if e, err = engine.New(m, withUsage(opts)); err != nil {
 		flush()
 		d.Close(context.Background())
