@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	syncatomic "sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ragforge/ragforge/internal/cypher/ident"
@@ -56,10 +57,33 @@ func (f *Field) CacheProperty() string {
 	return f.Config.Name
 }
 
-// CompileModel compiles every entity's computed fields, keyed by entity
-// name. All problems are reported at once as [Errors].
-func CompileModel(m *model.Model) (map[string]*Entity, error) {
-	out := map[string]*Entity{}
+// Model is a model's computed fields, compiled: every entity's [Entity].
+// A *Model exists only when every field compiled, so whoever takes one
+// meets no compile error.
+//
+// It is compiled once per model by whoever owns the model and handed down,
+// never compiled per call: engine.New compiles it for its planners and
+// write tools, a command once per process, and materialize's StateCache,
+// Materializer, Plan and Recompute take it. It is not memoized by model
+// pointer because a model.Model is a plain struct a Go program may change
+// between two engines; only the owner that compiled it knows it has not
+// changed (docs/design.md, data flow).
+type Model struct {
+	model    *model.Model
+	entities map[string]*Entity
+}
+
+// Model returns the model the fields were compiled from.
+func (cm *Model) Model() *model.Model { return cm.model }
+
+// Entity returns the named entity's compiled computed fields (no fields
+// for an entity without any), or nil when the model has no such entity.
+func (cm *Model) Entity(name string) *Entity { return cm.entities[name] }
+
+// CompileModel compiles every entity's computed fields. All problems are
+// reported at once as [Errors].
+func CompileModel(m *model.Model) (*Model, error) {
+	out := &Model{model: m, entities: map[string]*Entity{}}
 	var errs Errors
 	for _, e := range m.Entities {
 		ce, err := Compile(e)
@@ -67,7 +91,7 @@ func CompileModel(m *model.Model) (map[string]*Entity, error) {
 			errs = append(errs, err.(Errors)...)
 			continue
 		}
-		out[e.Name] = ce
+		out.entities[e.Name] = ce
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -75,11 +99,16 @@ func CompileModel(m *model.Model) (map[string]*Entity, error) {
 	return out, nil
 }
 
+// compiles counts Compile calls, so tests can hold the runtime to
+// compiling once per model rather than once per call.
+var compiles syncatomic.Int64
+
 // Compile checks an entity's computed fields (names, types, the supported
 // set), orders their dependencies and rejects cycles, and prepares both
 // meanings of each: the Cypher fragment and the Go evaluation. The error,
 // if any, is [Errors].
 func Compile(e *model.Entity) (*Entity, error) {
+	compiles.Add(1)
 	ce := &Entity{Name: e.Name, model: e}
 	var errs Errors
 	fail := func(c *model.ComputedField, err *Error) {

@@ -12,6 +12,10 @@
 // `cypher:` field becomes a scoped subquery ([Field.Subquery]) checked on a
 // server by [ExplainCheck].
 //
+// [CompileModel] compiles a whole model into a [Model]. Its owner compiles
+// it once and hands it down (engine.New to its planners and write tools;
+// materialize takes it), so no call compiles.
+//
 // # Supported expressions
 //
 // Everything is null-propagating: a null or missing input gives null (Cypher's

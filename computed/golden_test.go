@@ -101,7 +101,7 @@ func render(cfg []byte) string {
 	}
 	var b bytes.Buffer
 	for _, e := range m.Entities {
-		for _, f := range compiled[e.Name].Fields {
+		for _, f := range compiled.Entity(e.Name).Fields {
 			fr, err := f.Fragment(computed.Options{})
 			if err != nil {
 				fmt.Fprintf(&b, "%s.%s: error: %v\n", e.Name, f.Config.Name, err)

@@ -17,7 +17,9 @@ import (
 // checkComputed compiles every computed field (package computed) so that
 // expression errors — unknown names, type errors, unsupported constructs,
 // dependency cycles — are config errors like any other, each pointing at
-// the column inside the expression as the user's file spells it.
+// the column inside the expression as the user's file spells it. The
+// compiled fields are dropped: the runtime compiles its own once per model
+// (computed.Model), so a loaded config holds no runtime state.
 func checkComputed(m *model.Model, srcs []Source) ConfigErrors {
 	_, err := computed.CompileModel(m)
 	if err == nil {
@@ -281,14 +283,11 @@ func unescape(b []byte) (rune, int) {
 // field (computed.ExplainCheck): a body that does not parse, returns other
 // than one column or could write is a config error at the field. Only
 // `ragforge-plan vet` with a server configured pays for these round trips.
-func CheckCypherFields(ctx context.Context, driver neo4j.DriverWithContext, database string, m *model.Model) (ConfigErrors, error) {
-	compiled, err := computed.CompileModel(m)
-	if err != nil {
-		return nil, err
-	}
+// It takes the compiled fields so a command compiles its model once.
+func CheckCypherFields(ctx context.Context, driver neo4j.DriverWithContext, database string, cm *computed.Model) (ConfigErrors, error) {
 	var out ConfigErrors
-	for _, e := range m.Entities {
-		ce := compiled[e.Name]
+	for _, e := range cm.Model().Entities {
+		ce := cm.Entity(e.Name)
 		for _, c := range e.Computed {
 			if c.Cypher == "" {
 				continue

@@ -8,6 +8,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
@@ -89,6 +90,12 @@ type Options struct {
 	// tenant runs no call without one: Execute resolves the tenant once,
 	// before any tool's handler, and hands it on in the context.
 	Tenant string
+	// Computed is m's computed fields compiled (computed.CompileModel) when
+	// the application has them already, for a materialize.StateCache or
+	// Materializer, so the process compiles them once; nil makes New
+	// compile them. Either way New hands the one compiled form to its
+	// planners and write tools, and no call compiles.
+	Computed *computed.Model
 }
 
 // Engine runs an agent's tool calls on Neo4j: it owns the tool catalog
@@ -107,7 +114,10 @@ type Engine struct {
 
 // New builds the engine for m: validates it as [config.Load] validates a
 // config (the error is [config.ConfigErrors]), detects the server's capabilities when
-// needed, generates the catalog and prepares the planner.
+// needed, generates the catalog and prepares the planner. It compiles the
+// computed fields once (unless Options.Computed has them) and hands them
+// to every part that reads them, so no call compiles (docs/design.md, data
+// flow).
 func New(m *model.Model, opts Options) (*Engine, error) {
 	if m == nil {
 		return nil, fmt.Errorf("engine: nil model")
@@ -115,6 +125,15 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	// A model built or changed in Go passes the same checks as a loaded one.
 	if err := config.Validate(m); err != nil {
 		return nil, err
+	}
+	if opts.Computed == nil {
+		cm, err := computed.CompileModel(m)
+		if err != nil {
+			return nil, err
+		}
+		opts.Computed = cm
+	} else if opts.Computed.Model() != m {
+		return nil, fmt.Errorf("engine: Options.Computed was compiled from another model")
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
@@ -160,7 +179,7 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	}
 	// Writable entities and relationship types add the write tools
 	// (package write), which run in their own write transactions.
-	writes := write.New(m, write.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now})
+	writes := write.New(m, write.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now, Computed: opts.Computed})
 	// A tenant-scoped config adds traverse: agent-written Cypher, run only
 	// when its plan proves it stays in the tenant (package traverse).
 	traversal := traverse.New(m, traverse.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, MaxRows: opts.MaxRows})
@@ -178,6 +197,7 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 		Now:          opts.Now,
 		Location:     opts.Location,
 		ScanLimit:    opts.ScanLimit,
+		Computed:     opts.Computed,
 	}
 	verbose, err := planner.New(m, popts)
 	if err != nil {

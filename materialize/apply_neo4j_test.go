@@ -37,7 +37,7 @@ func query1(t *testing.T, d neo4j.DriverWithContext, q string, params map[string
 
 func newMaterializer(t *testing.T, d neo4j.DriverWithContext, m *model.Model) *Materializer {
 	t.Helper()
-	x, err := New(m, d, Options{Database: neo4jtest.Database(), BatchSize: 40, LockStaleAfter: 4 * time.Second, Grace: -1, Now: func() time.Time { return now }})
+	x, err := New(MustCompile(t, m), d, Options{Database: neo4jtest.Database(), BatchSize: 40, LockStaleAfter: 4 * time.Second, Grace: -1, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestApplyWritesRuntimeValuesIndexesThemAndMarksThemReady(t *testing.T) {
 	// Recompute keeps one node current after a write.
 	neo4jtest.Run(t, d, "MATCH (s:Scope {uuid: 'u3'}) SET s.endLine = 2000", nil)
 	states, _ := ReadStates(ctx, d, neo4jtest.Database())
-	q, err := Recompute(m, "Scope", Materialized(m, states, "Scope"))
+	q, err := Recompute(x.cm, "Scope", Materialized(m, states, "Scope"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestApplyResumesAfterAnInterruptionAndThePlannerWaitsForReady(t *testing.T)
 			if tc.method == WriteInTransactions {
 				x.opts.BatchSize = 4
 			}
-			cache, err := NewStateCache(m, d, neo4jtest.Database(), StateCacheOptions{Refresh: time.Hour})
+			cache, err := NewStateCache(x.cm, d, neo4jtest.Database(), StateCacheOptions{Refresh: time.Hour})
 			if err != nil {
 				t.Fatal(err)
 			}

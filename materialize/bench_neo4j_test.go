@@ -132,18 +132,19 @@ func BenchmarkMaterialize(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cache, err := materialize.NewStateCache(m, d, db, materialize.StateCacheOptions{Refresh: time.Hour})
+	cm := materialize.MustCompile(b, m)
+	cache, err := materialize.NewStateCache(cm, d, db, materialize.StateCacheOptions{Refresh: time.Hour})
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute}, nil, cache))
+	e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute, Computed: cm}, nil, cache))
 	if err != nil {
 		b.Fatal(err)
 	}
 	lc := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
 	report := func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 	mat := func(method materialize.WriteMethod, batch int) materialize.Action {
-		x, err := materialize.New(m, d, materialize.Options{Database: db, Grace: -1, Method: method, BatchSize: batch, Invalidate: []func(){cache.Invalidate}})
+		x, err := materialize.New(cm, d, materialize.Options{Database: db, Grace: -1, Method: method, BatchSize: batch, Invalidate: []func(){cache.Invalidate}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -158,7 +159,7 @@ func BenchmarkMaterialize(b *testing.B) {
 		return as[0]
 	}
 	drop := func() time.Duration {
-		x, _ := materialize.New(m, d, materialize.Options{Database: db, Grace: -1, Invalidate: []func(){cache.Invalidate}})
+		x, _ := materialize.New(cm, d, materialize.Options{Database: db, Grace: -1, Invalidate: []func(){cache.Invalidate}})
 		start := time.Now()
 		if _, err := x.Drop(ctx, nil); err != nil {
 			b.Fatal(err)
@@ -187,7 +188,7 @@ func BenchmarkMaterialize(b *testing.B) {
 		// 2. Refresh with nothing changed (compares, writes nothing), the
 		// other write method, and a larger batch.
 		{
-			x, _ := materialize.New(m, d, materialize.Options{Database: db, Grace: -1})
+			x, _ := materialize.New(cm, d, materialize.Options{Database: db, Grace: -1})
 			start := time.Now()
 			if _, err := x.Refresh(ctx, lc); err != nil {
 				b.Fatal(err)
@@ -208,13 +209,13 @@ func BenchmarkMaterialize(b *testing.B) {
 		// the apply after call 30 switches. Counts start from zero.
 		m.Materialization.MinUses = 25
 		m.Materialization.MinNodes = 10000
-		x, err := materialize.New(m, d, materialize.Options{Database: db, Grace: -1, Invalidate: []func(){cache.Invalidate}})
+		x, err := materialize.New(cm, d, materialize.Options{Database: db, Grace: -1, Invalidate: []func(){cache.Invalidate}})
 		if err != nil {
 			b.Fatal(err)
 		}
 		store := materialize.NewMemoryStore(nil)
 		rec := materialize.NewRecorder(store, materialize.RecorderOptions{})
-		e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute}, rec, cache))
+		e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute, Computed: cm}, rec, cache))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/ragforge/ragforge/computed"
@@ -23,15 +22,11 @@ const hashVersion = "ragforge-materialize-1"
 // change to the expression, to a field it reads, or to how the compiler
 // writes Cypher sends the planner back to runtime until apply rewrites
 // the values.
-func Hashes(compiled map[string]*computed.Entity) (map[planner.FieldRef]string, error) {
+func Hashes(cm *computed.Model) (map[planner.FieldRef]string, error) {
 	out := map[planner.FieldRef]string{}
-	names := make([]string, 0, len(compiled))
-	for name := range compiled {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		ce := compiled[name]
+	for _, e := range cm.Model().Entities {
+		name := e.Name
+		ce := cm.Entity(name)
 		// Order lists dependencies first, so their hashes exist.
 		for _, f := range ce.Order {
 			frag, err := f.Fragment(computed.Options{})

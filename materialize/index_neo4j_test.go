@@ -103,7 +103,7 @@ func TestMaterializedFieldsGetARangeIndexUnlessIndexFalse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := materialize.New(m, d, materialize.Options{Database: neo4jtest.Database(), Grace: -1})
+	x, err := materialize.New(materialize.MustCompile(t, m), d, materialize.Options{Database: neo4jtest.Database(), Grace: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestStatusShowsAnIndexAddedOrDroppedByALaterApply(t *testing.T) {
 	apply := func(index bool) materialize.Action {
 		t.Helper()
 		m.Entity("Scope").ComputedField("double_end").Index = index
-		x, err := materialize.New(m, d, materialize.Options{Database: neo4jtest.Database(), Grace: -1})
+		x, err := materialize.New(materialize.MustCompile(t, m), d, materialize.Options{Database: neo4jtest.Database(), Grace: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +161,7 @@ func TestStatusShowsAnIndexAddedOrDroppedByALaterApply(t *testing.T) {
 		return as[0]
 	}
 	status := func() string {
-		x, _ := materialize.New(m, d, materialize.Options{Database: neo4jtest.Database()})
+		x, _ := materialize.New(materialize.MustCompile(t, m), d, materialize.Options{Database: neo4jtest.Database()})
 		return statusIndex(t, x)["double_end"]
 	}
 	want := materialize.IndexName("Scope", "double_end")

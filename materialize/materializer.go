@@ -77,23 +77,20 @@ type Options struct {
 // Materializer applies materialization decisions for one model on one
 // database. Every operation that writes takes the lock node first.
 type Materializer struct {
-	m        *model.Model
-	driver   neo4j.DriverWithContext
-	opts     Options
-	compiled map[string]*computed.Entity
+	m      *model.Model
+	cm     *computed.Model
+	driver neo4j.DriverWithContext
+	opts   Options
 	// afterBatch, when set (tests), runs after each committed write batch;
 	// an error stops the write as an interruption would.
 	afterBatch func(rows int64) error
 }
 
-// New returns a materializer for m on driver.
-func New(m *model.Model, driver neo4j.DriverWithContext, opts Options) (*Materializer, error) {
+// New returns a materializer for the model cm was compiled from, on
+// driver.
+func New(cm *computed.Model, driver neo4j.DriverWithContext, opts Options) (*Materializer, error) {
 	if driver == nil {
 		return nil, errors.New("materialize: no Neo4j driver")
-	}
-	compiled, err := computed.CompileModel(m)
-	if err != nil {
-		return nil, err
 	}
 	if opts.BatchSize <= 0 {
 		opts.BatchSize = DefaultBatchSize
@@ -116,7 +113,7 @@ func New(m *model.Model, driver neo4j.DriverWithContext, opts Options) (*Materia
 	if opts.Grace == 0 {
 		opts.Grace = DefaultStateRefresh
 	}
-	return &Materializer{m: m, driver: driver, opts: opts, compiled: compiled}, nil
+	return &Materializer{m: cm.Model(), cm: cm, driver: driver, opts: opts}, nil
 }
 
 // Plan reads the server's facts and decides every computed field.
@@ -125,7 +122,7 @@ func (x *Materializer) Plan(ctx context.Context, counts []Count) ([]*FieldPlan, 
 	if err != nil {
 		return nil, err
 	}
-	return Plan(x.m, counts, facts, x.opts.Now())
+	return Plan(x.cm, counts, facts, x.opts.Now())
 }
 
 // Action is what an operation did to one field.
@@ -224,7 +221,7 @@ func (x *Materializer) Apply(ctx context.Context, counts []Count, only []planner
 		if err != nil {
 			return err
 		}
-		plans, err := Plan(x.m, counts, facts, x.opts.Now())
+		plans, err := Plan(x.cm, counts, facts, x.opts.Now())
 		if err != nil {
 			return err
 		}
@@ -329,7 +326,7 @@ func (x *Materializer) Drop(ctx context.Context, only []planner.FieldRef) ([]Act
 		if err != nil {
 			return err
 		}
-		plans, err := Plan(x.m, nil, nil, x.opts.Now())
+		plans, err := Plan(x.cm, nil, nil, x.opts.Now())
 		if err != nil {
 			return err
 		}

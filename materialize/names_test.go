@@ -36,7 +36,7 @@ func TestIndexNameStaysAValidDistinctIdentifierForLongNames(t *testing.T) {
 func TestRecomputeRefusesANameOutsideTheIdentifierRules(t *testing.T) {
 	m := scopeModel(model.Auto)
 	m.Entities[0].UniqueField = "uuid`) DETACH DELETE n //"
-	q, err := Recompute(m, "Scope", []string{"line_count"})
+	q, err := Recompute(MustCompile(t, m), "Scope", []string{"line_count"})
 	var ie *ident.Error
 	if !errors.As(err, &ie) || q != "" {
 		t.Fatalf("Recompute = %q, %v; want an *ident.Error and no statement", q, err)

@@ -106,21 +106,19 @@ func (p *FieldPlan) StateLabel() string {
 	return string(p.State.Status)
 }
 
-// Plan decides every computed field of m, in config order, from usage
-// counts and, when facts is not nil, the server's state and node counts.
-func Plan(m *model.Model, counts []Count, facts *Facts, now time.Time) ([]*FieldPlan, error) {
-	compiled, err := computed.CompileModel(m)
-	if err != nil {
-		return nil, err
-	}
-	hashes, err := Hashes(compiled)
+// Plan decides every computed field cm compiled, in config order, from
+// usage counts and, when facts is not nil, the server's state and node
+// counts.
+func Plan(cm *computed.Model, counts []Count, facts *Facts, now time.Time) ([]*FieldPlan, error) {
+	m := cm.Model()
+	hashes, err := Hashes(cm)
 	if err != nil {
 		return nil, err
 	}
 	usage := Summarize(counts, m.Materialization.Window, now)
 	var out []*FieldPlan
 	for _, e := range m.Entities {
-		ce := compiled[e.Name]
+		ce := cm.Entity(e.Name)
 		for _, f := range ce.Fields {
 			ref := planner.FieldRef{Entity: e.Name, Field: f.Config.Name}
 			frag, err := f.Fragment(computed.Options{})

@@ -37,11 +37,12 @@ func TestPlannerReadsStoredValuesOnlyWhenReadyAndAnswersAlike(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Entity("Scope").ComputedField("line_count").Materialized = model.Always
-	cache, err := materialize.NewStateCache(m, d, db, materialize.StateCacheOptions{Refresh: time.Hour})
+	cm := materialize.MustCompile(t, m)
+	cache, err := materialize.NewStateCache(cm, d, db, materialize.StateCacheOptions{Refresh: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := materialize.New(m, d, materialize.Options{Database: db, Grace: -1, Invalidate: []func(){cache.Invalidate}})
+	x, err := materialize.New(cm, d, materialize.Options{Database: db, Grace: -1, Invalidate: []func(){cache.Invalidate}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestPlannerReadsStoredValuesOnlyWhenReadyAndAnswersAlike(t *testing.T) {
 	}
 	store := materialize.NewMemoryStore(nil)
 	rec := materialize.NewRecorder(store, materialize.RecorderOptions{})
-	opts := engine.WithMaterialization(engine.Options{Driver: d, Database: db, Tools: tools.Options{Aggregations: true}}, rec, cache)
+	opts := engine.WithMaterialization(engine.Options{Driver: d, Database: db, Tools: tools.Options{Aggregations: true}, Computed: cm}, rec, cache)
 	e, err := engine.New(m, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -32,11 +32,7 @@ func scopeModel(mat model.Materialize) *model.Model {
 
 func compiledScope(t *testing.T, m *model.Model) *computed.Entity {
 	t.Helper()
-	c, err := computed.CompileModel(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c["Scope"]
+	return MustCompile(t, m).Entity("Scope")
 }
 
 var now = time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
@@ -132,11 +128,7 @@ func TestHashesChangeWithTheExpressionAndWithDependencies(t *testing.T) {
 
 func mustHashes(t *testing.T, m *model.Model) map[planner.FieldRef]string {
 	t.Helper()
-	c, err := computed.CompileModel(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := Hashes(c)
+	h, err := Hashes(MustCompile(t, m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +158,8 @@ func TestReadyStateTrustsOnlyReadyStatesOfTheSameHashAndProperty(t *testing.T) {
 }
 
 func TestRecomputeWritesEveryNamedFieldForOneNode(t *testing.T) {
-	m := scopeModel(model.Auto)
-	q, err := Recompute(m, "Scope", []string{"line_count", "busy", "change_count"})
+	cm := MustCompile(t, scopeModel(model.Auto))
+	q, err := Recompute(cm, "Scope", []string{"line_count", "busy", "change_count"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,10 +167,10 @@ func TestRecomputeWritesEveryNamedFieldForOneNode(t *testing.T) {
 		!strings.Contains(q, "SET n.`line_count` = ((n.`endLine` - n.`startLine`) + 1), n.`busy` = ") {
 		t.Errorf("statement:\n%s", q)
 	}
-	if _, err := Recompute(m, "Scope", []string{"nope"}); err == nil {
+	if _, err := Recompute(cm, "Scope", []string{"nope"}); err == nil {
 		t.Error("unknown field accepted")
 	}
-	if _, err := Recompute(m, "Nope", []string{"line_count"}); err == nil {
+	if _, err := Recompute(cm, "Nope", []string{"line_count"}); err == nil {
 		t.Error("unknown entity accepted")
 	}
 }

@@ -1,6 +1,7 @@
 package materialize
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,8 +22,13 @@ const RecomputeParam = "id"
 // stored dependency is never read. Cypher fields that read other nodes
 // are recomputed for this node only; nodes whose cypher fields read this
 // one are not found here (refresh recomputes those). It returns "" when
-// fields is empty.
-func Recompute(m *model.Model, entity string, fields []string) (string, error) {
+// fields is empty. It runs on every write, so it takes the fields compiled
+// once (cm) and compiles nothing.
+func Recompute(cm *computed.Model, entity string, fields []string) (string, error) {
+	if cm == nil {
+		return "", errors.New("materialize: Recompute needs the compiled computed fields")
+	}
+	m := cm.Model()
 	e := m.Entity(entity)
 	if e == nil {
 		return "", fmt.Errorf("materialize: %q is not an entity (entities: %s)", entity, strings.Join(m.EntityNames(), ", "))
@@ -30,10 +36,7 @@ func Recompute(m *model.Model, entity string, fields []string) (string, error) {
 	if len(fields) == 0 {
 		return "", nil
 	}
-	ce, err := computed.Compile(e)
-	if err != nil {
-		return "", err
-	}
+	ce := cm.Entity(entity)
 	var subs, sets []string
 	for _, name := range fields {
 		f := ce.Field(name)

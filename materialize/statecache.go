@@ -8,7 +8,6 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
-	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 )
 
@@ -87,14 +86,10 @@ type stateRead struct {
 	done chan struct{}
 }
 
-// NewStateCache returns a cache for model m's computed fields on driver's
-// database db.
-func NewStateCache(m *model.Model, driver neo4j.DriverWithContext, db string, opts StateCacheOptions) (*StateCache, error) {
-	compiled, err := computed.CompileModel(m)
-	if err != nil {
-		return nil, err
-	}
-	hashes, err := Hashes(compiled)
+// NewStateCache returns a cache for the computed fields cm compiled on
+// driver's database db.
+func NewStateCache(cm *computed.Model, driver neo4j.DriverWithContext, db string, opts StateCacheOptions) (*StateCache, error) {
+	hashes, err := Hashes(cm)
 	if err != nil {
 		return nil, err
 	}
@@ -107,16 +102,16 @@ func NewStateCache(m *model.Model, driver neo4j.DriverWithContext, db string, op
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &StateCache{hashes: hashes, props: properties(compiled), opts: opts,
+	return &StateCache{hashes: hashes, props: properties(cm), opts: opts,
 		read: func(ctx context.Context) ([]FieldState, error) { return ReadStates(ctx, driver, db) }}, nil
 }
 
 // properties maps every computed field to its cache property.
-func properties(compiled map[string]*computed.Entity) map[planner.FieldRef]string {
+func properties(cm *computed.Model) map[planner.FieldRef]string {
 	out := map[planner.FieldRef]string{}
-	for name, ce := range compiled {
-		for _, f := range ce.Fields {
-			out[planner.FieldRef{Entity: name, Field: f.Config.Name}] = f.CacheProperty()
+	for _, e := range cm.Model().Entities {
+		for _, f := range cm.Entity(e.Name).Fields {
+			out[planner.FieldRef{Entity: e.Name, Field: f.Config.Name}] = f.CacheProperty()
 		}
 	}
 	return out

@@ -56,7 +56,7 @@ func TestStateCacheReadsWithoutBlockingAndNeverTrustsAFailedRead(t *testing.T) {
 	}
 	clock := &fakeClock{t: now}
 	var failures atomic.Int64
-	cache, err := NewStateCache(m, d, db, StateCacheOptions{Refresh: 30 * time.Second, ReadTimeout: 2 * time.Second, Now: clock.Now,
+	cache, err := NewStateCache(MustCompile(t, m), d, db, StateCacheOptions{Refresh: 30 * time.Second, ReadTimeout: 2 * time.Second, Now: clock.Now,
 		OnError: func(error) { failures.Add(1) }})
 	if err != nil {
 		t.Fatal(err)

@@ -39,7 +39,7 @@ func (x *Materializer) Status(ctx context.Context) ([]FieldStatus, error) {
 	if err != nil {
 		return nil, err
 	}
-	plans, err := Plan(x.m, nil, facts, x.opts.Now())
+	plans, err := Plan(x.cm, nil, facts, x.opts.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (x *Materializer) Verify(ctx context.Context, only []planner.FieldRef) ([]D
 	if err != nil {
 		return nil, err
 	}
-	plans, err := Plan(x.m, nil, facts, x.opts.Now())
+	plans, err := Plan(x.cm, nil, facts, x.opts.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -37,44 +37,48 @@ type compiledEntity struct {
 	aliases map[string]string // subquery clause → alias
 }
 
-// compileEntity compiles e's computed fields once.
-func (p *Planner) compileEntity(e *model.Entity) (*compiledEntity, error) {
-	p.mu.Lock()
-	ce, ok := p.entities[e.Name]
-	p.mu.Unlock()
-	if ok {
-		return ce, nil
+// computedEntities returns every entity's compiled computed fields with
+// their subquery aliases, from cm (compiling m when cm is nil).
+func computedEntities(m *model.Model, cm *computed.Model) (map[string]*compiledEntity, error) {
+	if cm == nil {
+		var err error
+		if cm, err = computed.CompileModel(m); err != nil {
+			return nil, fmt.Errorf("planner: computed fields: %w", err)
+		}
+	} else if cm.Model() != m {
+		return nil, fmt.Errorf("planner: Options.Computed was compiled from another model")
 	}
-	c, err := computed.Compile(e)
-	if err != nil {
-		return nil, err
-	}
-	ce = &compiledEntity{ce: c, aliases: map[string]string{}}
-	for _, f := range c.Fields {
-		if f.Config.Cypher == "" {
+	out := map[string]*compiledEntity{}
+	for _, e := range m.Entities {
+		if len(e.Computed) == 0 {
 			continue
 		}
-		sq, err := f.Subquery("n")
-		if err != nil {
-			return nil, err
+		c := cm.Entity(e.Name)
+		ce := &compiledEntity{ce: c, aliases: map[string]string{}}
+		for _, f := range c.Fields {
+			if f.Config.Cypher == "" {
+				continue
+			}
+			sq, err := f.Subquery("n")
+			if err != nil {
+				return nil, fmt.Errorf("planner: computed field %s.%s: %w", e.Name, f.Config.Name, err)
+			}
+			ce.aliases[sq] = computed.Alias("n", f.Config.Name)
 		}
-		ce.aliases[sq] = computed.Alias("n", f.Config.Name)
+		out[e.Name] = ce
 	}
-	p.mu.Lock()
-	p.entities[e.Name] = ce
-	p.mu.Unlock()
-	return ce, nil
+	return out, nil
 }
 
 // computedFor returns the Cypher of e's computed fields under the given
-// state, compiling once per entity and ready set.
+// state, writing it once per entity and ready set.
 func (p *Planner) computedFor(e *model.Entity, state State) (map[string]ComputedCypher, error) {
 	if len(e.Computed) == 0 {
 		return nil, nil
 	}
-	ce, err := p.compileEntity(e)
-	if err != nil {
-		return nil, fmt.Errorf("planner: computed fields of %s: %w", e.Name, err)
+	ce := p.entities[e.Name]
+	if ce == nil {
+		return nil, fmt.Errorf("planner: %s is not an entity of the planner's model", e.Name)
 	}
 	var ready []string
 	for _, c := range e.Computed {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -38,6 +39,10 @@ type Options struct {
 	// the engine shows it; the one extra character tells the engine the
 	// text was cut. Zero returns strings whole (verbose calls).
 	MaxString int
+	// Computed is m's compiled computed fields, from whoever owns the model
+	// (engine.New compiles once for its planners and write tools); nil
+	// makes New compile them. Plan never compiles.
+	Computed *computed.Model
 }
 
 // Planner plans tool calls for one model. It is safe for concurrent use.
@@ -48,8 +53,11 @@ type Planner struct {
 	caps   tools.Capabilities
 	loc    *time.Location
 
-	mu       sync.Mutex
+	// entities holds, for each entity with computed fields, its compiled
+	// fields; set by New, read-only after.
 	entities map[string]*compiledEntity
+
+	mu       sync.Mutex
 	compiled map[string]map[string]ComputedCypher // by entity + ready set
 }
 
@@ -58,7 +66,11 @@ func New(m *model.Model, opts Options) (*Planner, error) {
 	if m == nil {
 		return nil, fmt.Errorf("planner: nil model")
 	}
-	p := &Planner{m: m, opts: opts, compiled: map[string]map[string]ComputedCypher{}, entities: map[string]*compiledEntity{}}
+	entities, err := computedEntities(m, opts.Computed)
+	if err != nil {
+		return nil, err
+	}
+	p := &Planner{m: m, opts: opts, compiled: map[string]map[string]ComputedCypher{}, entities: entities}
 	p.limits = opts.Limits.WithDefaults()
 	p.caps = tools.Capabilities{FullText: true}
 	if opts.Capabilities != nil {
@@ -84,7 +96,9 @@ type Call struct {
 	Args any
 }
 
-// Plan plans one call with default options; see [Planner.Plan].
+// Plan plans one call with default options; see [Planner.Plan]. It
+// compiles m's computed fields each time: to plan many calls, build one
+// Planner.
 func Plan(m *model.Model, call Call, state State) (*Statement, error) {
 	p, err := New(m, Options{})
 	if err != nil {

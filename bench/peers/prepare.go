@@ -8,6 +8,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
 	"github.com/ragforge/ragforge/materialize"
@@ -63,13 +64,17 @@ func Prepare(ctx context.Context, d neo4j.DriverWithContext, db string, m *model
 	if err != nil {
 		return nil, nil, fmt.Errorf("schema apply: %w", err)
 	}
-	cache, err := materialize.NewStateCache(m, d, db, materialize.StateCacheOptions{})
+	cm, err := computed.CompileModel(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	cache, err := materialize.NewStateCache(cm, d, db, materialize.StateCacheOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
 	store := materialize.NewMemoryStore(nil)
 	rec := materialize.NewRecorder(store, materialize.RecorderOptions{})
-	e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db}, rec, cache))
+	e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Computed: cm}, rec, cache))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -90,7 +95,7 @@ func Prepare(ctx context.Context, d neo4j.DriverWithContext, db string, m *model
 	if err != nil {
 		return nil, nil, err
 	}
-	x, err := materialize.New(m, d, materialize.Options{Database: db, Progress: progress, Invalidate: []func(){cache.Invalidate}})
+	x, err := materialize.New(cm, d, materialize.Options{Database: db, Progress: progress, Invalidate: []func(){cache.Invalidate}})
 	if err != nil {
 		return nil, nil, err
 	}

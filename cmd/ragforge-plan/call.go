@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
@@ -77,25 +78,30 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // openEngine connects to the server and builds the engine `call` and
 // `serve` run tool calls with: the server's capabilities detected (the
 // catalog offers only what works there), usage recorded into the stats
-// store, and materialized fields read when ready. closeEngine records the
-// usage and closes the connection.
+// store, and materialized fields read when ready. The computed fields are
+// compiled once, for the state cache and the engine. closeEngine records
+// the usage and closes the connection.
 //
 // Starting is bounded by opts.Timeout like a call, and an unavailable
 // database is the retryable error a call gets (engine.ErrUnavailable).
 // Recording the usage at the end is bounded by opts.Timeout too.
 func openEngine(ctx context.Context, m *model.Model, conn *connection, sf *statsFlags, opts engine.Options, stderr io.Writer) (e *engine.Engine, closeEngine func(), err error) {
+	cm, err := computed.CompileModel(m)
+	if err != nil {
+		return nil, nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	d, err := conn.open(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	flush, withUsage, err := usageHooks(ctx, sf, d, conn.database, m, opts.Timeout, stderr)
+	flush, withUsage, err := usageHooks(ctx, sf, d, conn.database, cm, opts.Timeout, stderr)
 	if err != nil {
 		d.Close(context.Background())
 		return nil, nil, neo4jtx.Classify(ctx, d, err, false)
 	}
-	opts.Driver, opts.Database = d, conn.database
+	opts.Driver, opts.Database, opts.Computed = d, conn.database, cm
 	if opts.Tools.Capabilities == nil {
 		// Detected here rather than in engine.New, under this deadline.
 		caps, err := engine.DetectCapabilities(ctx, d, conn.database, m)

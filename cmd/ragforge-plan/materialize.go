@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/materialize"
 	"github.com/ragforge/ragforge/planner"
@@ -90,12 +91,16 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	cm, err := computed.CompileModel(m)
+	if err != nil {
+		return fail(err)
+	}
 	d, err := conn.open(ctx)
 	if err != nil {
 		return fail(err)
 	}
 	defer d.Close(context.Background())
-	x, err := materialize.New(m, d, materialize.Options{
+	x, err := materialize.New(cm, d, materialize.Options{
 		Database: conn.database, BatchSize: *batch, Method: materialize.WriteMethod(*method),
 		Progress: stderr, LockStaleAfter: *staleAfter, Grace: graceOption(*grace),
 	})

@@ -103,14 +103,14 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	plans, err := materialize.Plan(m, counts, facts, time.Now())
+	plans, err := materialize.Plan(compiled, counts, facts, time.Now())
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan plan: %v\n", err)
 		return 1
 	}
 	report := planReport{ComputedFields: []planField{}}
 	for _, p := range plans {
-		f := compiled[p.Entity].Field(p.Name)
+		f := compiled.Entity(p.Entity).Field(p.Name)
 		frag := p.Fragment
 		deps := f.DependsOn
 		if deps == nil {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/materialize"
-	"github.com/ragforge/ragforge/model"
 )
 
 // envStatsStore names the usage store when --stats-store is not given.
@@ -141,12 +141,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // usageHooks opens the usage store and the state cache that `call` wires
 // into the engine: the call's uses are counted (flush records them) and
 // the planner reads stored properties that are ready.
-func usageHooks(ctx context.Context, sf *statsFlags, d neo4j.DriverWithContext, db string, m *model.Model, timeout time.Duration, stderr io.Writer) (flush func(), opts func(engine.Options) engine.Options, err error) {
+func usageHooks(ctx context.Context, sf *statsFlags, d neo4j.DriverWithContext, db string, cm *computed.Model, timeout time.Duration, stderr io.Writer) (flush func(), opts func(engine.Options) engine.Options, err error) {
 	store, err := sf.open(ctx, d, db)
 	if err != nil {
 		return nil, nil, err
 	}
-	cache, err := materialize.NewStateCache(m, d, db, materialize.StateCacheOptions{
+	cache, err := materialize.NewStateCache(cm, d, db, materialize.StateCacheOptions{
 		OnError: func(err error) {
 			fmt.Fprintf(stderr, "warning: materialization state unreadable, computing every field at runtime: %v\n", err)
 		},

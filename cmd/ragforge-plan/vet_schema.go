@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/internal/graphschema/schemacheck"
 	"github.com/ragforge/ragforge/model"
@@ -23,11 +24,15 @@ func liveChecks(ctx context.Context, conn *connection, m *model.Model, stderr io
 		return err
 	}
 	defer d.Close(ctx)
-	ces, err := config.CheckCypherFields(ctx, d, conn.database, m)
+	cm, err := computed.CompileModel(m)
 	if err != nil {
 		return err
 	}
-	findings, err := schemacheck.Check(ctx, d, conn.database, m)
+	ces, err := config.CheckCypherFields(ctx, d, conn.database, cm)
+	if err != nil {
+		return err
+	}
+	findings, err := schemacheck.Check(ctx, d, conn.database, cm)
 	if err != nil {
 		return err
 	}

@@ -64,8 +64,11 @@ func (f Finding) String() string {
 const sampleSize = 200
 
 // Check reads the graph's schema and reports every difference from the
-// config, sorted by position. The error is for a failure to read the graph.
-func Check(ctx context.Context, d neo4j.DriverWithContext, database string, m *model.Model) ([]Finding, error) {
+// config cm was compiled from, sorted by position. It takes the compiled
+// computed fields so `vet` compiles its model once. The error is for a
+// failure to read the graph.
+func Check(ctx context.Context, d neo4j.DriverWithContext, database string, cm *computed.Model) ([]Finding, error) {
+	m := cm.Model()
 	s, err := introspect.Read(ctx, d, database)
 	if err != nil {
 		return nil, err
@@ -79,12 +82,8 @@ func Check(ctx context.Context, d neo4j.DriverWithContext, database string, m *m
 		c.add(Warning, pos, "", "the database holds no nodes besides ragforge's own, so labels, properties and relationships were not checked against it")
 		return c.out, nil
 	}
-	compiled, err := computed.CompileModel(m)
-	if err != nil {
-		return nil, err
-	}
 	for i, e := range m.Entities {
-		c.entity(fmt.Sprintf("entities.%d", i), e, compiled[e.Name])
+		c.entity(fmt.Sprintf("entities.%d", i), e, cm.Entity(e.Name))
 	}
 	slices.SortStableFunc(c.out, func(a, b Finding) int { return a.Pos.Compare(b.Pos) })
 	return c.out, c.err

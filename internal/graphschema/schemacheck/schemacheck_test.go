@@ -7,6 +7,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/internal/graphschema/schemacheck"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
@@ -20,7 +21,11 @@ func check(t *testing.T, d neo4j.DriverWithContext, cfg string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	findings, err := schemacheck.Check(context.Background(), d, neo4jtest.Database(), m)
+	cm, err := computed.CompileModel(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, err := schemacheck.Check(context.Background(), d, neo4jtest.Database(), cm)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/graphschema/schemacheck"
@@ -35,7 +36,11 @@ func draftAndCheck(t *testing.T, d neo4j.DriverWithContext, source string) ([]by
 	if err != nil {
 		t.Fatalf("draft does not load: %v\n%s", err, draft)
 	}
-	findings, err := schemacheck.Check(ctx, d, neo4jtest.Database(), m)
+	cm, err := computed.CompileModel(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, err := schemacheck.Check(ctx, d, neo4jtest.Database(), cm)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/materialize"
@@ -292,7 +293,7 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 		}
 		existed, _ := recs[0].Get("existed")
 		before, _ := recs[0].Get("before")
-		if err := recompute(ctx, tx, w.m, e, wr.key); err != nil {
+		if err := recompute(ctx, tx, w.m, w.opts.Computed, e, wr.key); err != nil {
 			return nil, err
 		}
 		return entityMessage(e, create, wr, existed == true, before), nil
@@ -319,8 +320,9 @@ func projection(e *model.Entity) string {
 
 // recompute stores again the written node's materialized computed fields,
 // in the write's transaction: the states are read there too, so a field
-// that is being stored when the write commits is kept right.
-func recompute(ctx context.Context, tx neo4j.ManagedTransaction, m *model.Model, e *model.Entity, key string) error {
+// that is being stored when the write commits is kept right. cm is the
+// model's computed fields compiled once (Options.Computed), not per write.
+func recompute(ctx context.Context, tx neo4j.ManagedTransaction, m *model.Model, cm *computed.Model, e *model.Entity, key string) error {
 	if len(e.Computed) == 0 {
 		return nil
 	}
@@ -328,7 +330,7 @@ func recompute(ctx context.Context, tx neo4j.ManagedTransaction, m *model.Model,
 	if err != nil {
 		return err
 	}
-	q, err := materialize.Recompute(m, e.Name, materialize.Materialized(m, states, e.Name))
+	q, err := materialize.Recompute(cm, e.Name, materialize.Materialized(m, states, e.Name))
 	if err != nil || q == "" {
 		return err
 	}

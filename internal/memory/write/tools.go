@@ -10,6 +10,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
@@ -46,6 +47,10 @@ type Options struct {
 	Embedder Embedder
 	// Now is the clock of provenance times (time.Now if nil).
 	Now func() time.Time
+	// Computed is the model's computed fields, compiled once by the owner
+	// (engine.New): a write recomputes its node's stored fields from it
+	// without compiling. Writes to an entity with computed fields need it.
+	Computed *computed.Model
 }
 
 // Writer runs the write tools of one model. It is safe for concurrent use.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/memory/write"
@@ -260,7 +261,11 @@ func TestWriteRecomputesAStoredComputedFieldInTheSameTransaction(t *testing.T) {
 	}
 	e := newEngine(t, d, m, "alice")
 	k := mustWrite(t, e, "alice", "create_note", map[string]any{"title": "plan", "words": 10, "extra": 2}).EntityKey
-	x, err := materialize.New(m, d, materialize.Options{Database: neo4jtest.Database(), Grace: -1})
+	cm, err := computed.CompileModel(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := materialize.New(cm, d, materialize.Options{Database: neo4jtest.Database(), Grace: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
