@@ -5,7 +5,7 @@
 //
 //   - keep to the call's deadline: the transaction timeout Neo4j enforces
 //     is what is left of the context's deadline, and connection waits and
-//     driver retries end with the context (DESIGN invariant 9);
+//     driver retries end with the context (docs/design.md, invariant 9);
 //   - join the call's bookmark chain ([WithBookmarks]), so a read that a
 //     cluster routes to another member sees the writes before it;
 //   - route reads to readers (read access mode) and writes to the leader;
