@@ -49,6 +49,12 @@ type Options struct {
 	// Logger, when set, gets a line when each call starts and ends (tool,
 	// duration, error), for operators following a server's work.
 	Logger *slog.Logger
+	// CallsPerToken bounds the calls one token (one session where there
+	// are no tokens) runs at once (DefaultCallsPerToken if zero); a call
+	// beyond it waits up to CallWait (DefaultCallWait if zero) and is then
+	// refused with an isError result asking to retry.
+	CallsPerToken int
+	CallWait      time.Duration
 }
 
 // Server is an MCP server over one engine. It is safe for concurrent use
@@ -90,6 +96,7 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 		sopts.PageSize = len(cat.Tools) + 1
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, sopts)
+	s.mcp.AddReceivingMiddleware(newCallLimiter(opts.CallsPerToken, opts.CallWait).middleware)
 	for _, t := range cat.Tools {
 		def, err := definition(t)
 		if err != nil {
