@@ -88,6 +88,10 @@ type HTTPOptions struct {
 	// MaxBatch caps the messages of one JSON-RPC batch: a longer batch is
 	// refused whole (400 and a JSON-RPC error), none of it run.
 	MaxBatch int
+
+	// onServe, when set, is handed ServeHTTP's connection guard (tests
+	// read its counts).
+	onServe func(*connGuard)
 }
 
 // withDefaults fills the zero fields with their defaults.
@@ -151,6 +155,9 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions, 
 		"max_batch", o.MaxBatch, "read_header_timeout", o.ReadHeaderTimeout, "read_timeout", o.ReadTimeout,
 		"write_timeout", o.WriteTimeout, "idle_timeout", o.IdleTimeout)
 	g := newConnGuard(ln, maxConns)
+	if o.onServe != nil {
+		o.onServe(g)
+	}
 	srv := &http.Server{
 		Handler:           s.HTTPHandler(o),
 		ReadHeaderTimeout: o.ReadHeaderTimeout,
