@@ -177,8 +177,11 @@ func TestAtTheConnectionCapANewConnectionGets503WhenEveryOneServesAToken(t *test
 	}
 	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}}, MaxConns: 2})
 	ctx := context.Background()
-	tr := &mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true,
-		HTTPClient: &http.Client{Transport: bearer{"s3cret", http.DefaultTransport.(*http.Transport).Clone()}}}
+	// Two connections at most, so the client's own never go over the cap
+	// (a third would close one of them, idle between requests).
+	ht := http.DefaultTransport.(*http.Transport).Clone()
+	ht.MaxConnsPerHost = 2
+	tr := &mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true, HTTPClient: &http.Client{Transport: bearer{"s3cret", ht}}}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, tr, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -343,19 +346,19 @@ func TestASessionIdleLongerThanTheTimeoutIsClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}}, SessionIdleTimeout: 300 * time.Millisecond})
+	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}}, SessionIdleTimeout: 600 * time.Millisecond})
 	r := &rawSession{t: t, url: url, version: "2025-06-18"}
 	if res := r.initialize(); res.StatusCode != http.StatusOK {
 		t.Fatalf("initialize: %s", res.Status)
 	}
 	// A request restarts the idle time.
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(400 * time.Millisecond)
 	if res, _ := r.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`); res.StatusCode != http.StatusOK {
 		t.Fatalf("tools/list within the idle timeout: %s", res.Status)
 	}
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(400 * time.Millisecond)
 	if res, _ := r.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`); res.StatusCode != http.StatusOK {
-		t.Fatalf("tools/list 400 ms after initialize, 200 ms after the last request: %s", res.Status)
+		t.Fatalf("tools/list 800 ms after initialize, 400 ms after the last request: %s", res.Status)
 	}
 	start := time.Now()
 	for countSessions(s) > 0 {
@@ -364,7 +367,7 @@ func TestASessionIdleLongerThanTheTimeoutIsClosed(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if took := time.Since(start); took < 250*time.Millisecond {
+	if took := time.Since(start); took < 500*time.Millisecond {
 		t.Errorf("the session closed %v after its last request, before its idle timeout", took)
 	}
 	if res, _ := r.post(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`); res.StatusCode != http.StatusNotFound {
@@ -454,7 +457,7 @@ func TestABatchLongerThanTheLimitIsRefusedWhole(t *testing.T) {
 func TestCallsBeyondATokensLimitWaitThenAreRefusedWhileOtherTokensRun(t *testing.T) {
 	started, release := make(chan struct{}, 4), make(chan struct{})
 	var calls atomic.Int64
-	const wait = 300 * time.Millisecond
+	const wait = 500 * time.Millisecond
 	s, err := New(newEngine(t, blockingTool(started, release), helloTool(&calls)), Options{CallsPerToken: 2, CallWait: wait})
 	if err != nil {
 		t.Fatal(err)

@@ -126,16 +126,14 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		SessionTimeout: o.SessionIdleTimeout,
 	})
-	var h http.Handler = &limits{s: s, opts: o, next: sdk}
-	if len(o.Tokens) > 0 {
-		v := verifier(o.Tokens)
-		h = requireToken(v, auth.RequireBearerToken(v, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h))
-	} else {
-		h = trusted(h)
-	}
 	mux := http.NewServeMux()
-	mux.Handle(Path, h)
-	return mux
+	mux.Handle(Path, &limits{s: s, opts: o, next: sdk})
+	if len(o.Tokens) == 0 {
+		return trusted(mux)
+	}
+	// Every path answers 401 without a token, so none reads a body first.
+	v := verifier(o.Tokens)
+	return requireToken(v, auth.RequireBearerToken(v, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(mux))
 }
 
 // ServeHTTP serves the streamable-HTTP transport (HTTPHandler) on ln with

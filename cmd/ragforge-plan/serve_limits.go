@@ -33,15 +33,21 @@ func addLimitFlags(fs *flag.FlagSet) *limitFlags {
 // check refuses a limit that is not positive: zero would silently mean
 // the default, and a negative one nothing sensible.
 func (l *limitFlags) check() error {
-	for name, d := range map[string]time.Duration{"read-header-timeout": *l.readHeader, "read-timeout": *l.read, "write-timeout": *l.write,
-		"idle-timeout": *l.idle, "session-idle-timeout": *l.sessionIdle, "call-wait": *l.callWait} {
-		if d <= 0 {
-			return fmt.Errorf("--%s must be positive", name)
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"read-header-timeout", *l.readHeader}, {"read-timeout", *l.read}, {"write-timeout", *l.write},
+		{"idle-timeout", *l.idle}, {"session-idle-timeout", *l.sessionIdle}, {"call-wait", *l.callWait}} {
+		if d.v <= 0 {
+			return fmt.Errorf("--%s must be positive", d.name)
 		}
 	}
-	for name, n := range map[string]int{"max-conns": *l.conns, "max-sessions": *l.sessions, "max-batch": *l.batch, "calls-per-token": *l.calls} {
-		if n <= 0 {
-			return fmt.Errorf("--%s must be positive", name)
+	for _, n := range []struct {
+		name string
+		v    int
+	}{{"max-conns", *l.conns}, {"max-sessions", *l.sessions}, {"max-batch", *l.batch}, {"calls-per-token", *l.calls}} {
+		if n.v <= 0 {
+			return fmt.Errorf("--%s must be positive", n.name)
 		}
 	}
 	return nil
