@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
@@ -39,13 +40,19 @@ var refusal = func() []byte {
 type connGuard struct {
 	net.Listener
 	max int
+	log *slog.Logger
 
 	mu    sync.Mutex
 	conns map[net.Conn]*guardedConn
-	// evicted and refused count connections closed at the cap, for logs
-	// and tests.
+	// evicted and refused count the connections closed and refused at the
+	// cap; warned is when the log last heard of them.
 	evicted, refused int
+	warned           time.Time
 }
+
+// capWarnEvery is how often, at most, the log hears that the cap is
+// reached: once is news for the operator, every time would flood it.
+const capWarnEvery = time.Minute
 
 // guardedConn is what connGuard knows of one connection.
 type guardedConn struct {
@@ -56,8 +63,8 @@ type guardedConn struct {
 	trusted bool      // has carried one
 }
 
-func newConnGuard(ln net.Listener, max int) *connGuard {
-	return &connGuard{Listener: ln, max: max, conns: map[net.Conn]*guardedConn{}}
+func newConnGuard(ln net.Listener, max int, log *slog.Logger) *connGuard {
+	return &connGuard{Listener: ln, max: max, log: log, conns: map[net.Conn]*guardedConn{}}
 }
 
 // Accept returns the next connection, making room for it at the cap or,
@@ -89,6 +96,11 @@ func (g *connGuard) admit(c net.Conn) (victim net.Conn, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if len(g.conns) >= g.max {
+		if now := time.Now(); now.Sub(g.warned) >= capWarnEvery {
+			g.warned = now
+			g.log.Warn("at the connection cap (--max-conns): idle connections are closed for new ones, or new ones refused when none is idle",
+				"max_conns", g.max, "closed_so_far", g.evicted, "refused_so_far", g.refused)
+		}
 		var v *guardedConn
 		for _, gc := range g.conns {
 			if gc.busy > 0 {

@@ -152,7 +152,7 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions, 
 	s.log.Info("http limits", "max_conns", maxConns, "max_sessions", o.MaxSessions, "session_idle_timeout", o.SessionIdleTimeout,
 		"max_batch", o.MaxBatch, "read_header_timeout", o.ReadHeaderTimeout, "read_timeout", o.ReadTimeout,
 		"write_timeout", o.WriteTimeout, "idle_timeout", o.IdleTimeout)
-	g := newConnGuard(ln, maxConns)
+	g := newConnGuard(ln, maxConns, s.log)
 	if o.onServe != nil {
 		o.onServe(g)
 	}
