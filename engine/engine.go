@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/explore"
+	"github.com/ragforge/ragforge/internal/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
@@ -84,7 +85,8 @@ type Options struct {
 	ScanLimit int
 	// Tenant is the tenant every call runs under unless the request
 	// context binds another (tenant.With). A config that declares a
-	// tenant runs no call without one.
+	// tenant runs no call without one: Execute resolves the tenant once,
+	// before any tool's handler, and hands it on in the context.
 	Tenant string
 }
 
@@ -140,7 +142,7 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 		defer cancel()
 		c, err := DetectCapabilities(ctx, opts.Driver, opts.Database, m)
 		if err != nil {
-			return nil, fmt.Errorf("engine: detecting server capabilities: %w", err)
+			return nil, fmt.Errorf("engine: detecting server capabilities: %w", neo4jtx.Classify(ctx, opts.Driver, err, false))
 		}
 		caps = c
 	}
@@ -157,13 +159,13 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	}
 	// Writable entities and relationship types add the write tools
 	// (package write), which run in their own write transactions.
-	writes := write.New(m, write.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Tenant: opts.Tenant, Embedder: opts.Embedder, Now: opts.Now})
+	writes := write.New(m, write.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now})
 	// A tenant-scoped config adds traverse: agent-written Cypher, run only
 	// when its plan proves it stays in the tenant (package traverse).
-	traversal := traverse.New(m, traverse.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, MaxRows: opts.MaxRows, Tenant: opts.Tenant})
+	traversal := traverse.New(m, traverse.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, MaxRows: opts.MaxRows})
 	// A memory graph's explore block adds the explore tool (package
 	// explore), which reads in its own read transaction.
-	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Tenant: opts.Tenant, Now: opts.Now})
+	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now})
 	topts.CustomTools = append(append(append(append(trees.Tools(), writes.Tools()...), traversal...), explores...), opts.Tools.CustomTools...)
 	cat, err := tools.Generate(m, topts)
 	if err != nil {
@@ -234,11 +236,12 @@ func (e *Engine) Plan(ctx context.Context, call Call) (*planner.Statement, error
 	if err != nil || e.m.Tenant == nil {
 		return st, err
 	}
-	// The statement compares the tenant field with this parameter; an
-	// unbound tenant stays nil here and Execute refuses the call.
+	// The statement compares the tenant field with this parameter. An
+	// unbound call (explain without a tenant) shows it null; Execute
+	// refuses such a call before planning it.
 	var v any
-	if t, ok := e.tenantOf(ctx); ok {
-		v = t
+	if ctx, err := e.bindTenant(ctx); err == nil {
+		v, _ = tenant.From(ctx)
 	}
 	st.Params[tenant.Param] = v
 	if st.Fetch != nil {
@@ -247,11 +250,22 @@ func (e *Engine) Plan(ctx context.Context, call Call) (*planner.Statement, error
 	return st, nil
 }
 
-// tenantOf returns the tenant a call runs under: the request context's
-// binding, else the engine's.
-func (e *Engine) tenantOf(ctx context.Context) (string, bool) {
-	if v, ok := tenant.From(ctx); ok {
-		return v, true
+// bindTenant is the one tenant resolver of every call, whatever its
+// tool: the tenant bound to the request context (tenant.With), else the
+// engine's default (Options.Tenant). It returns ctx carrying the resolved
+// tenant, so handlers read only tenant.From and never choose for
+// themselves; for a tenant-scoped config with neither, the error is
+// tenant.ErrUnbound. A config without a tenant scopes nothing and gets ctx
+// back as it is.
+func (e *Engine) bindTenant(ctx context.Context) (context.Context, error) {
+	if e.m.Tenant == nil {
+		return ctx, nil
 	}
-	return e.opts.Tenant, e.opts.Tenant != ""
+	if _, ok := tenant.From(ctx); ok {
+		return ctx, nil
+	}
+	if e.opts.Tenant == "" {
+		return ctx, tenant.ErrUnbound
+	}
+	return tenant.With(ctx, e.opts.Tenant), nil
 }

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/neo4jtx"
 	"github.com/ragforge/ragforge/planner"
-	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -21,9 +21,71 @@ var ErrNoDriver = errors.New("engine: no Neo4j driver configured")
 // plans it into one statement, runs it in a read transaction with the
 // configured timeout and row cap, and shapes the rows for the agent. A bad
 // call returns a *tools.CallError (what was wrong, the valid choices),
-// which marshals to JSON the agent can act on. Custom tools run their
-// handler instead.
+// which marshals to JSON the agent can act on. Custom tools (the
+// application's, and the tree, write, traverse and explore tools) run
+// their handler instead.
+//
+// The tenant is resolved first, for every tool alike (invariant 8): a
+// call of a tenant-scoped config with no tenant bound is refused with
+// tenant.ErrUnbound before its arguments are read or any handler runs,
+// and every handler finds the resolved tenant on its context
+// (tenant.From), whichever way the host bound it.
+//
+// Options.Timeout bounds the whole call (invariant 9): embedding, the
+// materialization state, connecting, the driver's retries, the statement
+// and every handler. Execute returns by the deadline even if something
+// under it ignores ctx. A database that cannot be reached gives an
+// [*UnavailableError] (errors.Is [ErrUnavailable]; retry the same call
+// later); a statement that ran past the deadline gives the timeout error;
+// a statement Neo4j ran out of memory for gives a *tools.CallError naming
+// the arguments that narrow it.
+//
+// The call's transactions join the bookmark chain of ctx
+// ([WithBookmarks]); without one, they form a chain of their own.
 func (e *Engine) Execute(ctx context.Context, call Call) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, e.opts.Timeout)
+	defer cancel()
+	if neo4jtx.Bookmarks(ctx) == nil {
+		ctx = WithBookmarks(ctx)
+	}
+	ctx, tr := neo4jtx.Track(ctx)
+	type outcome struct {
+		res *Result
+		err error
+	}
+	// Buffered: the work never blocks on sending, so it ends on its own
+	// (the driver ends with ctx) after a deadline made Execute return.
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{err: fmt.Errorf("engine: %s failed: panic: %v", call.Name, p)}
+			}
+		}()
+		res, err := e.execute(ctx, call)
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, e.callError(ctx, call.Name, o.err)
+	case <-ctx.Done():
+	}
+	// The work notices the deadline itself and says best what it was
+	// doing; wait briefly for that before judging from the tracker.
+	select {
+	case o := <-done:
+		return o.res, e.callError(ctx, call.Name, o.err)
+	case <-time.After(deadlineGrace):
+	}
+	return nil, e.callError(ctx, call.Name, e.deadlineError(ctx, tr))
+}
+
+// execute is Execute without the deadline guard.
+func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
+	ctx, err := e.bindTenant(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if t := e.catalog.Tool(call.Name); t != nil && t.Custom() {
 		raw, err := e.catalog.Parse(call.Name, call.Arguments)
 		if err != nil {
@@ -44,9 +106,6 @@ func (e *Engine) Execute(ctx context.Context, call Call) (*Result, error) {
 	}
 	if e.opts.Driver == nil {
 		return nil, ErrNoDriver
-	}
-	if _, bound := e.tenantOf(ctx); e.m.Tenant != nil && !bound {
-		return nil, tenant.ErrUnbound
 	}
 	if st.Embed != nil {
 		if err := e.embed(ctx, st); err != nil {
@@ -94,15 +153,13 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 	if st.Filter != nil {
 		rowCap = st.Filter.ScanLimit
 	}
-	sess := e.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: e.opts.Database, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
 	if st.Raw {
 		if err := e.checkRaw(ctx, st.Cypher); err != nil {
 			return nil, err
 		}
 	}
 	sh := newShaper(e, call.Name, st, call.Verbose)
-	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err := neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		sh.reset()
 		res, err := tx.Run(ctx, st.Cypher, params)
 		if err != nil {
@@ -152,7 +209,7 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 			return nil, fetch(ctx, tx, st.Fetch, kept, sh)
 		}
 		return nil, nil
-	}, neo4j.WithTxTimeout(e.opts.Timeout))
+	})
 	if err != nil {
 		return nil, runError(call.Name, err)
 	}
@@ -185,18 +242,13 @@ func cloneParams(p map[string]any) map[string]any {
 	return out
 }
 
-// runError turns a Neo4j failure into an error that says what happened;
-// a client-side problem with an agent-written statement (run_cypher) is a
-// CallError so the agent can fix its query.
+// runError turns a Neo4j failure into an error that says what happened
+// (Execute's callError finishes the classified ones); a problem with an
+// agent-written statement (run_cypher) is a CallError so the agent can
+// fix its query.
 func runError(tool string, err error) error {
-	var ne *neo4j.Neo4jError
-	if errors.As(err, &ne) {
-		switch {
-		case ne.Code == "Neo.ClientError.Transaction.TransactionTimedOut" || ne.Code == "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration":
-			return fmt.Errorf("engine: %s timed out (the call took longer than the configured timeout): %w", tool, err)
-		case tool == tools.RunCypher && slices.Contains([]string{"Neo.ClientError.Statement.SyntaxError", "Neo.ClientError.Statement.SemanticError", "Neo.ClientError.Statement.ParameterMissing", "Neo.ClientError.Statement.TypeError", "Neo.ClientError.Statement.ArgumentError"}, ne.Code):
-			return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: "/query", Message: ne.Msg}}}
-		}
+	if msg, ok := neo4jtx.StatementError(err); ok && tool == tools.RunCypher {
+		return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: "/query", Message: msg}}}
 	}
 	return fmt.Errorf("engine: running %s: %w", tool, err)
 }

@@ -151,9 +151,9 @@ func (sh *shaper) reset() {
 	kind := kindEntities
 	switch sh.st.Shape.Kind {
 	case planner.ShapeAggregate:
-		kind = kindGroups
-		if !strings.Contains(sh.st.Cypher, "`group`") {
-			kind = kindAggregate
+		kind = kindAggregate
+		if sh.st.Shape.Grouped {
+			kind = kindGroups
 		}
 	case planner.ShapeHistogram:
 		kind = kindHistogram

@@ -121,3 +121,17 @@ func TestSortOnIndexedPropertyReadsTheIndexInOrder(t *testing.T) {
 		t.Errorf("no index scan stopping after the page in %v", ops)
 	}
 }
+
+// TestRunCypherCallingAnUnknownProcedureIsACallError: Neo4j refuses to
+// plan a call to a procedure it does not have with ProcedureNotFound; the
+// agent gets a CallError on /query naming the procedure, which it can
+// correct, not an internal error.
+func TestRunCypherCallingAnUnknownProcedureIsACallError(t *testing.T) {
+	d := neo4jtest.Open(t)
+	e := codeRAG(t, d, engine.Options{})
+	_, err := e.Execute(t.Context(), engine.Call{Name: tools.RunCypher, Arguments: json.RawMessage(`{"query":"CALL nope.missing() YIELD x RETURN x"}`)})
+	var ce *tools.CallError
+	if !errorsAs(err, &ce) || len(ce.Problems) != 1 || ce.Problems[0].Path != "/query" || !strings.Contains(ce.Problems[0].Message, "nope.missing") {
+		t.Fatalf("got %T %v, want a CallError on /query naming nope.missing", err, err)
+	}
+}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
@@ -18,6 +21,7 @@ import (
 	"github.com/ragforge/ragforge/scope"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/tree"
 	"github.com/ragforge/ragforge/write"
 )
 
@@ -66,107 +70,354 @@ func seedTwoTenants(t *testing.T, e *engine.Engine) (aliceKeys, bobKeys map[stri
 	return aliceKeys, bobKeys
 }
 
-func TestEveryReadToolSeesOnlyTheBoundTenant(t *testing.T) {
+// toolCall is one call of the every-tool tests. want, when set, is text
+// the result must hold; else it must hold one of the caller's own keys.
+type toolCall struct {
+	tool string
+	args map[string]any
+	want string
+}
+
+// tenancyCase is a tenant-scoped example config with two tenants' data and
+// alice's calls: one or more of every tool its catalog offers (calls), and
+// calls naming bob's keys, each of which must fail (foreign).
+type tenancyCase struct {
+	config   string
+	embedder engine.Embedder
+	// seed writes alice's and bob's data; bob's carry the marker BOBONLY.
+	seed    func(t *testing.T, e *engine.Engine, d neo4j.DriverWithContext) (alice, bob map[string]string)
+	calls   func(alice, bob map[string]string) []toolCall
+	foreign func(alice, bob map[string]string) []toolCall
+}
+
+// appTool is an application's own tool, registered through
+// tools.Options.CustomTools: it answers with the tenant its handler finds
+// on the context, and counts its calls.
+func appTool(calls *atomic.Int32) tools.CustomTool {
+	return tools.CustomTool{
+		Name: "whoami", Category: "app", Description: "Say which user the call runs for.", ReadOnly: true,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler: func(ctx context.Context, _ json.RawMessage) (any, error) {
+			calls.Add(1)
+			v, _ := tenant.From(ctx)
+			return map[string]string{"tenant": v}, nil
+		},
+	}
+}
+
+// tenancyCases are the two example configs that declare a tenant: the
+// memory graph (generated, write, traverse and explore tools) and the team
+// drive (generated, traverse and tree tools). Each engine also offers the
+// application tool whoami.
+var tenancyCases = []tenancyCase{
+	{
+		config: "memory-graph", embedder: flatEmbedder,
+		seed: func(t *testing.T, e *engine.Engine, d neo4j.DriverWithContext) (alice, bob map[string]string) {
+			alice, bob = seedTwoTenants(t, e)
+			neo4jtest.Run(t, d, "CALL db.awaitIndexes(60)", nil)
+			return alice, bob
+		},
+		calls: func(alice, _ map[string]string) []toolCall {
+			return []toolCall{
+				{"query_entities", map[string]any{"entity_type": "Person", "limit": 50}, ""},
+				{"query_entities", map[string]any{"entity_type": "Entity", "conditions": []any{map[string]any{"field": "name", "operator": "=", "value": "Harbour"}}}, ""},
+				{"get_entity_by_id", map[string]any{"entity_type": "Person", "id_value": alice["person"]}, ""},
+				{"explore_relationships", map[string]any{"start_entity_type": "Person", "relationship_type": "has_relationship_with", "direction": "both"}, ""},
+				{"explore_relationships", map[string]any{"start_entity_type": "Concept", "relationship_type": "involves", "depth": 3, "limit": 50}, ""},
+				{"explore_relationships", map[string]any{"start_entity_type": "Source", "relationship_type": "mentions", "depth": 2}, ""},
+				{"find_paths", map[string]any{"from_entity_type": "Person", "from_id": alice["person"], "to_entity_type": "Artifact", "to_id": alice["artifact"]}, ""},
+				{"find_paths", map[string]any{"from_entity_type": "Source", "from_id": alice["source"], "to_entity_type": "Person", "to_id": alice["friend"], "direction": "both"}, ""},
+				{"semantic_search", map[string]any{"entity_type": "Concept", "query": "boats", "min_score": 0}, ""},
+				{"semantic_search", map[string]any{"entity_type": "Entity", "query": "harbour", "min_score": 0, "top_k": 20}, ""},
+				{"fulltext_search", map[string]any{"entity_type": "Entity", "query": "harbour windy BOBONLY"}, ""},
+				{"fulltext_search", map[string]any{"entity_type": "Entity", "query": "harbor", "fuzzy": true}, ""},
+				{"text_pattern_search", map[string]any{"entity_type": "Person", "field": "name", "mode": "regex", "pattern": ".*"}, ""},
+				{"text_pattern_search", map[string]any{"entity_type": "Person", "field": "notes", "mode": "contains", "pattern": "sails"}, ""},
+				{"text_pattern_search", map[string]any{"entity_type": "Entity", "field": "name", "mode": "fuzzy", "pattern": "harbor"}, ""},
+				{"number_range_search", map[string]any{"entity_type": "Person", "field": "confidence", "operator": "gte", "value": 0}, ""},
+				{"number_range_search", map[string]any{"entity_type": "Person", "field": "confidence", "operator": "histogram"}, "count"},
+				{"datetime_range_search", map[string]any{"entity_type": "Concept", "field": "updated_at", "mode": "after", "datetime": "2000-01-01"}, ""},
+				{"enum_filter_search", map[string]any{"entity_type": "Entity", "field": "type", "values": []string{"place"}}, ""},
+				{"enum_filter_search", map[string]any{"entity_type": "Source", "field": "content_type", "values": []string{"conversation"}}, ""},
+				// A create with bob's very values finds alice's node: the
+				// key is derived with the bound tenant.
+				{"create_person", map[string]any{"name": "Ada", "canonical_name": "ada", "confidence": 0.9}, ""},
+				{"update_person", map[string]any{"entity_key": alice["person"], "notes": "sails far"}, ""},
+				{"create_concept", map[string]any{"name": "sailing", "description": "boats and wind"}, ""},
+				{"update_concept", map[string]any{"entity_key": alice["concept"], "notes": "every summer"}, ""},
+				{"create_entity", map[string]any{"name": "Harbour", "type": "place"}, ""},
+				{"update_entity", map[string]any{"entity_key": alice["entity"], "description": "the old harbour"}, ""},
+				{"create_source", map[string]any{"content_type": "conversation", "content": "we talked"}, ""},
+				{"update_source", map[string]any{"entity_key": alice["source"], "description": "a long talk"}, ""},
+				{"create_artifact", map[string]any{"content_type": "md_file", "description": "plan"}, ""},
+				{"update_artifact", map[string]any{"entity_key": alice["artifact"], "output": "# plan v2"}, ""},
+				{"create_relationship", map[string]any{"from_entity_key": alice["person"], "to_entity_key": alice["concept"], "relationship_type": "thinks_about"}, `"created":false`},
+				{"update_relationship", map[string]any{"from_entity_key": alice["person"], "to_entity_key": alice["concept"], "relationship_type": "thinks_about", "confidence": 0.7}, `"created":false`},
+				{"traverse", map[string]any{"cypher": "MATCH (p:Person) WHERE p.user_id = $tenant RETURN p.entity_key AS key"}, ""},
+				{"explore", map[string]any{"queries": []any{map[string]any{"query": "boats", "threshold": 0}}, "text_matches": []string{"Ada", "Harbour"}}, ""},
+				{"whoami", map[string]any{}, `"tenant":"alice"`},
+			}
+		},
+		foreign: func(alice, bob map[string]string) []toolCall {
+			return []toolCall{
+				{"update_person", map[string]any{"entity_key": bob["person"], "notes": "alice was here"}, ""},
+				{"update_artifact", map[string]any{"entity_key": bob["artifact"], "output": "alice was here"}, ""},
+				{"create_relationship", map[string]any{"from_entity_key": alice["person"], "to_entity_key": bob["concept"], "relationship_type": "thinks_about"}, ""},
+				{"update_relationship", map[string]any{"from_entity_key": bob["person"], "to_entity_key": bob["concept"], "relationship_type": "thinks_about", "confidence": 0.1}, ""},
+			}
+		},
+	},
+	{
+		config: "team-drive",
+		seed: func(t *testing.T, e *engine.Engine, d neo4j.DriverWithContext) (alice, bob map[string]string) {
+			fixturetest.LoadTwoDrives(t, d)
+			alice, bob = map[string]string{}, map[string]string{}
+			for tn, keys := range map[string]map[string]string{"alice": alice, "bob": bob} {
+				keys["root"], keys["httptest"] = tn+":net/http", tn+":net/http/httptest/server.go"
+				res, err := e.Execute(tenant.With(context.Background(), tn), engine.Call{Name: tree.CreateDiagram, Arguments: json.RawMessage(`{"name":"net/http"}`)})
+				if err != nil {
+					t.Fatalf("create_diagram as %s: %v", tn, err)
+				}
+				keys["diagram"] = res.Custom.(tree.DiagramResult).ID
+			}
+			return alice, bob
+		},
+		calls: func(alice, _ map[string]string) []toolCall {
+			return []toolCall{
+				{"query_entities", map[string]any{"entity_type": "Document", "limit": 50}, ""},
+				{"query_entities", map[string]any{"entity_type": "Folder", "conditions": []any{map[string]any{"field": "path", "operator": "STARTS WITH", "value": "net/http/"}}}, ""},
+				{"get_entity_by_id", map[string]any{"entity_type": "Document", "id_value": "alice:net/http/" + fixturetest.AliceOnly + ".md"}, fixturetest.AliceOnly},
+				{"explore_relationships", map[string]any{"start_entity_type": "Folder", "relationship_type": "CONTAINS", "direction": "outgoing", "depth": 2, "limit": 50}, ""},
+				{"find_paths", map[string]any{"from_entity_type": "Folder", "from_id": alice["root"], "to_entity_type": "Document", "to_id": alice["httptest"]}, ""},
+				{"fulltext_search", map[string]any{"entity_type": "Document", "query": "http BOBONLY"}, ""},
+				{"text_pattern_search", map[string]any{"entity_type": "Document", "field": "path", "mode": "regex", "pattern": ".*"}, ""},
+				{"number_range_search", map[string]any{"entity_type": "Document", "field": "size", "operator": "gte", "value": 0}, ""},
+				{"datetime_range_search", map[string]any{"entity_type": "Document", "field": "modified", "mode": "after", "datetime": "2000-01-01"}, ""},
+				{"enum_filter_search", map[string]any{"entity_type": "Document", "field": "language", "values": []string{"markdown", "go"}}, ""},
+				{tree.QueryFileTree, map[string]any{"limit": tree.MaxQueryLimit}, fixturetest.AliceOnly},
+				{tree.QueryFileTree, map[string]any{"filters": map[string]any{"path_patterns": []string{"**/*.md"}}}, fixturetest.AliceOnly},
+				{tree.CreateDiagram, map[string]any{"name": "net/http", "filters": map[string]any{"exclude_paths": []string{"**/*_test.go"}}}, fixturetest.AliceOnly},
+				{tree.UpdateDiagramFilters, map[string]any{"diagram_id": alice["diagram"], "filters": map[string]any{"languages": []string{"go"}}, "additive": true}, alice["diagram"]},
+				{"traverse", map[string]any{"cypher": "MATCH (d:Document) WHERE d.workspace_id = $tenant RETURN d.node_id AS id"}, ""},
+				{"whoami", map[string]any{}, `"tenant":"alice"`},
+			}
+		},
+		foreign: func(_, bob map[string]string) []toolCall {
+			return []toolCall{
+				{tree.UpdateDiagramFilters, map[string]any{"diagram_id": bob["diagram"], "filters": map[string]any{"languages": []string{"go"}}}, ""},
+			}
+		},
+	},
+}
+
+// TestEveryToolSeesOnlyTheBoundTenant runs, for each tenant-scoped example
+// config, every tool its catalog offers — generated, write, traverse,
+// explore, tree and an application's own — as alice on an engine whose
+// default tenant is bob: each result holds alice's data and none of bob's,
+// nor the tenant field; every generated statement's plan is proven scoped;
+// alice's calls naming bob's keys fail and change nothing of bob's; and
+// no node is left without a tenant. It fails naming any offered tool it
+// does not exercise.
+func TestEveryToolSeesOnlyTheBoundTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
-	ctx := context.Background()
+	for _, tc := range tenancyCases {
+		t.Run(tc.config, func(t *testing.T) {
+			ctx := context.Background()
+			neo4jtest.Run(t, d, "MATCH (n) WHERE NOT n:"+neo4jtest.MarkerLabel+" DETACH DELETE n", nil)
+			m, err := engine.Load("../testdata/configs/valid/" + tc.config + ".yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := schemaapply.Apply(ctx, d, schemaapply.Declared(m), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
+				t.Fatal(err)
+			}
+			var whoamiCalls atomic.Int32
+			e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder, Tenant: "bob",
+				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			field := m.Tenant.Field
+			alice, bob := tc.seed(t, e, d)
+			bobBefore := tenantGraph(t, d, field, "bob")
+			asAlice := tenant.With(ctx, "alice")
+
+			covered := map[string]bool{}
+			for _, c := range tc.calls(alice, bob) {
+				covered[c.tool] = true
+				raw, _ := json.Marshal(c.args)
+				res, err := e.Execute(asAlice, engine.Call{Name: c.tool, Arguments: raw})
+				if err != nil {
+					t.Errorf("%s %s: %v", c.tool, raw, err)
+					continue
+				}
+				out, _ := json.Marshal(res)
+				if strings.Contains(string(out), "BOBONLY") || containsAny(string(out), bob) {
+					t.Errorf("%s %s returned bob's data: %s", c.tool, raw, out)
+				}
+				if strings.Contains(string(out), `"`+field+`"`) {
+					t.Errorf("%s %s shows the tenant field: %s", c.tool, raw, out)
+				}
+				if mine := c.want == "" && containsAny(string(out), alice) || c.want != "" && strings.Contains(string(out), c.want); !mine {
+					t.Errorf("%s %s found none of alice's own data (want %q): %s", c.tool, raw, c.want, out)
+				}
+				if tl := e.Tools().Tool(c.tool); tl != nil && !tl.Custom() {
+					checkScopedPlan(t, e, d, asAlice, field, c.tool, raw)
+				}
+			}
+			for _, tl := range e.Tools().Tools {
+				if !covered[tl.Name] {
+					t.Errorf("tool %s is offered but not exercised by this test: add a call of it to the %s case", tl.Name, tc.config)
+				}
+			}
+			for _, c := range tc.foreign(alice, bob) {
+				raw, _ := json.Marshal(c.args)
+				var ce *tools.CallError
+				if res, err := e.Execute(asAlice, engine.Call{Name: c.tool, Arguments: raw}); !errors.As(err, &ce) {
+					out, _ := json.Marshal(res)
+					t.Errorf("alice's %s %s naming bob's key: got %s, %v; want a CallError (not found)", c.tool, raw, out, err)
+				}
+			}
+			if after := tenantGraph(t, d, field, "bob"); !reflect.DeepEqual(bobBefore, after) {
+				t.Errorf("alice's calls changed bob's graph:\nbefore %v\nafter  %v", bobBefore, after)
+			}
+			for q, what := range map[string]string{
+				"MATCH (n) WHERE n[$f] IS NULL AND NOT n:" + neo4jtest.MarkerLabel + " RETURN count(n) AS c": "nodes without a tenant",
+				"MATCH (a)-[r]->(b) WHERE a[$f] <> b[$f] RETURN count(r) AS c":                               "relationships between two tenants",
+			} {
+				res, err := neo4j.ExecuteQuery(ctx, d, q, map[string]any{"f": field}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c := res.Records[0].Values[0].(int64); c != 0 {
+					t.Errorf("%d %s", c, what)
+				}
+			}
+			// The engine's default tenant reaches handlers on the context
+			// like a request's binding.
+			res, err := e.Execute(ctx, engine.Call{Name: "whoami"})
+			if out, _ := json.Marshal(res); err != nil || !strings.Contains(string(out), `"tenant":"bob"`) {
+				t.Errorf("whoami under the engine's default tenant: %s, %v; want bob", out, err)
+			}
+		})
+	}
+	// Bob's id is not found by alice, and the tenant field cannot be named.
 	m, err := engine.Load("../testdata/configs/valid/memory-graph.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := schemaapply.Apply(ctx, d, schemaapply.Declared(m), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: flatEmbedder,
-		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
+	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	alice, bob := seedTwoTenants(t, e)
-	neo4jtest.Run(t, d, "CALL db.awaitIndexes(60)", nil)
-
-	calls := []struct {
-		tool string
-		args map[string]any
-	}{
-		{"query_entities", map[string]any{"entity_type": "Person", "limit": 50}},
-		{"query_entities", map[string]any{"entity_type": "Entity", "conditions": []any{map[string]any{"field": "name", "operator": "=", "value": "Harbour"}}}},
-		{"get_entity_by_id", map[string]any{"entity_type": "Person", "id_value": alice["person"]}},
-		{"explore_relationships", map[string]any{"start_entity_type": "Person", "relationship_type": "has_relationship_with", "direction": "both"}},
-		{"explore_relationships", map[string]any{"start_entity_type": "Concept", "relationship_type": "involves", "depth": 3, "limit": 50}},
-		{"explore_relationships", map[string]any{"start_entity_type": "Source", "relationship_type": "mentions", "depth": 2}},
-		{"find_paths", map[string]any{"from_entity_type": "Person", "from_id": alice["person"], "to_entity_type": "Artifact", "to_id": alice["artifact"]}},
-		{"find_paths", map[string]any{"from_entity_type": "Source", "from_id": alice["source"], "to_entity_type": "Person", "to_id": alice["friend"], "direction": "both"}},
-		{"semantic_search", map[string]any{"entity_type": "Concept", "query": "boats", "min_score": 0}},
-		{"semantic_search", map[string]any{"entity_type": "Entity", "query": "harbour", "min_score": 0, "top_k": 20}},
-		{"fulltext_search", map[string]any{"entity_type": "Entity", "query": "harbour windy BOBONLY"}},
-		{"fulltext_search", map[string]any{"entity_type": "Entity", "query": "harbor", "fuzzy": true}},
-		{"text_pattern_search", map[string]any{"entity_type": "Person", "field": "name", "mode": "regex", "pattern": ".*"}},
-		{"text_pattern_search", map[string]any{"entity_type": "Person", "field": "notes", "mode": "contains", "pattern": "sails"}},
-		{"text_pattern_search", map[string]any{"entity_type": "Entity", "field": "name", "mode": "fuzzy", "pattern": "harbor"}},
-		{"number_range_search", map[string]any{"entity_type": "Person", "field": "confidence", "operator": "gte", "value": 0}},
-		{"number_range_search", map[string]any{"entity_type": "Person", "field": "confidence", "operator": "histogram"}},
-		{"datetime_range_search", map[string]any{"entity_type": "Concept", "field": "updated_at", "mode": "after", "datetime": "2000-01-01"}},
-		{"enum_filter_search", map[string]any{"entity_type": "Entity", "field": "type", "values": []string{"place"}}},
-		{"enum_filter_search", map[string]any{"entity_type": "Source", "field": "content_type", "values": []string{"conversation"}}},
-	}
-	covered := map[string]bool{}
-	for _, c := range calls {
-		raw, _ := json.Marshal(c.args)
-		res, err := e.Execute(tenant.With(ctx, "alice"), engine.Call{Name: c.tool, Arguments: raw})
-		if err != nil {
-			t.Errorf("%s %s: %v", c.tool, raw, err)
-			continue
-		}
-		out, _ := json.Marshal(res)
-		if strings.Contains(string(out), "BOBONLY") || containsAny(string(out), bob) {
-			t.Errorf("%s %s returned bob's data: %s", c.tool, raw, out)
-		}
-		if strings.Contains(string(out), `"user_id"`) {
-			t.Errorf("%s %s shows the tenant field: %s", c.tool, raw, out)
-		}
-		if !containsAny(string(out), alice) && !strings.Contains(string(out), "count") {
-			t.Errorf("%s %s found none of alice's own data: %s", c.tool, raw, out)
-		}
-		covered[c.tool] = true
-		// The same proof traverse demands of an agent's Cypher holds for
-		// the generated statement, on Neo4j's plan.
-		st, err := e.Plan(tenant.With(ctx, "alice"), engine.Call{Name: c.tool, Arguments: raw})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range []*planner.Statement{st, st.Fetch} {
-			if s == nil {
-				continue
-			}
-			res, err := neo4j.ExecuteQuery(ctx, d, "EXPLAIN "+s.Cypher, s.Params, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
-			if err != nil {
-				t.Fatalf("EXPLAIN %s: %v", c.tool, err)
-			}
-			if err := scope.Check(readonly.PlanOf(res.Summary.Plan()), "user_id", tenant.Param); err != nil {
-				t.Errorf("%s %s: the plan of its statement is not proven scoped: %v\n%s", c.tool, raw, err, s.Cypher)
-			}
-		}
-	}
-	for _, tl := range e.Tools().Tools {
-		if !tl.Custom() && !covered[tl.Name] {
-			t.Errorf("generated tool %s is not exercised by this test", tl.Name)
-		}
-	}
-	// Bob's id is not found by alice, and the tenant field cannot be named.
+	neo4jtest.Run(t, d, "MATCH (n) WHERE NOT n:"+neo4jtest.MarkerLabel+" DETACH DELETE n", nil)
+	_, bob := seedTwoTenants(t, e)
+	ctx := tenant.With(context.Background(), "alice")
 	raw, _ := json.Marshal(map[string]any{"entity_type": "Person", "id_value": bob["person"]})
-	res, err := e.Execute(tenant.With(ctx, "alice"), engine.Call{Name: "get_entity_by_id", Arguments: raw})
+	res, err := e.Execute(ctx, engine.Call{Name: "get_entity_by_id", Arguments: raw})
 	if out, _ := json.Marshal(res); err == nil && strings.Contains(string(out), bob["person"]) {
 		t.Errorf("alice read bob's person by id: %s", out)
 	}
 	raw, _ = json.Marshal(map[string]any{"entity_type": "Person", "conditions": []any{map[string]any{"field": "user_id", "operator": "=", "value": "bob"}}})
 	var ce *tools.CallError
-	if _, err := e.Execute(tenant.With(ctx, "alice"), engine.Call{Name: "query_entities", Arguments: raw}); !errors.As(err, &ce) {
+	if _, err := e.Execute(ctx, engine.Call{Name: "query_entities", Arguments: raw}); !errors.As(err, &ce) {
 		t.Errorf("a condition on the tenant field was accepted: %v", err)
 	}
-	// No binding, no reads.
-	raw, _ = json.Marshal(map[string]any{"entity_type": "Person"})
-	if _, err := e.Execute(ctx, engine.Call{Name: "query_entities", Arguments: raw}); !errors.Is(err, tenant.ErrUnbound) {
-		t.Errorf("an unbound read ran: %v", err)
+}
+
+// checkScopedPlan proves on Neo4j's plan that a generated tool's
+// statement (and its fetch step) keeps every node to the tenant: the
+// proof traverse demands of an agent's Cypher.
+func checkScopedPlan(t *testing.T, e *engine.Engine, d neo4j.DriverWithContext, ctx context.Context, field, tool string, raw json.RawMessage) {
+	t.Helper()
+	st, err := e.Plan(ctx, engine.Call{Name: tool, Arguments: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []*planner.Statement{st, st.Fetch} {
+		if s == nil {
+			continue
+		}
+		res, err := neo4j.ExecuteQuery(ctx, d, "EXPLAIN "+s.Cypher, s.Params, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
+		if err != nil {
+			t.Fatalf("EXPLAIN %s: %v", tool, err)
+		}
+		if err := scope.Check(readonly.PlanOf(res.Summary.Plan()), field, tenant.Param); err != nil {
+			t.Errorf("%s %s: the plan of its statement is not proven scoped: %v\n%s", tool, raw, err, s.Cypher)
+		}
+	}
+}
+
+// tenantGraph is everything of one tenant: its nodes' labels and
+// properties and their relationships' types, properties and ends, in a
+// stable order, to compare before and after another tenant's calls.
+func tenantGraph(t *testing.T, d neo4j.DriverWithContext, field, tn string) []any {
+	t.Helper()
+	res, err := neo4j.ExecuteQuery(context.Background(), d, `MATCH (n) WHERE n[$f] = $tn
+		OPTIONAL MATCH (n)-[r]-(m)
+		WITH n, r, m ORDER BY elementId(n), elementId(r)
+		RETURN collect([elementId(n), labels(n), properties(n), type(r), properties(r), elementId(m)]) AS g`,
+		map[string]any{"f": field, "tn": tn}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := res.Records[0].Values[0].([]any)
+	if len(g) == 0 {
+		t.Fatalf("tenant %s has no nodes", tn)
+	}
+	return g
+}
+
+// TestAnUnboundCallIsRefusedBeforeAnyHandlerRuns: on an engine of a
+// tenant-scoped config with no default tenant, every offered tool — an
+// application's own included — called with no tenant bound is refused
+// with tenant.ErrUnbound before its arguments are read (they are empty
+// here, which each would otherwise refuse differently) and before its
+// handler runs: the application's handler is never called and nothing is
+// written. Plan (explain) still shows the statement, its tenant null.
+func TestAnUnboundCallIsRefusedBeforeAnyHandlerRuns(t *testing.T) {
+	d := neo4jtest.Open(t)
+	ctx := context.Background()
+	for _, tc := range tenancyCases {
+		m, err := engine.Load("../testdata/configs/valid/" + tc.config + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var calls atomic.Int32
+		e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder,
+			Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, CustomTools: []tools.CustomTool{appTool(&calls)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(e.Tools().Tools) < 10 || e.Tools().Tool("whoami") == nil {
+			t.Fatalf("%s: catalog of %d tools, without the application's", tc.config, len(e.Tools().Tools))
+		}
+		for _, tl := range e.Tools().Tools {
+			for _, args := range []string{"", "{}"} {
+				if _, err := e.Execute(ctx, engine.Call{Name: tl.Name, Arguments: json.RawMessage(args)}); !errors.Is(err, tenant.ErrUnbound) {
+					t.Errorf("%s: unbound %s(%s) returned %v; want tenant.ErrUnbound", tc.config, tl.Name, args, err)
+				}
+			}
+		}
+		if n := calls.Load(); n != 0 {
+			t.Errorf("%s: the application's handler ran %d times for unbound calls", tc.config, n)
+		}
+		// An empty tenant is no binding.
+		if _, err := e.Execute(tenant.With(ctx, ""), engine.Call{Name: "whoami"}); !errors.Is(err, tenant.ErrUnbound) || calls.Load() != 0 {
+			t.Errorf("%s: a call bound to the empty tenant ran: %v", tc.config, err)
+		}
+		st, err := e.Plan(ctx, engine.Call{Name: "query_entities", Arguments: json.RawMessage(`{"entity_type":"` + m.Entities[0].Name + `"}`)})
+		if err != nil || st.Params[tenant.Param] != nil {
+			t.Errorf("%s: explain of an unbound call: %v, tenant %v; want the statement with a null tenant", tc.config, err, st.Params[tenant.Param])
+		}
+	}
+	res, err := neo4j.ExecuteQuery(ctx, d, "MATCH (n) WHERE NOT n:"+neo4jtest.MarkerLabel+" RETURN count(n) AS c", nil,
+		neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Records[0].Values[0].(int64); c != 0 {
+		t.Errorf("unbound calls wrote %d nodes", c)
 	}
 }
 

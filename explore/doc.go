@@ -22,6 +22,7 @@
 // Everything runs in one read transaction of two statements under the
 // call's timeout. When the config declares a tenant, every node either
 // statement touches carries the tenant field = the bound tenant
-// (tenant.From, else Options.Tenant; unbound is tenant.ErrUnbound), and
+// (the one engine.Execute bound to the context, tenant.From; none is
+// tenant.ErrUnbound), and
 // neither the tenant field nor an embedding is ever returned.
 package explore

@@ -58,9 +58,6 @@ type Options struct {
 	// Embedder embeds the queries; without one, explore searches by name
 	// only (its schema has no queries).
 	Embedder embedder.Embedder
-	// Tenant is the tenant explore reads under unless the request context
-	// binds another (tenant.With).
-	Tenant string
 	// Now is the clock recency is measured against (time.Now if nil).
 	Now func() time.Time
 }
@@ -208,12 +205,9 @@ func (x *explorer) run(ctx context.Context, a Args) (*Result, error) {
 	}
 	var tn any
 	if x.m.Tenant != nil {
-		v, ok := tenant.From(ctx)
-		if !ok {
-			v, ok = x.opts.Tenant, x.opts.Tenant != ""
-		}
-		if !ok {
-			return nil, tenant.ErrUnbound
+		v, err := tenant.Required(ctx, true)
+		if err != nil {
+			return nil, err
 		}
 		tn = v
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/ragforge/ragforge/internal/neo4jtx"
 )
 
 // read runs both statements in one read transaction and builds the
@@ -18,9 +19,7 @@ func (x *explorer) read(ctx context.Context, a Args, tn any, srcs []*source, top
 		return nil, err
 	}
 	now := x.opts.Now()
-	sess := x.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
-	out, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	out, err := neo4jtx.Read(ctx, x.opts.Driver, x.opts.Database, x.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, cq, cp)
 		if err != nil {
 			return nil, err
@@ -58,7 +57,7 @@ func (x *explorer) read(ctx context.Context, a Args, tn any, srcs []*source, top
 			r.Explanations = x.explain(srcs, stats, perEntity, tops, read)
 		}
 		return r, nil
-	}, neo4j.WithTxTimeout(x.opts.Timeout))
+	})
 	if err != nil {
 		return nil, fmt.Errorf("explore: %w", err)
 	}

@@ -179,10 +179,17 @@ func (x *Materializer) materialize(ctx context.Context, p *FieldPlan, refresh bo
 		}
 		return a, nil
 	default:
-		// Resume an interrupted apply or refresh after its last batch.
-		cursor = st.Cursor
+		// Resume an interrupted unwind apply or refresh after its last
+		// batch. The in-transactions method keeps no cursor and starts
+		// over, so it clears the cursor and rows an interrupted unwind run
+		// left: a later unwind run would otherwise resume from that
+		// cursor and add its rows to the in-transactions count, and
+		// status would report more rows than nodes.
+		if x.opts.Method == WriteUnwind {
+			cursor = st.Cursor
+		}
 		if cursor < 0 {
-			if err := x.setState(ctx, p.Entity, p.Name, "s.rows = 0, s.started_at = datetime()", nil); err != nil {
+			if err := x.setState(ctx, p.Entity, p.Name, "s.rows = 0, s.cursor = null, s.started_at = datetime()", nil); err != nil {
 				return a, err
 			}
 		}

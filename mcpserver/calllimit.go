@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -20,9 +21,13 @@ const (
 	DefaultCallWait = 10 * time.Second
 )
 
+// errTooManyCalls is the error of a call refused at its token's limit; its
+// result says the call can be retried.
+var errTooManyCalls = errors.New("too many calls at once")
+
 // callLimiter bounds each token's running tools/call requests. A call
 // beyond the bound waits (in arrival order) up to wait for a slot, then is
-// refused with an isError result asking to retry; it is not queued longer
+// refused with an isError result asking to retry ({"retryable": true}); it is not queued longer
 // because the client's own request timeout would be running meanwhile.
 type callLimiter struct {
 	max  int
@@ -98,7 +103,7 @@ func (l *callLimiter) acquire(ctx context.Context, key any) (release func(), err
 		return func() { <-s.sem; leave() }, nil
 	case <-t.C:
 		leave()
-		return nil, fmt.Errorf("too many calls at once: %d are running with this token (the limit, --calls-per-token) and none finished within %v; retry when one has finished", l.max, l.wait)
+		return nil, fmt.Errorf("%w: %d are running with this token (the limit, --calls-per-token) and none finished within %v; retry when one has finished", errTooManyCalls, l.max, l.wait)
 	case <-ctx.Done():
 		leave()
 		return nil, ctx.Err()

@@ -482,6 +482,8 @@ func TestCallsBeyondATokensLimitWaitThenAreRefusedWhileOtherTokensRun(t *testing
 	res, err := a1.CallTool(ctx, &mcp.CallToolParams{Name: "hello"})
 	if took := time.Since(start); err != nil || !res.IsError || !strings.Contains(text(res), "too many calls at once: 2 are running with this token") || took < wait {
 		t.Errorf("a third call with token a: after %v, %v, %+v; want refused after waiting %v", took, err, res, wait)
+	} else if b, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(b), `"retryable":true`) {
+		t.Errorf("the refused call's structured content %s, want retryable", b)
 	}
 	start = time.Now()
 	if res, err := b.CallTool(ctx, &mcp.CallToolParams{Name: "hello"}); err != nil || res.IsError || time.Since(start) > wait {

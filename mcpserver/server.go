@@ -6,8 +6,13 @@
 // tools/list is the engine's catalog; tools/call runs engine.Execute. A bad
 // call (a *tools.CallError) is a tool result with isError set, its message
 // as text and the problems with their valid choices as structured content,
-// so the model can correct itself; a good call returns the result JSON as
-// structured content and as text. A call that carries a progress token gets
+// so the model can correct itself; a call that could not reach the
+// database is an isError result saying the database is unavailable and to
+// retry, with {"retryable": true} as structured content; a good call
+// returns the result JSON as structured content and as text. Each MCP
+// session's calls share one bookmark chain (engine.WithBookmarkManager),
+// so a read sees the session's earlier writes even when a cluster routes
+// it to another member. A call that carries a progress token gets
 // progress notifications when it starts, every ProgressInterval while it
 // runs, and when it ends. Drain refuses new calls and waits for the running
 // ones, which is how RunStdio and ServeHTTP shut down.
@@ -23,6 +28,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/tenant"
@@ -69,6 +75,9 @@ type Server struct {
 	mu       sync.Mutex
 	draining bool
 	inflight sync.WaitGroup
+	// bookmarks is the bookmark chain of each open MCP session, so that
+	// a read sees the session's earlier writes on a cluster.
+	bookmarks map[*mcp.ServerSession]neo4j.BookmarkManager
 }
 
 // New registers the engine's tools (and search_tools when asked) on a new
@@ -88,7 +97,7 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{eng: eng, interval: opts.ProgressInterval, log: opts.Logger}
+	s := &Server{eng: eng, interval: opts.ProgressInterval, log: opts.Logger, bookmarks: map[*mcp.ServerSession]neo4j.BookmarkManager{}}
 	sopts := &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}
 	if opts.SearchTools {
 		// One page holds every tool, so filtering tools/list down to
@@ -163,6 +172,9 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 			ctx = tenant.With(ctx, tn)
 		}
 	}
+	if req.Session != nil {
+		ctx = engine.WithBookmarkManager(ctx, s.sessionBookmarks(req.Session))
+	}
 	res, err := s.eng.Execute(ctx, engine.Call{Name: name, Arguments: args})
 	took := time.Since(start).Round(time.Millisecond)
 	if err != nil {
@@ -173,6 +185,25 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	s.log.Info("done", "tool", name, "took", took, "results", res.Count)
 	p.finish(fmt.Sprintf("%s: %d result(s) in %v", name, res.Count, took))
 	return jsonResult(res)
+}
+
+// sessionBookmarks returns the bookmark manager of ss, made on its first
+// call and dropped when the session ends.
+func (s *Server) sessionBookmarks(ss *mcp.ServerSession) neo4j.BookmarkManager {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m, ok := s.bookmarks[ss]; ok {
+		return m
+	}
+	m := neo4j.NewBookmarkManager(neo4j.BookmarkManagerConfig{})
+	s.bookmarks[ss] = m
+	go func() {
+		_ = ss.Wait()
+		s.mu.Lock()
+		delete(s.bookmarks, ss)
+		s.mu.Unlock()
+	}()
+	return m
 }
 
 // jsonResult returns v as structured content and as its JSON text (for
@@ -195,13 +226,18 @@ func jsonResult(v any) (*mcp.CallToolResult, error) {
 }
 
 // errorResult turns an error into a tool result the model reads: the
-// message as text, and for a *tools.CallError its problems (path, message,
-// valid choices) as structured content.
+// message as text, for a *tools.CallError its problems (path, message,
+// valid choices) as structured content, and for an unavailable database
+// or a token at its call limit (whose messages say to retry) {"error",
+// "retryable": true}.
 func errorResult(err error) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
 	var ce *tools.CallError
-	if errors.As(err, &ce) {
+	switch {
+	case errors.As(err, &ce):
 		res.StructuredContent = ce
+	case errors.Is(err, engine.ErrUnavailable), errors.Is(err, errTooManyCalls):
+		res.StructuredContent = map[string]any{"error": err.Error(), "retryable": true}
 	}
 	return res
 }

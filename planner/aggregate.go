@@ -87,7 +87,7 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 		return nil, err
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
-	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit}
+	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: group != nil}
 	groupExpr := ""
 	if group != nil {
 		groupExpr = b.expr(*group)

@@ -15,16 +15,14 @@ import (
 // TestGoldenPlansCompileOnNeo4j asks the real server to plan (EXPLAIN)
 // every golden statement (and the fetch step of a scan) with its
 // parameters: the generated Cypher parses,
-// type-checks and is classified read-only. APOC cases run only where the
-// server has APOC.
+// type-checks and is classified read-only. APOC cases need APOC.
 func TestGoldenPlansCompileOnNeo4j(t *testing.T) {
 	d := neo4jtest.Open(t)
-	apoc := neo4jtest.HasAPOC(t, d)
 	ctx := context.Background()
 	for _, c := range readGolden(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(c.path), ".txtar"), func(t *testing.T) {
-			if c.caps.APOC && !apoc {
-				neo4jtest.RequireAPOC(t, d) // skips locally, fails under CI=true
+			if c.caps.APOC {
+				neo4jtest.RequireAPOC(t, d)
 			}
 			f := newFixture(t, c.config, c.caps)
 			st, err := f.plan(c.tool, c.args, c.state)

@@ -66,7 +66,8 @@ const (
 	// where the entity type varies (explore_relationships), labels; tools
 	// may add score, distance_km, depth, from_id and relationship.
 	ShapeEntities ShapeKind = "entities"
-	// ShapeAggregate rows have the columns group (when grouped) and value.
+	// ShapeAggregate rows have the columns group (when Shape.Grouped) and
+	// value.
 	ShapeAggregate ShapeKind = "aggregate"
 	// ShapeHistogram rows have the columns lower, upper and count.
 	ShapeHistogram ShapeKind = "histogram"
@@ -79,6 +80,10 @@ type Shape struct {
 	Kind ShapeKind `json:"kind"`
 	// Entity is the entity type of every row, or "" when rows carry labels.
 	Entity string `json:"entity,omitempty"`
+	// Grouped marks an aggregate with group_by: one row per group, with a
+	// group column. The planner says so rather than leaving the engine to
+	// guess from the Cypher text, where a field named group also appears.
+	Grouped bool `json:"grouped,omitempty"`
 	// Limit is the most entities (or groups) the call asked for; the
 	// statement may fetch more rows when a Go-side Filter drops some.
 	Limit int `json:"limit"`

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/ragforge/ragforge/internal/neo4jtx"
 )
 
 // DefaultProcedures are the procedures a read may call when the caller
@@ -62,8 +63,10 @@ type Refusal struct {
 
 func (r *Refusal) Error() string { return r.Reason }
 
-// PlanError is a statement Neo4j cannot plan (a syntax or semantic error);
-// Msg is Neo4j's message.
+// PlanError is a statement Neo4j cannot plan (a syntax or semantic error,
+// or a call to a procedure the server does not have); Msg is Neo4j's
+// message. Like a [*Refusal] it is the statement's fault: its author can
+// correct it.
 type PlanError struct {
 	Msg string
 	Err error
@@ -106,15 +109,9 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 	if strings.HasPrefix(upper, "EXPLAIN") || strings.HasPrefix(upper, "PROFILE") {
 		return nil, &Refusal{Reason: "give the statement without EXPLAIN or PROFILE"}
 	}
-	sess := driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: opts.Database, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
-	var txOpts []func(*neo4j.TransactionConfig)
-	if opts.Timeout > 0 {
-		txOpts = append(txOpts, neo4j.WithTxTimeout(opts.Timeout))
-	}
 	var keys []string
 	var summary neo4j.ResultSummary
-	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err := neo4jtx.Read(ctx, driver, opts.Database, opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, "EXPLAIN "+trimmed, opts.Params)
 		if err != nil {
 			return nil, err
@@ -124,10 +121,10 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 		}
 		summary, err = res.Consume(ctx)
 		return nil, err
-	}, txOpts...)
+	})
 	if err != nil {
 		var ne *neo4j.Neo4jError
-		if errors.As(err, &ne) && strings.HasPrefix(ne.Code, "Neo.ClientError.Statement.") {
+		if errors.As(err, &ne) && statementFault(ne.Code) {
 			return nil, &PlanError{Msg: ne.Msg, Err: err}
 		}
 		return nil, fmt.Errorf("readonly: explaining the statement: %w", err)
@@ -140,6 +137,15 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 		return nil, err
 	}
 	return &Explained{Keys: keys, Plan: plan}, nil
+}
+
+// statementFault reports whether an error code EXPLAIN returned means the
+// statement is wrong rather than the server or the connection: a syntax,
+// semantic or type error, or an unknown procedure, which Neo4j reports
+// under Procedure, not Statement, although a misspelt name is as much the
+// author's to fix as a misspelt function (a Statement error).
+func statementFault(code string) bool {
+	return strings.HasPrefix(code, "Neo.ClientError.Statement.") || code == "Neo.ClientError.Procedure.ProcedureNotFound"
 }
 
 // walk refuses LOAD CSV, procedures outside procs and APOC names outside

@@ -113,7 +113,10 @@ func (l Limits) WithDefaults() Limits {
 }
 
 // Handler runs a custom tool. args have passed the tool's schema; the result
-// is marshalled to JSON for the agent.
+// is marshalled to JSON for the agent. When the config declares a tenant,
+// engine.Execute calls the handler only with a tenant bound, on ctx: read
+// it with tenant.From (or tenant.Required) and scope what the tool touches
+// to it; the engine never calls a handler for an unbound call.
 type Handler func(ctx context.Context, args json.RawMessage) (any, error)
 
 // CustomTool is an application's own tool, listed beside the generated ones

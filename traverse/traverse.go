@@ -7,8 +7,9 @@
 // allowed procedures) and every node it reads must be scoped to the tenant
 // (package scope). Only then does the query run, in a read transaction
 // with a timeout and a row cap. The tenant value is always the engine's:
-// the host binds it (Options.Tenant, or tenant.With on the request
-// context) and an agent parameter named tenant is refused. Configs without
+// the one engine.Execute resolved and bound to the context (tenant.From;
+// none is tenant.ErrUnbound) and an agent parameter named tenant is
+// refused. Configs without
 // a tenant have run_cypher instead.
 package traverse
 
@@ -17,11 +18,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/readonly"
 	"github.com/ragforge/ragforge/scope"
@@ -67,9 +68,6 @@ type Options struct {
 	// Procedures are the procedures a query may call (DefaultProcedures
 	// if nil).
 	Procedures []string
-	// Tenant is the tenant every call runs under unless the request
-	// context binds another (tenant.With).
-	Tenant string
 }
 
 // New returns the traverse tool of m: one tool when m declares a tenant,
@@ -131,11 +129,9 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, ok := tenant.From(ctx)
-	if !ok {
-		if v = t.opts.Tenant; v == "" {
-			return nil, tenant.ErrUnbound
-		}
+	v, err := tenant.Required(ctx, true)
+	if err != nil {
+		return nil, err
 	}
 	params[tenant.Param] = v
 	if t.opts.Driver == nil {
@@ -161,10 +157,8 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 // run executes the checked query in a read transaction and converts its
 // rows, reading one row past the cap to know whether it truncated.
 func (t *tool) run(ctx context.Context, cypher string, params map[string]any, keys []string) (*Result, error) {
-	sess := t.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: t.opts.Database, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
 	var out *Result
-	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err := neo4jtx.Read(ctx, t.opts.Driver, t.opts.Database, t.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		c := newConverter(t.m)
 		out = &Result{Columns: keys, Rows: []map[string]any{}}
 		res, err := tx.Run(ctx, cypher, params)
@@ -192,7 +186,7 @@ func (t *tool) run(ctx context.Context, cypher string, params map[string]any, ke
 		}
 		out.Notes = c.notes()
 		return nil, nil
-	}, neo4j.WithTxTimeout(t.opts.Timeout))
+	})
 	if err != nil {
 		return nil, runError(err)
 	}
@@ -205,14 +199,12 @@ func (t *tool) run(ctx context.Context, cypher string, params map[string]any, ke
 // runError turns a Neo4j failure into an error that says what happened; a
 // problem with the query itself is the agent's to fix.
 func runError(err error) error {
-	var ne *neo4j.Neo4jError
-	if errors.As(err, &ne) {
-		switch {
-		case ne.Code == "Neo.ClientError.Transaction.TransactionTimedOut" || ne.Code == "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration":
-			return problem("/cypher", "the query took longer than the time limit; narrow it (labels, tenant predicates early, LIMIT)")
-		case slices.Contains([]string{"Neo.ClientError.Statement.SyntaxError", "Neo.ClientError.Statement.SemanticError", "Neo.ClientError.Statement.ParameterMissing", "Neo.ClientError.Statement.TypeError", "Neo.ClientError.Statement.ArgumentError", "Neo.ClientError.Statement.ArithmeticError"}, ne.Code):
-			return problem("/cypher", ne.Msg)
-		}
+	var to *neo4jtx.TimeoutError
+	if errors.As(err, &to) {
+		return problem("/cypher", "the query took longer than the time limit; narrow it (labels, tenant predicates early, LIMIT)")
+	}
+	if msg, ok := neo4jtx.StatementError(err); ok {
+		return problem("/cypher", msg)
 	}
 	return fmt.Errorf("traverse: running the query: %w", err)
 }

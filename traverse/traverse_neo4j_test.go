@@ -17,7 +17,7 @@ import (
 func TestTraverseOnNeo4j(t *testing.T) {
 	d := neo4jtest.Open(t)
 	twoTenants(t, d)
-	opts := traverse.Options{Driver: d, Database: neo4jtest.Database(), Tenant: "bob"}
+	opts := traverse.Options{Driver: d, Database: neo4jtest.Database()}
 	run := func(ctx context.Context, opts traverse.Options, cypher string, params map[string]any) (*traverse.Result, error) {
 		raw, _ := json.Marshal(map[string]any{"cypher": cypher, "params": params})
 		v, err := traverse.New(testModel(), opts)[0].Handler(ctx, raw)
@@ -44,13 +44,16 @@ func TestTraverseOnNeo4j(t *testing.T) {
 			t.Errorf("notes %q do not say the embedding was left out", res.Notes)
 		}
 	})
-	t.Run("the default tenant applies unless the context binds another", func(t *testing.T) {
+	t.Run("the query runs under the tenant on the context, and without one not at all", func(t *testing.T) {
 		q := "MATCH (p:Person {user_id: $tenant}) RETURN p.marker AS m ORDER BY m LIMIT 1"
-		for ctx, want := range map[context.Context]string{context.Background(): bobMarker + "-p-1", alice: "alice-p-1"} {
+		for ctx, want := range map[context.Context]string{tenant.With(context.Background(), "bob"): bobMarker + "-p-1", alice: "alice-p-1"} {
 			res, err := run(ctx, opts, q, nil)
 			if err != nil || res.Count != 1 || res.Rows[0]["m"] != want {
 				t.Errorf("got %+v, %v, want %s", res, err, want)
 			}
+		}
+		if _, err := run(context.Background(), opts, q, nil); !errors.Is(err, tenant.ErrUnbound) {
+			t.Errorf("got %v, want tenant.ErrUnbound", err)
 		}
 	})
 	t.Run("rows are capped at MaxRows", func(t *testing.T) {

@@ -33,8 +33,8 @@ func TestNewOffersTraverseOnlyForATenantScopedModel(t *testing.T) {
 }
 
 func TestTraverseRefusesAParameterNamedTenant(t *testing.T) {
-	tool := traverse.New(testModel(), traverse.Options{Tenant: "alice"})[0]
-	_, err := tool.Handler(context.Background(), json.RawMessage(`{"cypher":"MATCH (n) WHERE n.user_id = $tenant RETURN n","params":{"tenant":"bob"}}`))
+	tool := traverse.New(testModel(), traverse.Options{})[0]
+	_, err := tool.Handler(tenant.With(context.Background(), "alice"), json.RawMessage(`{"cypher":"MATCH (n) WHERE n.user_id = $tenant RETURN n","params":{"tenant":"bob"}}`))
 	var ce *tools.CallError
 	if !errors.As(err, &ce) || ce.Problems[0].Path != "/params/tenant" || !strings.Contains(ce.Problems[0].Message, "bound by the engine") {
 		t.Fatalf("got %v, want a CallError on /params/tenant", err)

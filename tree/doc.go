@@ -13,4 +13,11 @@
 // and updated times) in its own write transaction, so a person's UI can
 // reopen it and update_diagram_filters can change it. The graph the tree
 // is made of is only ever read.
+//
+// Tenants: when the config declares a tenant, every statement compares the
+// tenant field of each node it reads (tree nodes and containers alike)
+// with the tenant engine.Execute bound to the call's context, and a preset
+// carries that tenant and is found only by calls of it, so one tenant can
+// neither see another's files nor open, redraw or change its diagrams by
+// id. A call with no tenant bound is tenant.ErrUnbound and touches nothing.
 package tree

@@ -11,7 +11,9 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/ident"
+	"github.com/ragforge/ragforge/internal/neo4jtx"
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tenant"
 )
 
 // Kinds of tree nodes: a directory is a node of an entity that contains
@@ -59,14 +61,20 @@ type statement struct {
 }
 
 // compile writes the tree's read statements. Every name comes from the
-// validated config through ident.Quote; the root path and the entity names
-// are parameters.
+// validated config through ident.Quote; the root path, the entity names
+// and the tenant are parameters. When the config declares a tenant, every
+// node the statement reads — each tree node and each container it looks
+// up — must carry the tenant field = $tenant, as in the planner's
+// statements: a tree is the bound tenant's files, never another's.
 func compile(m *model.Model, t *model.Tree) (*statement, error) {
 	names := append([]string{t.Contains, t.Path}, t.Nodes...)
 	for _, f := range []string{t.Size, t.Language} {
 		if f != "" {
 			names = append(names, f)
 		}
+	}
+	if m.Tenant != nil {
+		names = append(names, m.Tenant.Field)
 	}
 	q := map[string]string{}
 	for _, n := range names {
@@ -89,12 +97,35 @@ func compile(m *model.Model, t *model.Tree) (*statement, error) {
 	if len(st.containers) == 0 {
 		return nil, fmt.Errorf("tree %s: no node entity contains another through %s", t.Name, t.Contains)
 	}
+	// scoped is the tenant predicate on node variable v ("" without a
+	// tenant).
+	scoped := func(v string) string {
+		if m.Tenant == nil {
+			return ""
+		}
+		return v + "." + q[m.Tenant.Field] + " = $" + tenant.Param
+	}
 	path := q[t.Path]
 	var parents []string
 	for _, name := range st.containers {
 		parents = append(parents, "p:"+q[name])
 	}
-	write := func(where string) string {
+	parent := strings.Join(parents, " OR ")
+	if c := scoped("p"); c != "" {
+		parent = "(" + parent + ") AND " + c
+	}
+	write := func(under bool) string {
+		var where []string
+		if c := scoped("n"); c != "" {
+			where = append(where, c)
+		}
+		if under {
+			where = append(where, "(n."+path+" = $root OR n."+path+" STARTS WITH $below)")
+		}
+		cond := ""
+		if len(where) > 0 {
+			cond = " WHERE " + strings.Join(where, " AND ")
+		}
 		var branches []string
 		for i, name := range t.Nodes {
 			e := m.Entity(name)
@@ -106,14 +137,14 @@ func compile(m *model.Model, t *model.Tree) (*statement, error) {
 				lang = "n." + q[t.Language]
 			}
 			branches = append(branches, fmt.Sprintf("  MATCH (n:%s)%s\n  RETURN n, n.%s AS path, $e%d AS entity, %s AS size, %s AS language",
-				q[name], strings.ReplaceAll(where, "PATH", "n."+path), path, i, size, lang))
+				q[name], cond, path, i, size, lang))
 		}
 		return "CALL () {\n" + strings.Join(branches, "\n  UNION ALL\n") + "\n}\n" +
-			"OPTIONAL MATCH (p)-[:" + q[t.Contains] + "]->(n) WHERE " + strings.Join(parents, " OR ") + "\n" +
+			"OPTIONAL MATCH (p)-[:" + q[t.Contains] + "]->(n) WHERE " + parent + "\n" +
 			"RETURN path, entity, size, language, p." + path + " AS parent"
 	}
-	st.all = write("")
-	st.under = write(" WHERE PATH = $root OR PATH STARTS WITH $below")
+	st.all = write(false)
+	st.under = write(true)
 	return &st, nil
 }
 
@@ -133,10 +164,10 @@ func holds(e *model.Entity, t *model.Tree) bool {
 	return false
 }
 
-// query returns the statement and its parameters for a root path ("" for
-// the whole tree).
-func (st *statement) query(t *model.Tree, root string) (string, map[string]any) {
-	p := map[string]any{}
+// query returns the statement for a root path ("" for the whole tree),
+// adding its parameters to p (which holds the call's tenant, see
+// [Runner.params]).
+func (st *statement) query(t *model.Tree, root string, p map[string]any) (string, map[string]any) {
 	for i, name := range t.Nodes {
 		p["e"+strconv.Itoa(i)] = name
 	}
@@ -149,10 +180,12 @@ func (st *statement) query(t *model.Tree, root string) (string, map[string]any) 
 
 // fetch reads the nodes at or below root in one read transaction.
 func (r *Runner) fetch(ctx context.Context, tr *compiledTree, root string) ([]*Node, error) {
-	sess := r.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: r.opts.Database, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
-	out, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		cypher, params := tr.st.query(tr.t, root)
+	p, err := r.params(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cypher, params := tr.st.query(tr.t, root, p)
+	out, err := neo4jtx.Read(ctx, r.opts.Driver, r.opts.Database, r.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, cypher, params)
 		if err != nil {
 			return nil, err
@@ -188,7 +221,7 @@ func (r *Runner) fetch(ctx context.Context, tr *compiledTree, root string) ([]*N
 			nodes = append(nodes, n)
 		}
 		return nodes, res.Err()
-	}, neo4j.WithTxTimeout(r.opts.Timeout))
+	})
 	if errors.Is(err, errTooLarge) {
 		return nil, fmt.Errorf("%w: more than %d nodes", errTooLarge, r.opts.MaxNodes)
 	}

@@ -9,6 +9,9 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/readonly"
+	"github.com/ragforge/ragforge/scope"
+	"github.com/ragforge/ragforge/tenant"
 )
 
 // planOperators lists the operators of a statement's EXPLAIN plan.
@@ -30,7 +33,7 @@ func TestTreeReadUnderAGlobsRootSeeksThePathIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cypher, params := st.query(m.Trees[0], "net/http")
+	cypher, params := st.query(m.Trees[0], "net/http", map[string]any{})
 	res, err := neo4j.ExecuteQuery(context.Background(), d, "EXPLAIN "+cypher, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {
@@ -42,5 +45,29 @@ func TestTreeReadUnderAGlobsRootSeeksThePathIndex(t *testing.T) {
 	}
 	if res.Summary.StatementType() != neo4j.StatementTypeReadOnly {
 		t.Errorf("statement type %v, want read-only", res.Summary.StatementType())
+	}
+}
+
+// TestATenantConfigsTreeStatementsAreProvenScopedOnTheirPlans: the proof
+// traverse demands of an agent's Cypher (package scope, on Neo4j's plan)
+// holds for both read statements of a tenant-scoped tree, the whole tree
+// and the part under a root.
+func TestATenantConfigsTreeStatementsAreProvenScopedOnTheirPlans(t *testing.T) {
+	d := neo4jtest.Open(t)
+	m := tenantFileTree()
+	st, err := compile(m, m.Trees[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{"", "net/http"} {
+		cypher, params := st.query(m.Trees[0], root, map[string]any{tenant.Param: "alice"})
+		res, err := neo4j.ExecuteQuery(context.Background(), d, "EXPLAIN "+cypher, params, neo4j.EagerResultTransformer,
+			neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()), neo4j.ExecuteQueryWithReadersRouting())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := scope.Check(readonly.PlanOf(res.Summary.Plan()), "user_id", tenant.Param); err != nil {
+			t.Errorf("root %q: the plan is not proven scoped: %v\n%s", root, err, cypher)
+		}
 	}
 }

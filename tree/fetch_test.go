@@ -14,12 +14,12 @@ func TestAgentPathsReachTheStatementOnlyAsParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	hostile := "net/http' OR 1=1 //`) DETACH DELETE n //"
-	a, pa := st.query(m.Trees[0], hostile)
-	b, _ := st.query(m.Trees[0], "x")
+	a, pa := st.query(m.Trees[0], hostile, map[string]any{})
+	b, _ := st.query(m.Trees[0], "x", map[string]any{})
 	if a != b || strings.Contains(a, "DELETE") || pa["root"] != hostile || pa["below"] != hostile+"/" {
 		t.Errorf("the statement depends on the root path:\n%s\nparams %v", a, pa)
 	}
-	all, pall := st.query(m.Trees[0], "")
+	all, pall := st.query(m.Trees[0], "", map[string]any{})
 	if all == a || pall["root"] != nil || pall["e0"] != "Directory" || pall["e1"] != "File" {
 		t.Errorf("the whole-tree statement %s with %v", all, pall)
 	}
@@ -28,6 +28,47 @@ func TestAgentPathsReachTheStatementOnlyAsParameters(t *testing.T) {
 			t.Errorf("statement lacks %q:\n%s", want, a)
 		}
 	}
+}
+
+func TestATenantConfigsTreeStatementsKeepEveryNodeToTheTenant(t *testing.T) {
+	m := tenantFileTree()
+	st, err := compile(m, m.Trees[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for root, want := range map[string][]string{
+		"": {"MATCH (n:`Directory`) WHERE n.`user_id` = $tenant\n", "MATCH (n:`File`) WHERE n.`user_id` = $tenant\n",
+			"WHERE (p:`Directory`) AND p.`user_id` = $tenant\n"},
+		"net": {"MATCH (n:`Directory`) WHERE n.`user_id` = $tenant AND (n.`path` = $root OR n.`path` STARTS WITH $below)\n",
+			"MATCH (n:`File`) WHERE n.`user_id` = $tenant AND (n.`path` = $root OR", "WHERE (p:`Directory`) AND p.`user_id` = $tenant\n"},
+	} {
+		cypher, params := st.query(m.Trees[0], root, map[string]any{"tenant": "alice"})
+		for _, w := range want {
+			if !strings.Contains(cypher, w) {
+				t.Errorf("root %q: statement lacks %q:\n%s", root, w, cypher)
+			}
+		}
+		if params["tenant"] != "alice" {
+			t.Errorf("root %q: params %v lost the tenant", root, params)
+		}
+	}
+	r, err := New(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.presetKey != "id: $id, `user_id`: $tenant" {
+		t.Errorf("presets are identified by %q, want the id and the tenant", r.presetKey)
+	}
+}
+
+// tenantFileTree is fileTree scoped to a tenant field, user_id.
+func tenantFileTree() *model.Model {
+	m := fileTree()
+	m.Tenant = &model.Tenant{Field: "user_id"}
+	for _, e := range m.Entities {
+		e.Fields = append(e.Fields, &model.Field{Name: "user_id", Type: model.String})
+	}
+	return m
 }
 
 // fileTree is the tree part of the file-tree example as a model (package

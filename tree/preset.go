@@ -4,9 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/ident"
+	"github.com/ragforge/ragforge/internal/neo4jtx"
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tenant"
 )
 
 // PresetLabel labels the nodes diagrams are saved as. It starts with
@@ -14,6 +20,22 @@ import (
 // with a config's entities (whose names the schema keeps to identifiers an
 // application chose).
 const PresetLabel = "_RagforgeDiagram"
+
+// presetKey writes the properties that identify a preset in a statement:
+// its id and, when m declares a tenant, the tenant field = $tenant. A
+// preset is saved with the tenant of the call that made it and found only
+// by calls of that tenant, so another tenant's diagram id is unknown.
+func presetKey(m *model.Model) (string, error) {
+	key := "id: $id"
+	if m.Tenant == nil {
+		return key, nil
+	}
+	tf, err := ident.Quote(m.Tenant.Field)
+	if err != nil {
+		return "", err
+	}
+	return key + ", " + tf + ": $" + tenant.Param, nil
+}
 
 // preset is a saved diagram: what regenerates it.
 type preset struct {
@@ -30,21 +52,23 @@ func (r *Runner) savePreset(ctx context.Context, p *preset, create bool) error {
 	if err != nil {
 		return err
 	}
-	params := map[string]any{"id": p.ID, "tree": p.Tree, "name": p.Name, "description": p.Description,
-		"filters": string(filters), "created": p.CreatedAt, "updated": p.UpdatedAt}
-	cypher := "MATCH (d:" + PresetLabel + " {id: $id}) SET d.filters = $filters, d.updated_at = $updated"
-	if create {
-		cypher = "CREATE (:" + PresetLabel + " {id: $id, tree: $tree, name: $name, description: $description, filters: $filters, created_at: $created, updated_at: $updated})"
+	params, err := r.params(ctx)
+	if err != nil {
+		return err
 	}
-	sess := r.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: r.opts.Database, AccessMode: neo4j.AccessModeWrite})
-	defer sess.Close(ctx)
-	_, err = sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	maps.Copy(params, map[string]any{"id": p.ID, "tree": p.Tree, "name": p.Name, "description": p.Description,
+		"filters": string(filters), "created": p.CreatedAt, "updated": p.UpdatedAt})
+	cypher := "MATCH (d:" + PresetLabel + " {" + r.presetKey + "}) SET d.filters = $filters, d.updated_at = $updated"
+	if create {
+		cypher = "CREATE (:" + PresetLabel + " {" + r.presetKey + ", tree: $tree, name: $name, description: $description, filters: $filters, created_at: $created, updated_at: $updated})"
+	}
+	_, err = neo4jtx.Write(ctx, r.opts.Driver, r.opts.Database, r.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, cypher, params)
 		if err != nil {
 			return nil, err
 		}
 		return res.Consume(ctx)
-	}, neo4j.WithTxTimeout(r.opts.Timeout))
+	})
 	if err != nil {
 		return fmt.Errorf("tree: saving diagram %s: %w", p.ID, err)
 	}
@@ -54,10 +78,13 @@ func (r *Runner) savePreset(ctx context.Context, p *preset, create bool) error {
 // loadPreset reads the preset with the given id in a read transaction; nil
 // when there is none.
 func (r *Runner) loadPreset(ctx context.Context, id string) (*preset, error) {
-	sess := r.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: r.opts.Database, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
-	out, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, "MATCH (d:"+PresetLabel+" {id: $id}) RETURN d.tree, d.name, d.description, d.filters, d.created_at, d.updated_at LIMIT 1", map[string]any{"id": id})
+	params, err := r.params(ctx)
+	if err != nil {
+		return nil, err
+	}
+	params["id"] = id
+	out, err := neo4jtx.Read(ctx, r.opts.Driver, r.opts.Database, r.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, "MATCH (d:"+PresetLabel+" {"+r.presetKey+"}) RETURN d.tree, d.name, d.description, d.filters, d.created_at, d.updated_at LIMIT 1", params)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +104,7 @@ func (r *Runner) loadPreset(ctx context.Context, id string) (*preset, error) {
 		p.CreatedAt, _ = v[4].(time.Time)
 		p.UpdatedAt, _ = v[5].(time.Time)
 		return p, nil
-	}, neo4j.WithTxTimeout(r.opts.Timeout))
+	})
 	if err != nil {
 		return nil, fmt.Errorf("tree: reading diagram %s: %w", id, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -42,6 +43,8 @@ type Runner struct {
 	m     *model.Model
 	opts  Options
 	trees []*compiledTree
+	// presetKey identifies a preset in statements (see presetKey).
+	presetKey string
 }
 
 // compiledTree is a declared tree with its read statement.
@@ -62,7 +65,11 @@ func New(m *model.Model, opts Options) (*Runner, error) {
 	if opts.MaxNodes <= 0 {
 		opts.MaxNodes = MaxFetchNodes
 	}
-	r := &Runner{m: m, opts: opts}
+	key, err := presetKey(m)
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{m: m, opts: opts, presetKey: key}
 	for _, t := range m.Trees {
 		st, err := compile(m, t)
 		if err != nil {
@@ -71,6 +78,23 @@ func New(m *model.Model, opts Options) (*Runner, error) {
 		r.trees = append(r.trees, &compiledTree{t: t, st: st})
 	}
 	return r, nil
+}
+
+// params starts the parameters of a statement the call runs: the tenant
+// bound to ctx when the config declares one (engine.Execute resolved it
+// before calling the handler), else nothing. An unbound call of a
+// tenant-scoped config is tenant.ErrUnbound: it reads and writes nothing.
+func (r *Runner) params(ctx context.Context) (map[string]any, error) {
+	p := map[string]any{}
+	if r.m.Tenant == nil {
+		return p, nil
+	}
+	v, err := tenant.Required(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	p[tenant.Param] = v
+	return p, nil
 }
 
 // tree returns the named tree (the first when name is ""), or a CallError

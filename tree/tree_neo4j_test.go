@@ -56,8 +56,14 @@ func newEngine(t testing.TB, d neo4j.DriverWithContext) *engine.Engine {
 // call runs a tool and decodes its JSON result into dst.
 func (f *netHTTP) call(t testing.TB, tool string, args any, dst any) error {
 	t.Helper()
+	return execute(t, f.e, context.Background(), tool, args, dst)
+}
+
+// execute runs a tool on e under ctx and decodes its JSON result into dst.
+func execute(t testing.TB, e *engine.Engine, ctx context.Context, tool string, args any, dst any) error {
+	t.Helper()
 	raw, _ := json.Marshal(args)
-	res, err := f.e.Execute(context.Background(), engine.Call{Name: tool, Arguments: raw})
+	res, err := e.Execute(ctx, engine.Call{Name: tool, Arguments: raw})
 	if err != nil {
 		return err
 	}

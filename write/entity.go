@@ -11,6 +11,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/ident"
+	"github.com/ragforge/ragforge/internal/neo4jtx"
 	"github.com/ragforge/ragforge/materialize"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
@@ -277,9 +278,7 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 			"RETURN existed, before"
 		params["mutable"] = mutable
 	}
-	sess := w.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: w.opts.Database, AccessMode: neo4j.AccessModeWrite})
-	defer sess.Close(ctx)
-	out, err := sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	out, err := neo4jtx.Write(ctx, w.opts.Driver, w.opts.Database, w.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, q, params)
 		if err != nil {
 			return nil, err
@@ -297,7 +296,7 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 			return nil, err
 		}
 		return entityMessage(e, create, wr, existed == true, before), nil
-	}, neo4j.WithTxTimeout(w.opts.Timeout))
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/ident"
+	"github.com/ragforge/ragforge/internal/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
@@ -182,11 +183,9 @@ func (w *Writer) relationshipHandler(rels []*relDecl, create bool) func(context.
 		if w.opts.Driver == nil {
 			return nil, fmt.Errorf("write: no Neo4j driver configured")
 		}
-		sess := w.opts.Driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: w.opts.Database, AccessMode: neo4j.AccessModeWrite})
-		defer sess.Close(ctx)
-		return sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		return neo4jtx.Write(ctx, w.opts.Driver, w.opts.Database, w.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 			return w.writeRelationship(ctx, tx, tool, candidates, a, tn)
-		}, neo4j.WithTxTimeout(w.opts.Timeout))
+		})
 	}
 }
 

@@ -42,9 +42,6 @@ type Options struct {
 	Database string
 	// Timeout bounds each write transaction (DefaultTimeout if zero).
 	Timeout time.Duration
-	// Tenant is the tenant writes run under unless the request context
-	// binds another (tenant.With).
-	Tenant string
 	// Embedder, when set, embeds written fields that a vector index covers.
 	Embedder Embedder
 	// Now is the clock of provenance times (time.Now if nil).
@@ -143,15 +140,11 @@ type Result struct {
 	Message string `json:"message"`
 }
 
-// tenantOf returns the tenant a call writes under, or tenant.ErrUnbound.
+// tenantOf returns the tenant a call writes under: the one the engine
+// resolved and bound to ctx. Writable entities need a declared tenant, so
+// a call without one is tenant.ErrUnbound, never a write to every tenant.
 func (w *Writer) tenantOf(ctx context.Context) (string, error) {
-	if v, ok := tenant.From(ctx); ok {
-		return v, nil
-	}
-	if w.opts.Tenant != "" {
-		return w.opts.Tenant, nil
-	}
-	return "", tenant.ErrUnbound
+	return tenant.Required(ctx, true)
 }
 
 // provenanceArgs are the arguments every write tool takes for provenance.

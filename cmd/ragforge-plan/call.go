@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -21,7 +22,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	tool := fs.String("tool", "", "tool name, e.g. query_entities")
 	argsJSON := fs.String("args", "{}", "the call's arguments as JSON")
 	format := formatFlag(fs)
-	timeout := fs.Duration("timeout", engine.DefaultTimeout, "transaction timeout of the call")
+	timeout := fs.Duration("timeout", engine.DefaultTimeout, "time limit of the whole call: connecting, the server's capabilities, the query")
 	verbose := fs.Bool("verbose", false, "return long strings whole")
 	ef := addEngineFlags(fs, "the tenant the call runs under (needed when the config declares tenant)")
 	sf := addStatsFlags(fs, false)
@@ -47,10 +48,14 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
 		return 2
 	}
+	// One deadline for the whole call: connecting and detecting what the
+	// server offers count against --timeout like the query does.
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	conn.timeout = *timeout
 	e, closeEngine, err := openEngine(ctx, m, conn, sf, opts, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "ragforge-plan call: %v\n", err)
-		return 1
+		return reportCallError("call", err, "", stdout, stderr)
 	}
 	defer closeEngine()
 	start := time.Now()
@@ -73,17 +78,33 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // catalog offers only what works there), usage recorded into the stats
 // store, and materialized fields read when ready. closeEngine records the
 // usage and closes the connection.
+//
+// Starting is bounded by opts.Timeout like a call, and an unavailable
+// database is the retryable error a call gets (engine.ErrUnavailable).
+// Recording the usage at the end is bounded by opts.Timeout too.
 func openEngine(ctx context.Context, m *model.Model, conn *connection, sf *statsFlags, opts engine.Options, stderr io.Writer) (e *engine.Engine, closeEngine func(), err error) {
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
 	d, err := conn.open(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	flush, withUsage, err := usageHooks(ctx, sf, d, conn.database, m, stderr)
+	flush, withUsage, err := usageHooks(ctx, sf, d, conn.database, m, opts.Timeout, stderr)
 	if err != nil {
 		d.Close(context.Background())
-		return nil, nil, err
+		return nil, nil, neo4jtx.Classify(ctx, d, err, false)
 	}
 	opts.Driver, opts.Database = d, conn.database
+	if opts.Tools.Capabilities == nil {
+		// Detected here rather than in engine.New, under this deadline.
+		caps, err := engine.DetectCapabilities(ctx, d, conn.database, m)
+		if err != nil {
+			flush()
+			d.Close(context.Background())
+			return nil, nil, neo4jtx.Classify(ctx, d, fmt.Errorf("detecting server capabilities: %w", err), false)
+		}
+		opts.Tools.Capabilities = &caps
+	}
 	if e, err = engine.New(m, withUsage(opts)); err != nil {
 		flush()
 		d.Close(context.Background())

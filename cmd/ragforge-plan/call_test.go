@@ -36,13 +36,14 @@ func TestCallRunsAToolCallOnNeo4j(t *testing.T) {
 	if res.Count != 3 || !res.Truncated || res.Entities[0].ID != "u30" || res.Entities[0].Computed["line_count"] != float64(30) {
 		t.Errorf("result:\n%s", out)
 	}
-	// A bad call exits 1 with the problems; a missing server exits 1.
+	// A bad call exits 1 with the problems; a missing server exits 75
+	// (unavailable: retry).
 	args = append([]string{"call", codeRAG, "--tool", "query_entities", "--args", `{"entity_type":"Scope","limit":0}`}, flags...)
 	if code, _, errOut := execute(t, args...); code != 1 || !strings.Contains(errOut, "/limit") {
 		t.Errorf("bad call: exit %d, stderr %s", code, errOut)
 	}
-	if code, _, _ := execute(t, "call", codeRAG, "--tool", "query_entities", "--uri", "bolt://127.0.0.1:1"); code != 1 {
-		t.Errorf("unreachable server: exit %d, want 1", code)
+	if code, _, _ := execute(t, "call", codeRAG, "--tool", "query_entities", "--uri", "bolt://127.0.0.1:1"); code != exitUnavailable {
+		t.Errorf("unreachable server: exit %d, want %d", code, exitUnavailable)
 	}
 	if code, _, _ := execute(t, "call", codeRAG, "--tool", "query_entities", "--timeout", "-1s"); code != 2 {
 		t.Errorf("negative timeout: exit %d, want 2", code)

@@ -1,14 +1,19 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/neo4jtx"
 )
 
 // connection holds the Neo4j settings every command that talks to the
@@ -19,7 +24,21 @@ import (
 // which ps and shell history show to others.
 type connection struct {
 	uri, user, passwordFile, database string
+	// timeout, when set (call and serve: their --timeout), bounds what
+	// the driver may wait for (a connection from the pool, a TCP connect,
+	// a transaction's retries) and the connectivity check, so that an
+	// unavailable database costs no command more than one call may take.
+	timeout time.Duration
 }
+
+// defaultConnectTimeout bounds the connectivity check of commands without
+// a --timeout: a server that accepts connections and never answers would
+// otherwise hold them forever.
+const defaultConnectTimeout = 30 * time.Second
+
+// exitUnavailable is the exit code of a call that could not reach the
+// database (sysexits' EX_TEMPFAIL): scripts retry it, unlike exit 1.
+const exitUnavailable = 75
 
 // errPasswordFlag is what --password answers: the flag exists only to say
 // where a password goes instead.
@@ -82,13 +101,33 @@ func (c *connection) open(ctx context.Context) (neo4j.DriverWithContext, error) 
 	if err != nil {
 		return nil, err
 	}
-	d, err := neo4j.NewDriverWithContext(c.uri, neo4j.BasicAuth(c.user, password, ""))
+	d, err := neo4j.NewDriverWithContext(c.uri, neo4j.BasicAuth(c.user, password, ""), c.configure)
 	if err != nil {
 		return nil, err
 	}
-	if err := d.VerifyConnectivity(ctx); err != nil {
-		d.Close(ctx)
+	vctx, cancel := context.WithTimeout(ctx, cmp.Or(c.timeout, defaultConnectTimeout))
+	defer cancel()
+	if err := d.VerifyConnectivity(vctx); err != nil {
+		d.Close(context.Background())
+		// An unreachable server is the retryable error a call gets; a
+		// wrong password or address scheme is not.
+		err = neo4jtx.Classify(vctx, d, err, false)
+		if errors.Is(err, engine.ErrUnavailable) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("cannot reach Neo4j at %s: %w", c.uri, err)
 	}
 	return d, nil
+}
+
+// configure bounds the driver's own waits by the connection's timeout:
+// the context of each call bounds them too, and the earlier wins, so
+// these only make the driver agree with it.
+func (c *connection) configure(cfg *neo4j.Config) {
+	if c.timeout <= 0 {
+		return
+	}
+	cfg.ConnectionAcquisitionTimeout = c.timeout
+	cfg.MaxTransactionRetryTime = c.timeout
+	cfg.SocketConnectTimeout = min(cfg.SocketConnectTimeout, c.timeout)
 }

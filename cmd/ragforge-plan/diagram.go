@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragforge/ragforge/diagram"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tree"
 )
 
@@ -16,12 +17,13 @@ import (
 // read again, so the picture shows the files as they are now.
 func runDiagram(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("diagram", stderr,
-		"usage: ragforge-plan diagram render ID CONFIG... [--format svg|html] [-o FILE] [--uri URI --user U --password-file F --database DB]",
+		"usage: ragforge-plan diagram render ID CONFIG... [--format svg|html] [-o FILE] [--tenant T] [--uri URI --user U --password-file F --database DB]",
 		"  render  draw the saved diagram ID (from create_diagram) as SVG, or as an HTML page embedding the SVG",
 	)
 	conn := addConnectionFlags(fs)
 	format := fs.String("format", "svg", "output: svg, or html (a standalone page)")
 	out := fs.String("o", "", "write to FILE instead of standard output")
+	tn := fs.String("tenant", "", "the tenant whose diagram it is (needed when the config declares tenant: a diagram is found only within the tenant that saved it)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -45,6 +47,12 @@ func runDiagram(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if len(m.Trees) == 0 {
 		return fail(fmt.Errorf("the config declares no tree (trees:), so it has no diagrams"))
+	}
+	if m.Tenant != nil {
+		if *tn == "" {
+			return fail(fmt.Errorf("the config scopes every diagram to a tenant: give --tenant, the tenant whose diagram %s is", id))
+		}
+		ctx = tenant.With(ctx, *tn)
 	}
 	d, err := conn.open(ctx)
 	if err != nil {

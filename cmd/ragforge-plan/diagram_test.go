@@ -146,3 +146,41 @@ func readSVG(t *testing.T, svg string) (rects int, text string) {
 		}
 	}
 }
+
+// TestDiagramRenderOfATenantConfigDrawsOnlyTheTenantsOwnDiagram: with a
+// tenant-scoped config, render needs --tenant; it draws a diagram for the
+// tenant that saved it (her files only) and tells another tenant the id is
+// unknown.
+func TestDiagramRenderOfATenantConfigDrawsOnlyTheTenantsOwnDiagram(t *testing.T) {
+	const teamDrive = "../../testdata/configs/valid/team-drive.yaml"
+	d := neo4jtest.Open(t)
+	fixturetest.LoadTwoDrives(t, d)
+	flags := serverFlags(t)
+	code, out, errOut := execute(t, append([]string{"call", teamDrive, "--tool", "create_diagram", "--format", "json", "--tenant", "alice",
+		"--args", `{"name": "alice's drive", "filters": {"path_patterns": ["net/http/*"]}}`}, flags...)...)
+	if code != 0 {
+		t.Fatalf("create_diagram: exit %d: %s", code, errOut)
+	}
+	var created struct {
+		ID string `json:"diagram_id"`
+	}
+	if err := json.Unmarshal([]byte(out), &created); err != nil || created.ID == "" {
+		t.Fatalf("create_diagram output %q: %v", out, err)
+	}
+	code, svg, errOut := execute(t, append([]string{"diagram", "render", created.ID, teamDrive, "--tenant", "alice"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("render as alice: exit %d: %s", code, errOut)
+	}
+	if _, text := readSVG(t, svg); !strings.Contains(text, fixturetest.AliceOnly) || strings.Contains(text, fixturetest.BobOnly) {
+		t.Errorf("alice's diagram does not show her own document, or shows bob's: %s", text)
+	}
+	for tn, want := range map[string]string{"bob": "unknown diagram id", "": "give --tenant"} {
+		args := []string{"diagram", "render", created.ID, teamDrive}
+		if tn != "" {
+			args = append(args, "--tenant", tn)
+		}
+		if code, _, errOut := execute(t, append(args, flags...)...); code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("render as %q: exit %d, stderr %s; want exit 1 saying %q", tn, code, errOut, want)
+		}
+	}
+}

@@ -106,7 +106,8 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // reportCallError prints a bad call's problems (as JSON with --format
-// json) and returns exit code 1; other errors are printed as they are.
+// json) and returns exit code 1; other errors are printed as they are,
+// and an unavailable database exits exitUnavailable (retry the call).
 func reportCallError(cmd string, err error, format string, stdout, stderr io.Writer) int {
 	var ce *tools.CallError
 	if errors.As(err, &ce) {
@@ -118,5 +119,8 @@ func reportCallError(cmd string, err error, format string, stdout, stderr io.Wri
 		return 1
 	}
 	fmt.Fprintf(stderr, "ragforge-plan %s: %v\n", cmd, err)
+	if errors.Is(err, engine.ErrUnavailable) {
+		return exitUnavailable
+	}
 	return 1
 }

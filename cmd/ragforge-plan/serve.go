@@ -27,7 +27,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	addr := fs.String("addr", "127.0.0.1:8080", "http: the address to listen on (loopback unless --tokens is given)")
 	tokensFile := fs.String("tokens", os.Getenv(mcpserver.EnvTokensFile), "http: bearer tokens, a JSON or YAML list of {token, tenant?}; requests without one get 401 (default $"+mcpserver.EnvTokensFile+")")
 	searchTools := fs.Bool("search-tools", false, "list only search_tools, which finds the tools a task needs (all stay callable)")
-	timeout := fs.Duration("timeout", engine.DefaultTimeout, "transaction timeout of each call")
+	timeout := fs.Duration("timeout", engine.DefaultTimeout, "time limit of each call (and of connecting at startup)")
 	grace := fs.Duration("grace", 30*time.Second, "on SIGINT/SIGTERM, how long running calls may take to finish")
 	ef := addEngineFlags(fs, "stdio: the tenant every call runs under (needed when the config declares tenant; over http each token names its own)")
 	sf := addStatsFlags(fs, false)
@@ -83,6 +83,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// SIGINT comes through ctx (main); SIGTERM is how service managers stop it.
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
+	conn.timeout = *timeout
 	eng, closeEngine, err := openEngine(ctx, m, conn, sf, opts, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -140,7 +141,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // usageHooks opens the usage store and the state cache that `call` wires
 // into the engine: the call's uses are counted (flush records them) and
 // the planner reads stored properties that are ready.
-func usageHooks(ctx context.Context, sf *statsFlags, d neo4j.DriverWithContext, db string, m *model.Model, stderr io.Writer) (flush func(), opts func(engine.Options) engine.Options, err error) {
+func usageHooks(ctx context.Context, sf *statsFlags, d neo4j.DriverWithContext, db string, m *model.Model, timeout time.Duration, stderr io.Writer) (flush func(), opts func(engine.Options) engine.Options, err error) {
 	store, err := sf.open(ctx, d, db)
 	if err != nil {
 		return nil, nil, err
@@ -155,7 +156,9 @@ func usageHooks(ctx context.Context, sf *statsFlags, d neo4j.DriverWithContext, 
 	}
 	rec := materialize.NewRecorder(store, materialize.RecorderOptions{})
 	flush = func() {
-		if err := rec.Close(context.Background()); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		if err := rec.Close(ctx); err != nil {
 			fmt.Fprintf(stderr, "warning: usage counts not recorded in %s: %v\n", sf.store, err)
 		}
 	}

@@ -96,3 +96,38 @@ func TestVetReportsEveryKindOfProblemAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestVetWithAServerReportsACypherFieldCallingAnUnknownProcedureAndGoesOn:
+// a cypher: field calling a procedure the server lacks is reported at its
+// position like any field that does not compile, and vet goes on to check
+// the other cypher: field (which writes) and the graph (a stored type that
+// differs from the config's).
+func TestVetWithAServerReportsACypherFieldCallingAnUnknownProcedureAndGoesOn(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, "CREATE (:Scope {uuid: 'u1', name: 'F', startLine: 'one', endLine: 2})", nil)
+	server := serverFlags(t)
+	data, err := os.ReadFile("../../testdata/configs/valid/code-rag.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := strings.Replace(string(data), "OPTIONAL MATCH (n)-[:HAS_CHANGE]->(c:Change)\n          RETURN max(c.timestamp) AS modified_at",
+		"CALL nope.missing(n) YIELD at\n          RETURN max(at) AS modified_at", 1)
+	cfg = strings.Replace(cfg, "RETURN count(c) AS change_count", "SET c.touched = true RETURN count(c) AS change_count", 1)
+	path := filepath.Join(t.TempDir(), "unknown-procedure.yaml")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := execute(t, append(append([]string{"vet"}, server...), path)...)
+	for _, want := range []string{
+		"unknown-procedure.yaml:60:9: cypher: cypher does not compile: There is no procedure with the name `nope.missing`",
+		"unknown-procedure.yaml:66:9: cypher: cypher must be a read",
+		"unknown-procedure.yaml:38:9: type: startLine is declared integer",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	if code != 1 || strings.Contains(errOut, "readonly:") || t.Failed() {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}

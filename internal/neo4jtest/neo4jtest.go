@@ -96,13 +96,8 @@ func Open(t testing.TB) neo4j.DriverWithContext {
 		return nil
 	}
 	if !ok {
-		msg := "neo4jtest: no Neo4j test server configured (RAGFORGE_TEST_NEO4J_URI is unset and no .neo4j/env; " +
-			"NEO4J_URI is never used by tests): run `scripts/neo4j start` or `scripts/test`"
-		if inCI() {
-			t.Fatal(msg + " (CI=true: integration tests must run, not skip)")
-			return nil
-		}
-		t.Skip(msg)
+		skipOutsideCI(t, "neo4jtest: no Neo4j test server configured (RAGFORGE_TEST_NEO4J_URI is unset and no .neo4j/env; "+
+			"NEO4J_URI is never used by tests): run `scripts/neo4j start` or `scripts/test`")
 		return nil
 	}
 
@@ -124,8 +119,8 @@ func Open(t testing.TB) neo4j.DriverWithContext {
 	defer cancel()
 	if err := driver.VerifyConnectivity(ctx); err != nil {
 		msg := fmt.Sprintf("neo4jtest: cannot reach Neo4j at %s (from %s): %v", cfg.URI, cfg.Source, err)
-		if cfg.FromFile && !inCI() {
-			t.Skip(msg + "; the server may have stopped: run `scripts/neo4j start`")
+		if cfg.FromFile {
+			skipOutsideCI(t, msg+"; the server may have stopped: run `scripts/neo4j start`")
 			return nil
 		}
 		t.Fatal(msg)
@@ -184,7 +179,8 @@ func Run(t testing.TB, d neo4j.DriverWithContext, cypher string, params map[stri
 
 // HasAPOC reports whether the server has APOC core installed. Tests of
 // features that use APOC when it is there and work without it call this to
-// choose which behaviour to expect.
+// choose which behaviour to expect; a test that needs APOC calls
+// [RequireAPOC] instead.
 func HasAPOC(t testing.TB, d neo4j.DriverWithContext) bool {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
@@ -200,17 +196,23 @@ func HasAPOC(t testing.TB, d neo4j.DriverWithContext) bool {
 	return n.(int64) > 0
 }
 
-// RequireAPOC skips a test that needs APOC when the server lacks it, and fails
-// it under CI=true, where scripts/test starts the server with APOC and a
-// missing APOC means the set-up is broken.
+// RequireAPOC is how a test says it needs APOC: it skips the test, saying
+// how to add APOC, when the server lacks it, and fails it under CI=true,
+// where scripts/test starts the server with APOC and a missing APOC means
+// the set-up is broken.
 func RequireAPOC(t testing.TB, d neo4j.DriverWithContext) {
 	t.Helper()
-	if HasAPOC(t, d) {
-		return
+	if !HasAPOC(t, d) {
+		skipOutsideCI(t, "neo4jtest: this test needs APOC and the server has none: run `scripts/neo4j stop && scripts/neo4j start --apoc`")
 	}
-	msg := "neo4jtest: the server has no APOC: run `scripts/neo4j stop && scripts/neo4j start --apoc`"
+}
+
+// skipOutsideCI skips a test whose prerequisite is missing, or fails it
+// under CI=true, where a skip would hide that the test never ran.
+func skipOutsideCI(t testing.TB, msg string) {
+	t.Helper()
 	if inCI() {
-		t.Fatal(msg + " (CI=true)")
+		t.Fatal(msg + " (CI=true: integration tests must run, not skip)")
 		return
 	}
 	t.Skip(msg)

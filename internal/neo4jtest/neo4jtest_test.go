@@ -61,6 +61,19 @@ func TestOpenSkipsWithoutServerOutsideCI(t *testing.T) {
 	}
 }
 
+// TestAMissingPrerequisiteSkipsOutsideCIAndFailsUnderCI: the one rule
+// for a missing server and a missing APOC (RequireAPOC).
+func TestAMissingPrerequisiteSkipsOutsideCIAndFailsUnderCI(t *testing.T) {
+	for _, ci := range []string{"", "false", "true"} {
+		t.Setenv("CI", ci)
+		r := &recorder{TB: t}
+		skipOutsideCI(r, "needs APOC")
+		if r.failed != (ci == "true") || r.skipped == r.failed || !strings.HasPrefix(r.msg, "needs APOC") {
+			t.Errorf("CI=%q: failed=%v skipped=%v msg %q", ci, r.failed, r.skipped, r.msg)
+		}
+	}
+}
+
 func TestNEO4JURIAloneIsNeverUsedByTests(t *testing.T) {
 	// Even the address and password of a reachable server in NEO4J_* do
 	// not make Open connect: those variables name a user's own database.

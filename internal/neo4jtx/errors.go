@@ -1,0 +1,237 @@
+package neo4jtx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"strings"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// ErrUnavailable is what errors.Is finds in every [*UnavailableError].
+var ErrUnavailable = errors.New("the database is unavailable")
+
+// UnavailableError is a call that could not reach the database: no
+// connection before the deadline, connections refused or cut, the driver
+// out of retries, a server still starting or a cluster without a leader.
+// The call did not run (or its transaction did not commit), nothing is
+// wrong with it, and the same call may succeed in a few seconds.
+type UnavailableError struct {
+	// Cause says what the driver saw, for the operator.
+	Cause string
+	// Err is the driver's error.
+	Err error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("the database is unavailable (%s); retry in a few seconds", e.Cause)
+}
+
+// Unwrap returns the driver's error.
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// Is reports target == ErrUnavailable.
+func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
+
+// Retryable is true: the call can be made again unchanged.
+func (e *UnavailableError) Retryable() bool { return true }
+
+// TimeoutError is a statement that the server accepted and that ran past
+// the transaction timeout (the call's deadline): the call asked for too
+// much work, not the database's fault.
+type TimeoutError struct{ Err error }
+
+func (e *TimeoutError) Error() string {
+	return "the statement ran longer than the call's timeout: " + e.Err.Error()
+}
+
+// Unwrap returns the driver's error.
+func (e *TimeoutError) Unwrap() error { return e.Err }
+
+// OutOfMemoryError is a statement Neo4j stopped because it needed more
+// memory than the transaction or the server's pool may use: the call must
+// ask for less (a smaller limit or depth, tighter conditions).
+//
+// It keeps Neo4j's code and message but deliberately has no Unwrap: the
+// server's error is transient, and the driver retries whatever unwraps to
+// a transient error, which here would run the same statement out of memory
+// again until the deadline.
+type OutOfMemoryError struct {
+	Code, Msg string
+}
+
+func (e *OutOfMemoryError) Error() string {
+	return fmt.Sprintf("Neo4j ran out of memory running the statement (%s: %s)", e.Code, e.Msg)
+}
+
+// outOfMemoryCodes are Neo4j 5's codes for a statement out of memory.
+var outOfMemoryCodes = []string{
+	"Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+	"Neo.TransientError.General.TransactionOutOfMemoryError",
+	"Neo.TransientError.General.TransactionMemoryLimit",
+	"Neo.TransientError.General.OutOfMemoryError",
+}
+
+// timeoutCodes are Neo4j's codes for a transaction stopped by its timeout.
+var timeoutCodes = []string{
+	"Neo.ClientError.Transaction.TransactionTimedOut",
+	"Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
+}
+
+// statementCodes are Neo4j's codes for a statement that is wrong in
+// itself: what the author of an agent-written statement must fix.
+var statementCodes = []string{
+	"Neo.ClientError.Statement.SyntaxError",
+	"Neo.ClientError.Statement.SemanticError",
+	"Neo.ClientError.Statement.ParameterMissing",
+	"Neo.ClientError.Statement.TypeError",
+	"Neo.ClientError.Statement.ArgumentError",
+	"Neo.ClientError.Statement.ArithmeticError",
+}
+
+// unavailableCode reports whether a server error means the database (or
+// the cluster member) cannot serve the transaction now, though it will:
+// starting, stopping, no leader, a follower behind the chain's bookmark.
+func unavailableCode(code string) bool {
+	return strings.HasSuffix(code, ".DatabaseUnavailable") ||
+		strings.HasPrefix(code, "Neo.TransientError.Cluster.") ||
+		code == "Neo.ClientError.Cluster.NotALeader" ||
+		code == "Neo.ClientError.General.ForbiddenOnReadOnlyDatabase" ||
+		code == "Neo.TransientError.Transaction.BookmarkTimeout"
+}
+
+// StatementError returns Neo4j's message when err is a statement Neo4j
+// refused as wrong in itself (syntax, semantics, types, a missing
+// parameter, arithmetic): the agent that wrote it can fix it.
+func StatementError(err error) (string, bool) {
+	var ne *neo4j.Neo4jError
+	if errors.As(err, &ne) && slices.Contains(statementCodes, ne.Code) {
+		return ne.Msg, true
+	}
+	return "", false
+}
+
+// stopRetry turns an out-of-memory error of the work into one the driver
+// does not retry (see [OutOfMemoryError]).
+func stopRetry(err error) error {
+	var ne *neo4j.Neo4jError
+	if err != nil && errors.As(err, &ne) && slices.Contains(outOfMemoryCodes, ne.Code) {
+		return &OutOfMemoryError{Code: ne.Code, Msg: ne.Msg}
+	}
+	return err
+}
+
+// Classify is the one reading of a failed tool-call transaction (or of a
+// startup check of the connection):
+//
+//   - an out-of-memory statement: [*OutOfMemoryError];
+//   - Neo4j's transaction timeout, or the deadline of ctx passing after
+//     the server answered the statement (answered): [*TimeoutError];
+//   - the deadline passing before the server answered, connectivity
+//     errors (refused, reset, closed, no connection from the pool), the
+//     driver out of retries, a database starting or without a leader:
+//     [*UnavailableError], naming d's address;
+//   - anything else (a cancelled ctx, a bad statement, a security error,
+//     the work's own errors) comes back unchanged.
+func Classify(ctx context.Context, d neo4j.DriverWithContext, err error, answered bool) error {
+	if err == nil {
+		return nil
+	}
+	var oom *OutOfMemoryError
+	var to *TimeoutError
+	var un *UnavailableError
+	if errors.As(err, &oom) || errors.As(err, &to) || errors.As(err, &un) {
+		return err
+	}
+	ctxDeadline := errors.Is(ctx.Err(), context.DeadlineExceeded)
+	var limit *neo4j.TransactionExecutionLimit
+	if errors.As(err, &limit) {
+		// The driver retried a retryable failure until it gave up; its last
+		// real error says which.
+		last := lastCause(limit.Errors)
+		var ne *neo4j.Neo4jError
+		switch {
+		case last != nil && errors.As(last, &ne) && slices.Contains(outOfMemoryCodes, ne.Code):
+			return &OutOfMemoryError{Code: ne.Code, Msg: ne.Msg}
+		case ctxDeadline && answered:
+			return &TimeoutError{Err: err}
+		case last != nil:
+			return &UnavailableError{Cause: describe(last), Err: err}
+		}
+		return unanswered(d, err)
+	}
+	var ne *neo4j.Neo4jError
+	if errors.As(err, &ne) {
+		switch {
+		case slices.Contains(outOfMemoryCodes, ne.Code):
+			return &OutOfMemoryError{Code: ne.Code, Msg: ne.Msg}
+		case slices.Contains(timeoutCodes, ne.Code):
+			return &TimeoutError{Err: err}
+		case unavailableCode(ne.Code):
+			return &UnavailableError{Cause: ne.Code + ": " + ne.Msg, Err: err}
+		}
+		return err
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return err
+	}
+	switch {
+	// The driver reports a deadline as the context's error, or as a read
+	// or write on the connection that timed out.
+	case errors.Is(err, context.DeadlineExceeded) || ctxDeadline && connectivity(err):
+		if answered {
+			return &TimeoutError{Err: err}
+		}
+		return unanswered(d, err)
+	case connectivity(err):
+		return &UnavailableError{Cause: describe(err), Err: err}
+	}
+	return err
+}
+
+// unanswered is the error of a deadline that passed before the server
+// answered.
+func unanswered(d neo4j.DriverWithContext, err error) error {
+	where := "the server"
+	if d != nil {
+		u := d.Target()
+		where = u.Scheme + "://" + u.Host
+	}
+	return &UnavailableError{Cause: "no answer from " + where + " before the call's deadline", Err: err}
+}
+
+// lastCause returns the last error of a retry sequence that is not the
+// context's own.
+func lastCause(errs []error) error {
+	for i := len(errs) - 1; i >= 0; i-- {
+		if e := errs[i]; e != nil && !errors.Is(e, context.DeadlineExceeded) && !errors.Is(e, context.Canceled) {
+			return e
+		}
+	}
+	return nil
+}
+
+// connectivity reports errors of the connection itself: the driver's
+// ConnectivityError (refused, reset, pool timeouts, no routing table),
+// network errors and a connection closed mid-message.
+func connectivity(err error) bool {
+	var ce *neo4j.ConnectivityError
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// describe says what err is, without the driver's type prefix.
+func describe(err error) string {
+	var ce *neo4j.ConnectivityError
+	if errors.As(err, &ce) && ce.Inner != nil {
+		err = ce.Inner
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "the server closed the connection"
+	}
+	return err.Error()
+}

@@ -1,0 +1,91 @@
+package neo4jtx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// The shared test server cannot be made to run out of memory without
+// changing its settings (db.memory.transaction.max) under the other
+// tests, so these tests classify the driver's own error values, with the
+// codes Neo4j 5.26 sends.
+
+func TestOutOfMemoryIsNotRetriedAndIsClassifiedAsSuch(t *testing.T) {
+	for _, code := range outOfMemoryCodes {
+		ne := &neo4j.Neo4jError{Code: code, Msg: "The allocation of an extra 2.0 MiB would use more than the limit 10.0 MiB."}
+		if !neo4j.IsRetryable(ne) {
+			t.Fatalf("%s: the driver does not retry it; stopRetry is not needed", code)
+		}
+		stopped := stopRetry(fmt.Errorf("reading: %w", ne))
+		if neo4j.IsRetryable(stopped) {
+			t.Errorf("%s: the driver would retry %v", code, stopped)
+		}
+		var oom *OutOfMemoryError
+		if got := Classify(context.Background(), nil, stopped, true); !errors.As(got, &oom) || oom.Code != code {
+			t.Errorf("%s: classified as %v", code, got)
+		}
+		// Out of retries (an OOM at commit is retried by the driver).
+		limit := &neo4j.TransactionExecutionLimit{Cause: "timeout", Errors: []error{ne, context.DeadlineExceeded}}
+		if got := Classify(context.Background(), nil, limit, true); !errors.As(got, &oom) {
+			t.Errorf("%s after retries: classified as %v", code, got)
+		}
+	}
+}
+
+func TestClassifyTellsAnUnavailableDatabaseFromASlowStatement(t *testing.T) {
+	expired, cancel := context.WithTimeout(context.Background(), 0)
+	defer cancel()
+	cancelled, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	syntax := &neo4j.Neo4jError{Code: "Neo.ClientError.Statement.SyntaxError", Msg: "Invalid input"}
+	own := errors.New("the work's own error")
+	for _, c := range []struct {
+		name     string
+		ctx      context.Context
+		err      error
+		answered bool
+		want     string // unavailable, timeout or same
+	}{
+		{"refused", context.Background(), &neo4j.ConnectivityError{Inner: errors.New("dial tcp: connection refused")}, false, "unavailable"},
+		{"closed", context.Background(), &neo4j.ConnectivityError{Inner: io.EOF}, false, "unavailable"},
+		{"starting", context.Background(), &neo4j.Neo4jError{Code: "Neo.TransientError.General.DatabaseUnavailable", Msg: "Database 'neo4j' is unavailable."}, false, "unavailable"},
+		{"no leader", context.Background(), &neo4j.Neo4jError{Code: "Neo.ClientError.Cluster.NotALeader", Msg: "No write operations are allowed"}, false, "unavailable"},
+		{"follower behind", context.Background(), &neo4j.Neo4jError{Code: "Neo.TransientError.Transaction.BookmarkTimeout", Msg: "Bookmark wait timed out"}, false, "unavailable"},
+		{"retries exhausted", context.Background(), &neo4j.TransactionExecutionLimit{Cause: "timeout", Errors: []error{io.EOF, io.EOF}}, false, "unavailable"},
+		{"deadline before an answer", expired, context.DeadlineExceeded, false, "unavailable"},
+		{"read timed out before an answer", expired, &neo4j.ConnectivityError{Inner: errors.New("i/o timeout")}, false, "unavailable"},
+		{"deadline while running", expired, context.DeadlineExceeded, true, "timeout"},
+		{"retries stopped by the deadline while running", expired, &neo4j.TransactionExecutionLimit{Cause: "context deadline exceeded", Errors: []error{io.EOF}}, true, "timeout"},
+		{"server timeout", context.Background(), &neo4j.Neo4jError{Code: "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration", Msg: "terminated"}, true, "timeout"},
+		{"bad statement", context.Background(), syntax, true, "same"},
+		{"wrong password", context.Background(), &neo4j.Neo4jError{Code: "Neo.ClientError.Security.Unauthorized", Msg: "The client is unauthorized"}, false, "same"},
+		{"caller gone", cancelled, context.Canceled, false, "same"},
+		{"work's own error past the deadline", expired, own, true, "same"},
+	} {
+		got := Classify(c.ctx, nil, c.err, c.answered)
+		var to *TimeoutError
+		switch c.want {
+		case "unavailable":
+			var ue *UnavailableError
+			if !errors.Is(got, ErrUnavailable) || !errors.As(got, &ue) || !ue.Retryable() {
+				t.Errorf("%s: got %v, want the database unavailable", c.name, got)
+			}
+		case "timeout":
+			if !errors.As(got, &to) {
+				t.Errorf("%s: got %v, want a timeout", c.name, got)
+			}
+		case "same":
+			if got != c.err {
+				t.Errorf("%s: got %v, want %v unchanged", c.name, got, c.err)
+			}
+		}
+	}
+	if msg, ok := StatementError(fmt.Errorf("wrapped: %w", syntax)); !ok || msg != "Invalid input" {
+		t.Errorf("StatementError = %q, %v", msg, ok)
+	}
+}

@@ -1,0 +1,156 @@
+// Package neo4jtx opens the transactions of tool calls. Every read and
+// write a tool call makes on Neo4j (the engine's statements, run_cypher's
+// EXPLAIN check, traverse, the write, tree and explore tools) goes through
+// [Read] or [Write], so that all of them, in one place:
+//
+//   - keep to the call's deadline: the transaction timeout Neo4j enforces
+//     is what is left of the context's deadline, and connection waits and
+//     driver retries end with the context (DESIGN invariant 9);
+//   - join the call's bookmark chain ([WithBookmarks]), so a read that a
+//     cluster routes to another member sees the writes before it;
+//   - route reads to readers (read access mode) and writes to the leader;
+//   - report failures the same way ([Classify]): a database that cannot
+//     be reached is an [*UnavailableError] (retryable), a statement that
+//     ran past the deadline a [*TimeoutError], a statement Neo4j ran out of
+//     memory for an [*OutOfMemoryError].
+package neo4jtx
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+type bookmarksKey struct{}
+
+// WithBookmarks returns ctx carrying m: every transaction opened with the
+// returned context (or one derived from it) starts after the writes m has
+// seen and adds its own, so the transactions of one chain are causally
+// ordered on a cluster.
+func WithBookmarks(ctx context.Context, m neo4j.BookmarkManager) context.Context {
+	return context.WithValue(ctx, bookmarksKey{}, m)
+}
+
+// Bookmarks returns the bookmark manager ctx carries, nil if none.
+func Bookmarks(ctx context.Context) neo4j.BookmarkManager {
+	m, _ := ctx.Value(bookmarksKey{}).(neo4j.BookmarkManager)
+	return m
+}
+
+// Phase is what a call is doing on the database.
+type Phase int32
+
+const (
+	// Idle: no transaction is open (embedding, planning, a handler's own
+	// work).
+	Idle Phase = iota
+	// Waiting: a transaction is being opened and its first statement sent,
+	// and the server has not answered yet (connecting, retrying).
+	Waiting
+	// Running: the server accepted a statement of the current attempt and
+	// is running it.
+	Running
+)
+
+// Tracker records the phase of one call's transactions, so that a caller
+// whose deadline comes while a transaction is still under way can tell a
+// database that never answered from a statement that ran too long.
+type Tracker struct{ phase atomic.Int32 }
+
+type trackerKey struct{}
+
+// Track returns ctx carrying a new Tracker, and the tracker.
+func Track(ctx context.Context) (context.Context, *Tracker) {
+	t := &Tracker{}
+	return context.WithValue(ctx, trackerKey{}, t), t
+}
+
+// Phase returns the phase of the call's transaction under way.
+func (t *Tracker) Phase() Phase { return Phase(t.phase.Load()) }
+
+func (t *Tracker) set(p Phase) { t.phase.Store(int32(p)) }
+
+// tracker returns ctx's tracker, or a new one for this transaction alone.
+func tracker(ctx context.Context) *Tracker {
+	if t, ok := ctx.Value(trackerKey{}).(*Tracker); ok {
+		return t
+	}
+	return &Tracker{}
+}
+
+// Read runs work in a read transaction (routed to a reader on a cluster)
+// on database; see [Write].
+func Read(ctx context.Context, d neo4j.DriverWithContext, database string, timeout time.Duration, work neo4j.ManagedTransactionWork) (any, error) {
+	return run(ctx, d, database, neo4j.AccessModeRead, timeout, work)
+}
+
+// Write runs work in a write transaction on database. timeout, when
+// positive, bounds the transaction if ctx's deadline is later or absent;
+// the transaction timeout sent to Neo4j is the time left until the
+// earlier of the two, so the server stops the statement when the caller
+// stops waiting. The session joins the bookmark chain of ctx
+// ([WithBookmarks]). A failure is classified by [Classify]; work's own
+// errors come back as work returned them.
+func Write(ctx context.Context, d neo4j.DriverWithContext, database string, timeout time.Duration, work neo4j.ManagedTransactionWork) (any, error) {
+	return run(ctx, d, database, neo4j.AccessModeWrite, timeout, work)
+}
+
+func run(ctx context.Context, d neo4j.DriverWithContext, database string, mode neo4j.AccessMode, timeout time.Duration, work neo4j.ManagedTransactionWork) (any, error) {
+	if timeout > 0 {
+		if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > timeout {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
+	}
+	tr := tracker(ctx)
+	var txOpts []func(*neo4j.TransactionConfig)
+	if dl, ok := ctx.Deadline(); ok {
+		// Neo4j reads a zero timeout as "none": a deadline already passed
+		// ends the call here instead.
+		left := time.Until(dl).Truncate(time.Millisecond)
+		if left <= 0 {
+			return nil, Classify(ctx, d, context.DeadlineExceeded, false)
+		}
+		txOpts = append(txOpts, neo4j.WithTxTimeout(left))
+	}
+	tr.set(Waiting)
+	defer tr.set(Idle)
+	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: database, AccessMode: mode, BookmarkManager: Bookmarks(ctx)})
+	defer sess.Close(ctx)
+	body := func(tx neo4j.ManagedTransaction) (any, error) {
+		// Each attempt (the driver retries) waits for its own answer.
+		tr.set(Waiting)
+		out, err := work(trackedTx{tx, tr})
+		return out, stopRetry(err)
+	}
+	var out any
+	var err error
+	if mode == neo4j.AccessModeRead {
+		out, err = sess.ExecuteRead(ctx, body, txOpts...)
+	} else {
+		out, err = sess.ExecuteWrite(ctx, body, txOpts...)
+	}
+	if err != nil {
+		return nil, Classify(ctx, d, err, tr.Phase() == Running)
+	}
+	return out, nil
+}
+
+// trackedTx is a transaction that marks the call Running once the server
+// has answered a statement (a RUN's reply arrives after Neo4j planned it
+// and started it).
+type trackedTx struct {
+	neo4j.ManagedTransaction
+	tr *Tracker
+}
+
+func (t trackedTx) Run(ctx context.Context, cypher string, params map[string]any) (neo4j.ResultWithContext, error) {
+	res, err := t.ManagedTransaction.Run(ctx, cypher, params)
+	if err == nil {
+		t.tr.set(Running)
+	}
+	return res, err
+}
