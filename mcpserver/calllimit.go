@@ -46,12 +46,8 @@ type callSlots struct {
 }
 
 func newCallLimiter(max int, wait time.Duration) *callLimiter {
-	if max <= 0 {
-		max = DefaultCallsPerToken
-	}
-	if wait <= 0 {
-		wait = DefaultCallWait
-	}
+	orDefault(&max, DefaultCallsPerToken)
+	orDefault(&wait, DefaultCallWait)
 	return &callLimiter{max: max, wait: wait, slots: map[any]*callSlots{}}
 }
 

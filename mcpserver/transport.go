@@ -96,25 +96,22 @@ type HTTPOptions struct {
 
 // withDefaults fills the zero fields with their defaults.
 func (o HTTPOptions) withDefaults() HTTPOptions {
-	def := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	def(&o.ReadHeaderTimeout, DefaultReadHeaderTimeout)
-	def(&o.ReadTimeout, DefaultReadTimeout)
-	def(&o.WriteTimeout, DefaultWriteTimeout)
-	def(&o.IdleTimeout, DefaultIdleTimeout)
-	def(&o.SessionIdleTimeout, DefaultSessionIdleTimeout)
-	for _, f := range []struct {
-		v *int
-		d int
-	}{{&o.MaxConns, DefaultMaxConns}, {&o.MaxSessions, DefaultMaxSessions}, {&o.MaxBatch, DefaultMaxBatch}} {
-		if *f.v <= 0 {
-			*f.v = f.d
-		}
-	}
+	orDefault(&o.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	orDefault(&o.ReadTimeout, DefaultReadTimeout)
+	orDefault(&o.WriteTimeout, DefaultWriteTimeout)
+	orDefault(&o.IdleTimeout, DefaultIdleTimeout)
+	orDefault(&o.SessionIdleTimeout, DefaultSessionIdleTimeout)
+	orDefault(&o.MaxConns, DefaultMaxConns)
+	orDefault(&o.MaxSessions, DefaultMaxSessions)
+	orDefault(&o.MaxBatch, DefaultMaxBatch)
 	return o
+}
+
+// orDefault sets a limit that is not positive to its default.
+func orDefault[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // HTTPHandler serves the streamable-HTTP transport at [Path] with o's
