@@ -103,7 +103,9 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 	if group != nil {
 		groupExpr = b.expr(*group)
 		if bucket != nil {
-			groupExpr = b.instant(b.carried(), *group, bucket)
+			if groupExpr, err = b.instant(b.carried(), *group, "/group_by", bucket); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if over != nil {
@@ -111,6 +113,9 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 		// matching entities (or parallel relationships) lead to it.
 		b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
 		if a.Over.GroupBy != "" {
+			if group != nil {
+				return nil, unplannable(tool, "group_by with over.group_by", a.Over.GroupBy)
+			}
 			rs := scope{v: over.r, rel: relFields(p.m, a.Over.Via), name: a.Over.Via}
 			r, err := rs.field(b, a.Over.GroupBy, "/over/group_by")
 			if err != nil {
@@ -119,7 +124,9 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 			group = &r
 			groupExpr = b.expr(r)
 			if bucket != nil {
-				groupExpr = b.instant(over.m, r, bucket)
+				if groupExpr, err = b.instant(over.m, r, "/over/group_by", bucket); err != nil {
+					return nil, err
+				}
 			}
 		}
 		if group != nil {
@@ -164,13 +171,16 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 // of its own so the label's null guard does not repeat timeSide;
 // toInteger makes a fractional epoch number (seconds written by a
 // script) a valid datetime() argument.
-func (b *builder) instant(vars string, r fieldRef, bucket func(instant, unit string) string) string {
+func (b *builder) instant(vars string, r fieldRef, at string, bucket func(instant, unit string) string) (string, error) {
+	if r.f.Type.Kind() != model.Datetime {
+		return "", callError(b.tool, at, nil, "a bucket groups a datetime field; %s is a %s field", r.f.Name, r.f.Type)
+	}
 	b.line("WITH %s, toInteger(%s) AS `instant`", vars, b.timeSide(r))
 	unit := "epochMillis"
 	if r.f.StoredAs == model.EpochSeconds {
 		unit = "epochSeconds"
 	}
-	return "CASE WHEN `instant` IS NOT NULL THEN " + bucket("`instant`", unit) + " END"
+	return "CASE WHEN `instant` IS NOT NULL THEN " + bucket("`instant`", unit) + " END", nil
 }
 
 // bucketLabels render a bucket's label from a zoned DATETIME t: readable
