@@ -150,8 +150,14 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 		params["limit"] = v + 1
 	}
 	rowCap := e.opts.MaxRows
-	if st.Filter != nil {
+	switch {
+	case st.Filter != nil:
 		rowCap = st.Filter.ScanLimit
+	case st.Shape.Kind != planner.ShapeRows:
+		// A planned statement's rows are bounded by its own LIMIT, which
+		// the planner clamps (up to Limits.MaxGroups for aggregates): read
+		// them all and the one beyond, so a full page is not reported cut.
+		rowCap = max(rowCap, st.Shape.Limit+1)
 	}
 	if st.Raw {
 		if err := e.checkRaw(ctx, st.Cypher); err != nil {
@@ -184,7 +190,7 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 				}
 			}
 			if sh.full() || st.Fetch != nil && len(kept) >= st.Shape.Limit {
-				sh.truncated = true
+				sh.cut(rec)
 				break
 			}
 			if st.Fetch != nil {

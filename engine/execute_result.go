@@ -138,6 +138,10 @@ type shaper struct {
 	shortened, dropped map[string]bool
 	truncated          bool
 	scanCapped         bool
+	// last holds the sort keys of the last row shaped (Shape.SortKeys);
+	// tie says the first row beyond the limit has the same keys.
+	last []any
+	tie  bool
 }
 
 func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *shaper {
@@ -163,6 +167,7 @@ func (sh *shaper) reset() {
 	sh.res = &Result{kind: kind}
 	sh.shortened, sh.dropped = map[string]bool{}, map[string]bool{}
 	sh.truncated, sh.scanCapped = false, false
+	sh.last, sh.tie = nil, false
 }
 
 // full reports whether the call's limit is reached.
@@ -204,6 +209,35 @@ func (sh *shaper) add(rec *neo4j.Record) {
 		}
 	}
 	r.Count++
+	if len(sh.st.Shape.SortKeys) > 0 {
+		sh.last = sh.sortKeys(rec)
+	}
+}
+
+// cut marks the result truncated at rec, the first row beyond the limit,
+// and notes whether rec ties with the last row shaped on every sort key.
+func (sh *shaper) cut(rec *neo4j.Record) {
+	sh.truncated = true
+	if len(sh.st.Shape.SortKeys) == 0 || sh.last == nil {
+		return
+	}
+	next := sh.sortKeys(rec)
+	for i := range next {
+		if !sameKey(next[i], sh.last[i]) {
+			return
+		}
+	}
+	sh.tie = true
+}
+
+// sortKeys reads a row's sort keys.
+func (sh *shaper) sortKeys(rec *neo4j.Record) []any {
+	keys := sh.st.Shape.SortKeys
+	out := make([]any, len(keys))
+	for i, k := range keys {
+		out[i], _ = rec.Get(k.Column)
+	}
+	return out
 }
 
 func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
@@ -305,6 +339,14 @@ func (sh *shaper) result() *Result {
 			r.Notes = append(r.Notes, sh.e.catalog.TruncationNote(sh.tool, sh.st.Shape.Limit))
 		}
 	}
+	if sh.tie {
+		noun := "entities"
+		if r.kind == kindGroups {
+			noun = "groups"
+		}
+		r.Notes = append(r.Notes, sh.e.catalog.TieNote(sh.tool, noun, sh.tiedOn(), sh.st.Shape.Limit))
+	}
+	r.Notes = append(r.Notes, sh.st.Shape.Notes...)
 	if len(sh.shortened) > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("long text shortened to %d characters in %s (searches still match the whole text)", sh.e.opts.MaxString, joinSorted(sh.shortened)))
 	}

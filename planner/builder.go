@@ -28,6 +28,8 @@ type builder struct {
 	haveAlias map[string]bool
 	// err is the first name that could not be quoted; statement returns it.
 	err error
+	// sortKeys are the ranking keys the RETURN carries (sortKeyColumns).
+	sortKeys []SortKey
 }
 
 func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builder, error) {
@@ -230,6 +232,9 @@ func (b *builder) match(preds []string) {
 func (b *builder) statement(shape Shape) (*Statement, error) {
 	if b.err != nil {
 		return nil, b.err
+	}
+	if shape.SortKeys == nil {
+		shape.SortKeys = b.sortKeys
 	}
 	return &Statement{Cypher: strings.Join(b.lines, "\n"), Params: b.params, Uses: b.uses, Shape: shape}, nil
 }

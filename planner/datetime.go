@@ -123,10 +123,11 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 		return out, nil
 	}
 	s.orders = func(b *builder, x string) []order {
+		k := fieldKey(f)
 		if f.StoredAs == model.ISOString {
-			x = isoInstant(x)
+			x, k.Epoch = isoInstant(x), "ms"
 		}
-		return []order{{expr: x, desc: true}}
+		return []order{{expr: x, desc: true, key: k}}
 	}
 	st, err := p.search(s, state)
 	return st, err

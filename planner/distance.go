@@ -15,7 +15,7 @@ func (p *Planner) distanceSearch(a *tools.DistanceSearchArgs, state State) (*Sta
 		return []string{"point.distance(" + x + ", " + here + ") <= " + b.named("radius_m", a.RadiusKm*1000)}, nil
 	}
 	s.orders = func(b *builder, x string) []order {
-		return []order{{expr: "point.distance(" + x + ", " + here + ")"}}
+		return []order{{expr: "point.distance(" + x + ", " + here + ")", key: &SortKey{Name: "distance_km", Column: "distance_km"}}}
 	}
 	s.extra = func(b *builder, x string) []string {
 		return []string{"point.distance(" + x + ", " + here + ") / 1000.0 AS distance_km"}

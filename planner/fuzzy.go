@@ -39,7 +39,7 @@ func (p *Planner) fuzzySearch(a *tools.TextPatternSearchArgs, state State) (*Sta
 		limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 		b.line("CALL db.index.fulltext.queryNodes(%s, %s) YIELD node AS n, score", b.named("index", ft.Name), b.named("query", strings.Join(terms, " ")))
 		b.line("WHERE %s", joinAnd(b.scoped("n", []string{"n:" + b.q(e.Name)})))
-		orders := []order{{expr: "score", desc: true}, b.idOrder()}
+		orders := []order{scoreOrder("score"), b.idOrder()}
 		b.scope = append(b.scope, "score")
 		b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
 		if err := b.returnEntities(b.defaultStored(), nil, []string{"score AS score"}, orders); err != nil {
@@ -57,7 +57,7 @@ func (p *Planner) fuzzySearch(a *tools.TextPatternSearchArgs, state State) (*Sta
 			"), '[^\\\\p{L}\\\\p{N}_]+') WHERE apoc.text.levenshteinDistance(w, q) <= " + itoa(fuzzyEdits) + "))"}, nil
 	}
 	s.orders = func(b *builder, x string) []order {
-		return []order{{expr: "apoc.text.levenshteinSimilarity(toLower(" + x + "), " + b.named("pattern", strings.ToLower(a.Pattern)) + ")", desc: true}}
+		return []order{{expr: "apoc.text.levenshteinSimilarity(toLower(" + x + "), " + b.named("pattern", strings.ToLower(a.Pattern)) + ")", desc: true, key: &SortKey{Name: "similarity"}}}
 	}
 	st, err := p.search(s, state)
 	return st, err

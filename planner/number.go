@@ -26,8 +26,8 @@ func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State)
 	}
 	v := *a.Value
 	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit}
-	asc := func(b *builder, x string) []order { return []order{{expr: x}} }
-	s.orders = asc
+	key := &SortKey{Name: a.Field}
+	s.orders = func(b *builder, x string) []order { return []order{{expr: x, key: key}} }
 	rng := func(lo, hi float64, hiOp string) func(b *builder, r fieldRef, x string) ([]string, error) {
 		return func(b *builder, r fieldRef, x string) ([]string, error) {
 			return []string{x + " >= " + b.param(lo), x + " " + hiOp + " " + b.param(hi)}, nil
@@ -41,16 +41,18 @@ func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State)
 	switch a.Operator {
 	case "equal":
 		s.pred = cmp("=")
+		// Every entity found has the value: the order ranks nothing.
+		s.orders = func(b *builder, x string) []order { return []order{{expr: x}} }
 	case "gt":
 		s.pred = cmp(">")
 	case "gte":
 		s.pred = cmp(">=")
 	case "lt":
 		s.pred = cmp("<")
-		s.orders = func(b *builder, x string) []order { return []order{{expr: x, desc: true}} }
+		s.orders = func(b *builder, x string) []order { return byValue(x, "desc", key) }
 	case "lte":
 		s.pred = cmp("<=")
-		s.orders = func(b *builder, x string) []order { return []order{{expr: x, desc: true}} }
+		s.orders = func(b *builder, x string) []order { return byValue(x, "desc", key) }
 	case "between":
 		s.pred = rng(v, *a.UpperValue, "<=")
 	case "approximately":
@@ -58,7 +60,7 @@ func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State)
 		s.pred = rng(v-tol, v+tol, "<=")
 		// Nearest first; the range predicate still uses the index.
 		s.orders = func(b *builder, x string) []order {
-			return []order{{expr: "abs(" + x + " - " + b.named("target", v) + ")"}}
+			return []order{{expr: "abs(" + x + " - " + b.named("target", v) + ")", key: &SortKey{Name: "|" + a.Field + " - value|"}}}
 		}
 	case "rounded_equal":
 		step := *a.RoundTo
@@ -68,15 +70,17 @@ func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State)
 		return nil, unplannable(tool, "operator", a.Operator)
 	}
 	if a.Order != "" {
-		s.orders = func(b *builder, x string) []order { return byValue(x, a.Order) }
+		s.orders = func(b *builder, x string) []order { return byValue(x, a.Order, key) }
 	}
 	st, err := p.search(s, state)
 	return st, err
 }
 
 // byValue is the sort an explicit order asks for: the field's value,
-// ascending or descending.
-func byValue(x, dir string) []order { return []order{{expr: x, desc: dir == "desc"}} }
+// ascending or descending, ranked by key.
+func byValue(x, dir string, key *SortKey) []order {
+	return []order{{expr: x, desc: dir == "desc", key: key}}
+}
 
 // statSearch plans percentile (entities at or above the p-th percentile,
 // percentileCont over the non-null values, highest first) and outlier
@@ -104,16 +108,16 @@ func (p *Planner) statSearch(a *tools.NumberRangeSearchArgs, entity string, stat
 		b.line("WITH percentileCont(%s, %s) AS threshold", x, b.named("fraction", pct/100))
 		stats = []string{"threshold"}
 		pred = x + " >= threshold"
-		orders = []order{{expr: x, desc: true}}
+		orders = byValue(x, "desc", &SortKey{Name: a.Field})
 	case "outlier":
 		k := *a.K
 		b.line("WITH avg(%s) AS mean, stDevP(%s) AS stdev", x, x)
 		stats = []string{"mean", "stdev"}
 		pred = "abs(" + x + " - mean) > " + b.named("k", k) + " * stdev"
-		orders = []order{{expr: "abs(" + x + " - mean)", desc: true}}
+		orders = []order{{expr: "abs(" + x + " - mean)", desc: true, key: &SortKey{Name: "|" + a.Field + " - mean|"}}}
 	}
 	if a.Order != "" {
-		orders = byValue(x, a.Order)
+		orders = byValue(x, a.Order, &SortKey{Name: a.Field})
 	}
 	// Pass 2: the entities beyond it.
 	b.reset(stats...)

@@ -26,10 +26,14 @@ func (b *builder) defaultStored() []fieldRef {
 	return out
 }
 
-// order is an ORDER BY item already rendered.
+// order is an ORDER BY item already rendered. key is set on the items
+// that rank (what the agent sorts by, a score, a distance), not on the
+// null-placement and tie-break items: returnEntities returns those keys
+// so the engine can tell a tie at the cut.
 type order struct {
 	expr string
 	desc bool
+	key  *SortKey
 }
 
 // String renders the item as Cypher: the expression, then DESC when
@@ -79,6 +83,7 @@ func (b *builder) returnEntities(stored, computed []fieldRef, extra []string, or
 		"{" + strings.Join(comps, ", ") + "} AS " + ColComputed,
 	}
 	cols = append(cols, extra...)
+	cols = append(cols, b.sortKeyColumns(orders)...)
 	b.line("RETURN %s", strings.Join(cols, ", "))
 	if len(orders) > 0 {
 		b.line("ORDER BY %s", orderList(orders))
@@ -112,4 +117,48 @@ func (b *builder) projection(v string, fields []*model.Field) string {
 		}
 	}
 	return v + " {" + strings.Join(items, ", ") + "}"
+}
+
+// sortKeyColumns records the ranking keys of orders for the shape and
+// returns the RETURN items of those that no other column holds.
+func (b *builder) sortKeyColumns(orders []order) []string {
+	var cols []string
+	for _, o := range orders {
+		if o.key == nil {
+			continue
+		}
+		k := *o.key
+		if k.Column == "" {
+			k.Column = ColSortKey + itoa(len(cols))
+			cols = append(cols, o.expr+" AS "+k.Column)
+		}
+		b.sortKeys = append(b.sortKeys, k)
+	}
+	return cols
+}
+
+// fieldKey is the sort key of a field's value: an instant in epoch units
+// when an epoch storage holds it.
+func fieldKey(f *model.Field) *SortKey {
+	k := &SortKey{Name: f.Name}
+	if f.Type.Kind() == model.Datetime {
+		k.Epoch = epochUnit(f.StoredAs)
+	}
+	return k
+}
+
+// epochUnit is the unit of an epoch storage ("s" or "ms"), "" for others.
+func epochUnit(s model.DatetimeStorage) string {
+	switch s {
+	case model.EpochSeconds:
+		return "s"
+	case model.EpochMillis:
+		return "ms"
+	}
+	return ""
+}
+
+// scoreOrder ranks by the score column, x being its Cypher, highest first.
+func scoreOrder(x string) order {
+	return order{expr: x, desc: true, key: &SortKey{Name: "score", Column: "score"}}
 }

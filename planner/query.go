@@ -106,9 +106,15 @@ func (b *builder) orderBy(keys tools.OrderByList, ps *preds) ([]order, []fieldRe
 		}
 		refs = append(refs, r)
 		x := b.expr(r)
-		orders = append(orders, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC"})
-		if r.f.Name == b.e.UniqueField && r.c == nil {
-			unique = true
+		// Entities never tie on the unique field: it ranks, but is no key
+		// to compare at the cut.
+		unique = r.f.Name == b.e.UniqueField && r.c == nil
+		key := fieldKey(r.f)
+		if unique {
+			key = nil
+		}
+		orders = append(orders, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC", key: key})
+		if unique {
 			break
 		}
 	}

@@ -247,6 +247,13 @@ func TestPlannerClampsLimitsEvenWithoutValidation(t *testing.T) {
 	if !strings.Contains(st.Cypher, fmt.Sprintf("*1..%d]", tools.DefaultLimits.MaxDepth)) {
 		t.Errorf("depth not clamped:\n%s", st.Cypher)
 	}
+	st, err = f.p.Plan(planner.Call{Tool: tools.AggregateEntities, Args: &tools.AggregateEntitiesArgs{EntityType: "Scope", Operation: "COUNT", GroupBy: "type", Limit: 1 << 30, Offset: -5}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Params["limit"] != int64(tools.DefaultLimits.MaxGroups) || st.Params["offset"] != int64(0) {
+		t.Errorf("aggregate params %v", st.Params)
+	}
 	for _, a := range []any{
 		&tools.QueryEntitiesArgs{EntityType: "Scope`) DETACH DELETE n //"},
 		&tools.QueryEntitiesArgs{EntityType: "Scope", OrderBy: tools.OrderByList{{Field: "name` DESC"}}},
@@ -258,7 +265,14 @@ func TestPlannerClampsLimitsEvenWithoutValidation(t *testing.T) {
 		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Entity: "Scope", Conditions: []tools.Condition{{Field: "name` = 1 OR 1", Operator: "=", Value: "x"}}}}},
 		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", RelationshipConditions: []tools.Condition{{Field: "x` = 1", Operator: "=", Value: "x"}}}}},
 		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{AnyOf: []tools.Condition{{Field: "path", Operator: "=~", Value: "x"}}}}},
-		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Related{Via: "CONTAINS", Entity: "Scope` DELETE"}},
+		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Entity: "Scope` DELETE"}}},
+		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Direction: "outgoing"}, GroupBy: "x` DELETE"}},
+		&tools.AggregateEntitiesArgs{EntityType: "Scope", Operation: "COUNT", GroupBy: "modified_at", Bucket: "hour'), 13) DELETE n //"},
+		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", GroupBy: "path", Having: &tools.Having{Operator: "> 0 OR true"}},
+		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Having: &tools.Having{Operator: ">"}},
+		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", GroupBy: "path", Bucket: "hour"},
+		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Bucket: "hour"},
+		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", GroupBy: "path", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Direction: "outgoing"}, GroupBy: "order"}},
 		&tools.ExploreRelationshipsArgs{StartEntityType: "File", RelationshipTypes: []string{"CONTAINS|IMPORTS"}},
 		&tools.FindPathsArgs{FromEntityType: "File", FromID: "a", ToEntityType: "File", ToID: "b", RelationshipTypes: []string{"CONTAINS*]-() DELETE n //"}},
 		&tools.FindPathsArgs{FromEntityType: "File", FromID: "a", ToEntityType: "File", ToID: "b", Direction: "->"},

@@ -59,7 +59,7 @@ func (p *Planner) semanticSearch(a *tools.SemanticSearchArgs, state State) (*Sta
 		return nil, err
 	}
 	b.filterScope(ps.computed)
-	orders := []order{{expr: b.q("score"), desc: true}, b.idOrder()}
+	orders := []order{scoreOrder(b.q("score")), b.idOrder()}
 	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(k)))
 	if err := b.returnEntities(b.defaultStored(), nil, []string{b.q("score") + " AS score"}, orders); err != nil {
 		return nil, err

@@ -93,7 +93,32 @@ type Shape struct {
 	// Stats names columns that are the same on every row and describe the
 	// call (threshold, mean, stdev); the engine reports them once.
 	Stats []string `json:"stats,omitempty"`
+	// SortKeys are what a ranked statement orders its rows by before the
+	// tie-break (the unique field, the group label), most significant
+	// first. The engine, which fetches one row beyond the limit, compares
+	// that row's keys with the last returned row's: equal keys mean the
+	// tie-break, not the ranking the agent asked for, chose the cut, and
+	// the result says so.
+	SortKeys []SortKey `json:"sort_keys,omitempty"`
+	// Notes are said with every result of the statement (e.g. the zone of
+	// datetime buckets).
+	Notes []string `json:"notes,omitempty"`
 }
+
+// SortKey is one key of a ranked statement.
+type SortKey struct {
+	// Name is the key in the note: a field, score, distance_km or value.
+	Name string `json:"name"`
+	// Column is the row column holding the key's value.
+	Column string `json:"column"`
+	// Epoch is "s" or "ms" when the value is an instant in epoch seconds
+	// or milliseconds, so the note can show it as a datetime.
+	Epoch string `json:"epoch,omitempty"`
+}
+
+// ColSortKey prefixes the columns a statement adds to return its sort
+// keys (sort_key_0, sort_key_1, …) when no other column holds them.
+const ColSortKey = "sort_key_"
 
 // Filter is a Go-side match on the text column "value" of each row, for the
 // modes whose patterns must not reach Neo4j's regex engine.

@@ -30,6 +30,19 @@ func TestFixedTablesCoverTheSchemasVocabulary(t *testing.T) {
 			t.Errorf("count operator %q has no Cypher in condOps", op)
 		}
 	}
+	for _, op := range tools.HavingOperators {
+		if _, ok := condOps[op]; !ok {
+			t.Errorf("having operator %q has no Cypher in condOps", op)
+		}
+	}
+	for _, b := range tools.Buckets {
+		if _, ok := bucketLabels[b]; !ok {
+			t.Errorf("bucket %q has no label in bucketLabels", b)
+		}
+	}
+	if len(bucketLabels) != len(tools.Buckets) {
+		t.Errorf("bucketLabels has %d buckets, tools.Buckets %d", len(bucketLabels), len(tools.Buckets))
+	}
 	for _, d := range tools.Directions {
 		if _, ok := arrows[d]; !ok {
 			t.Errorf("direction %q has no arrows", d)

@@ -254,18 +254,60 @@ type DistanceSearchArgs struct {
 	Limit      int     `json:"limit"`
 }
 
-// AggregateEntitiesArgs are aggregate_entities' arguments.
+// AggregateEntitiesArgs are aggregate_entities' arguments. The groups
+// come from GroupBy (a field of the entity) or Over.GroupBy (a property of
+// the relationship), at most one of them; a datetime one may be cut into
+// Bucket. Having keeps the groups whose value passes it; Offset and Limit
+// page the groups, largest value first.
 type AggregateEntitiesArgs struct {
 	EntityType string      `json:"entity_type"`
 	Operation  string      `json:"operation"`
 	Field      string      `json:"field"`
 	GroupBy    string      `json:"group_by"`
+	Bucket     string      `json:"bucket"`
 	Conditions []Condition `json:"conditions"`
 	// Over, when set, aggregates Field of the related entities it names
 	// (each counted once per group) instead of the entities themselves.
-	Over  *Related `json:"over"`
-	Limit int      `json:"limit"`
+	Over   *Over   `json:"over"`
+	Having *Having `json:"having"`
+	Limit  int     `json:"limit"`
+	Offset int     `json:"offset"`
 }
+
+// Over names the related entities an aggregate is over: a hop as in a
+// relationship test, and optionally GroupBy, a property of that
+// relationship whose values form the groups (e.g. the rating of each
+// REVIEWED). It sits in over because it names something only over has:
+// the relationship.
+type Over struct {
+	Related
+	GroupBy string `json:"group_by,omitempty"`
+}
+
+// Having keeps the groups of an aggregate whose value compares with Value
+// by Operator (one of [HavingOperators]), like SQL's HAVING.
+type Having struct {
+	Operator string  `json:"operator"`
+	Value    float64 `json:"value"`
+}
+
+// HavingOperators are the comparisons a having condition may use: those
+// of a number.
+var HavingOperators = CountOperators
+
+// The buckets a datetime group_by may be cut into. Labels are strings in
+// the planner's zone: hour 2024-05-01T13, day 2024-05-01, weekday Monday,
+// month 2024-05, year 2024.
+const (
+	BucketHour    = "hour"
+	BucketDay     = "day"
+	BucketWeekday = "weekday"
+	BucketMonth   = "month"
+	BucketYear    = "year"
+)
+
+// Buckets lists the datetime buckets, finest first.
+var Buckets = []string{BucketHour, BucketDay, BucketWeekday, BucketMonth, BucketYear}
 
 // RunCypherArgs are run_cypher's arguments.
 type RunCypherArgs struct {

@@ -593,21 +593,42 @@ func (c *Catalog) checkAggregate(a *AggregateEntitiesArgs, p *problems) {
 		return
 	}
 	c.checkConditions(o, a.Conditions, "conditions", p)
-	if a.GroupBy != "" && o.field(a.GroupBy) == nil {
-		p.choose("/group_by", o.fieldNames(), "%q is not a field of %s", a.GroupBy, o.Entity.Name)
+	// group is the field whose values form the groups, and at its path.
+	var group *fieldOffer
+	var groups *entityOffer
+	at := "/group_by"
+	if a.GroupBy != "" {
+		if group = o.field(a.GroupBy); group == nil {
+			p.choose(at, o.fieldNames(), "%q is not a field of %s", a.GroupBy, o.Entity.Name)
+		}
+		groups = o
 	}
 	if a.Over != nil {
-		if !c.checkRelated(o.Entity.Name, a.Over, "/over", 0, p) {
+		if !c.checkRelated(o.Entity.Name, &a.Over.Related, "/over", 0, p) {
 			return
 		}
-		if a.Over.Entity == "" {
-			if a.Field != "" {
-				p.add("/over/entity", "aggregating a field of related entities needs their entity type")
-			}
-			if a.Operation != "COUNT" {
+		if g := a.Over.GroupBy; g != "" {
+			ro := relationshipOffer(c.edges, o.Entity.Name, a.Over.Via)
+			switch {
+			case a.GroupBy != "":
+				p.add("/over/group_by", "give group_by (a field of %s) or over.group_by (a property of %s), not both", o.Entity.Name, a.Over.Via)
+				return
+			case ro.field(g) == nil:
+				p.choose("/over/group_by", ro.fieldNames(), "%q is not a property of %s", g, a.Over.Via)
 				return
 			}
-		} else if o = c.relatedOffer(a.Over.Entity, "/over/entity", p); o == nil {
+			group, groups, at = ro.field(g), ro, "/over/group_by"
+		}
+	}
+	checkGroups(a, group, groups, at, p)
+	if a.Over != nil {
+		if a.Over.Entity == "" {
+			if a.Field != "" || a.Operation != "COUNT" {
+				p.add("/over/entity", "aggregating a field of related entities needs their entity type")
+			}
+			return
+		}
+		if o = c.relatedOffer(a.Over.Entity, "/over/entity", p); o == nil {
 			return
 		}
 	}
@@ -633,5 +654,46 @@ func (c *Catalog) checkAggregate(a *AggregateEntitiesArgs, p *problems) {
 	}
 	if !slices.Contains(valid, a.Field) {
 		p.choose("/field", valid, "%s cannot aggregate %q of %s", a.Operation, a.Field, o.Entity.Name)
+		return
+	}
+	if f := o.field(a.Field); a.Having != nil && f != nil && f.Field.Type.Kind() == model.Datetime {
+		p.add("/having", "having compares a number; %s of datetime field %s is a datetime", a.Operation, a.Field)
+	}
+}
+
+// checkGroups checks what shapes the groups of an aggregate: bucket (a
+// datetime group field, at pointer at, of offer groups), having and
+// offset, which all need groups. group is nil when the call has none (or
+// names an unknown field, already reported).
+func checkGroups(a *AggregateEntitiesArgs, group *fieldOffer, groups *entityOffer, at string, p *problems) {
+	grouped := a.GroupBy != "" || a.Over != nil && a.Over.GroupBy != ""
+	if a.Bucket != "" {
+		var datetimes []string
+		if groups != nil {
+			for _, f := range groups.Fields {
+				if f.Field.Type.Kind() == model.Datetime {
+					datetimes = append(datetimes, f.Field.Name)
+				}
+			}
+		}
+		switch {
+		case !slices.Contains(Buckets, a.Bucket):
+			p.choose("/bucket", Buckets, "%q is not a bucket", a.Bucket)
+		case !grouped:
+			p.add("/bucket", "bucket cuts the datetime values of group_by (or over.group_by) into %s; give one", strings.Join(Buckets, ", "))
+		case group != nil && group.Field.Type.Kind() != model.Datetime:
+			p.choose(at, datetimes, "bucket applies to a datetime field; %s is a %s field", group.Field.Name, group.Field.Type)
+		}
+	}
+	if a.Having != nil {
+		switch {
+		case !slices.Contains(HavingOperators, a.Having.Operator):
+			p.choose("/having/operator", HavingOperators, "unknown having operator %q", a.Having.Operator)
+		case !grouped:
+			p.add("/having", "having keeps the groups whose value passes it; give group_by (without groups there is one value)")
+		}
+	}
+	if a.Offset > 0 && !grouped {
+		p.add("/offset", "offset pages groups; give group_by (without groups there is one value)")
 	}
 }

@@ -36,15 +36,24 @@ func entityTypeProp(names []string, desc string) prop {
 	return prop{"entity_type", &schema{Type: "string", Description: desc, Enum: names}}
 }
 
-func (g *generator) limitProp() prop {
+func (g *generator) limitProp() prop { return g.limitUpTo(g.c.limits.MaxLimit, "results") }
+
+// limitUpTo is a limit of at most max of what (results, groups). The
+// schema's maximum is the one truncation notes read (TruncationNote).
+func (g *generator) limitUpTo(max int, what string) prop {
 	l := g.c.limits
 	return prop{"limit", &schema{
 		Type:        "integer",
-		Description: fmt.Sprintf("Maximum results (default %d, at most %d)", l.DefaultLimit, l.MaxLimit),
+		Description: fmt.Sprintf("Maximum %s (default %d, at most %d)", what, l.DefaultLimit, max),
 		Default:     l.DefaultLimit,
 		Minimum:     num(1),
-		Maximum:     num(float64(l.MaxLimit)),
+		Maximum:     num(float64(max)),
 	}}
+}
+
+// offsetProp is the offset of a tool that pages what (results, groups).
+func (g *generator) offsetProp(what string) prop {
+	return prop{"offset", &schema{Type: "integer", Description: what + " to skip, for paging", Default: 0, Minimum: num(0), Maximum: num(float64(g.c.limits.MaxOffset))}}
 }
 
 func fieldProp(name string, names []string, desc string) prop {
@@ -154,7 +163,7 @@ func (g *generator) queryEntities() {
 		g.relationalConditionsProp("conditions", offers, "Conditions, all of which must hold"),
 		orderByProp(unionFields(offers), "Sort key, or a list of them"),
 		g.limitProp(),
-		prop{"offset", &schema{Type: "integer", Description: "Results to skip, for paging", Default: 0, Minimum: num(0), Maximum: num(float64(g.c.limits.MaxOffset))}},
+		g.offsetProp("Results"),
 		prop{"fields", &schema{
 			Type:        "array",
 			Description: "Fields to return (default: all stored fields plus the unique field)",
@@ -259,7 +268,7 @@ func (g *generator) exploreRelationships() {
 		orderByProp(unionFields(tOffers), "Sort the connected entities by their fields (default: nearest first); needs target_entity_type when several types are reachable"),
 		prop{"depth", &schema{Type: "integer", Description: fmt.Sprintf("Hops to follow (default %d, at most %d)", DefaultDepth, l.MaxDepth), Default: DefaultDepth, Minimum: num(1), Maximum: num(float64(l.MaxDepth))}},
 		g.limitProp(),
-		prop{"offset", &schema{Type: "integer", Description: "Results to skip, for paging", Default: 0, Minimum: num(0), Maximum: num(float64(l.MaxOffset))}},
+		g.offsetProp("Results"),
 	).require("start_entity_type")
 	g.add(ExploreRelationships, CategoryGraph, b.String(), in, starts)
 }

@@ -28,35 +28,81 @@ var narrowers = []struct{ arg, text string }{
 // TruncationNote is the note of a result that stopped at its limit while
 // more results exist: what the agent can change in the call to see the
 // rest or to narrow it. limit is the limit the call ran with; raising it is
-// suggested only below the tool's maximum. It returns "" for a tool the
-// catalog does not hold.
+// suggested only below the maximum the tool's schema states. It returns ""
+// for a tool the catalog does not hold.
 func (c *Catalog) TruncationNote(tool string, limit int) string {
 	t := c.Tool(tool)
 	if t == nil {
 		return ""
 	}
+	if tool == RunCypher {
+		return fmt.Sprintf("more rows exist than the %d returned; aggregate or ORDER BY … LIMIT in the query", limit)
+	}
+	props := schemaProps(t)
+	tips := raiseTips(props, limit)
+	for _, n := range narrowers {
+		if props[n.arg] != nil {
+			tips = append(tips, n.text)
+		}
+	}
+	return withTips("more results exist than were returned", tips)
+}
+
+// TieNote is the note of a ranked result whose first entity (or group)
+// beyond the limit ties with the last one returned on every sort key: the
+// tie-break (the unique id, the group's label), not the agent's ranking,
+// chose which of the tied ones made the cut. noun is "entities" or
+// "groups"; on says the keys and the tied values, e.g. "line_count =
+// 120". The tips name only arguments the tool has: a larger limit (below
+// its maximum), offset, or another order_by key.
+func (c *Catalog) TieNote(tool, noun, on string, limit int) string {
+	t := c.Tool(tool)
+	if t == nil {
+		return ""
+	}
+	props := schemaProps(t)
+	tips := raiseTips(props, limit)
+	if props["offset"] != nil {
+		tips = append(tips, "page with offset")
+	}
+	if props["order_by"] != nil {
+		tips = append(tips, "add a sort key to order_by")
+	}
+	return withTips(fmt.Sprintf("more %s beyond the cut tie with the last one on %s", noun, on), tips)
+}
+
+// schemaProps are the top-level properties of a tool's input schema, each
+// with its schema.
+func schemaProps(t *Tool) map[string]json.RawMessage {
 	var s struct {
 		Properties map[string]json.RawMessage `json:"properties"`
 	}
 	if err := json.Unmarshal(t.InputSchema, &s); err != nil {
-		return ""
+		return nil
 	}
-	if tool == RunCypher {
-		return fmt.Sprintf("more rows exist than the %d returned; aggregate or ORDER BY … LIMIT in the query", limit)
-	}
-	var tips []string
-	switch {
-	case s.Properties["top_k"] != nil && limit < c.limits.MaxTopK:
-		tips = append(tips, fmt.Sprintf("raise top_k (at most %d)", c.limits.MaxTopK))
-	case s.Properties["limit"] != nil && limit < c.limits.MaxLimit:
-		tips = append(tips, fmt.Sprintf("raise limit (at most %d)", c.limits.MaxLimit))
-	}
-	for _, n := range narrowers {
-		if s.Properties[n.arg] != nil {
-			tips = append(tips, n.text)
+	return s.Properties
+}
+
+// raiseTips suggests raising top_k or limit when the call's limit is below
+// the maximum the property's schema states.
+func raiseTips(props map[string]json.RawMessage, limit int) []string {
+	for _, name := range []string{"top_k", "limit"} {
+		var p struct {
+			Maximum *float64 `json:"maximum"`
 		}
+		if props[name] == nil || json.Unmarshal(props[name], &p) != nil {
+			continue
+		}
+		if p.Maximum != nil && float64(limit) < *p.Maximum {
+			return []string{fmt.Sprintf("raise %s (at most %d)", name, int(*p.Maximum))}
+		}
+		return nil
 	}
-	note := "more results exist than were returned"
+	return nil
+}
+
+// withTips joins a note and what to do about it.
+func withTips(note string, tips []string) string {
 	switch len(tips) {
 	case 0:
 		return note

@@ -25,6 +25,26 @@ func schemaArgs(t *testing.T, tool *tools.Tool) map[string]bool {
 	return out
 }
 
+// limitMax is the maximum of a tool's limit (or top_k), or MaxLimit when
+// it has neither.
+func limitMax(t *testing.T, tool *tools.Tool) int {
+	t.Helper()
+	var s struct {
+		Properties map[string]struct {
+			Maximum *float64 `json:"maximum"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(tool.InputSchema, &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"top_k", "limit"} {
+		if p, ok := s.Properties[name]; ok && p.Maximum != nil {
+			return int(*p.Maximum)
+		}
+	}
+	return tools.DefaultLimits.MaxLimit
+}
+
 // TestTruncationNotesSuggestOnlyArgumentsTheToolHas: for every tool of
 // every example config, the note of a truncated result names no argument
 // of another tool that the called tool lacks (an agent following it would
@@ -44,7 +64,8 @@ func TestTruncationNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
 		}
 		for _, tool := range c.Tools {
 			own := schemaArgs(t, tool)
-			for _, limit := range []int{1, tools.DefaultLimits.MaxLimit} {
+			top := limitMax(t, tool)
+			for _, limit := range []int{1, top} {
 				note := c.TruncationNote(tool.Name, limit)
 				if note == "" {
 					t.Errorf("%s %s: no note", path, tool.Name)
@@ -54,7 +75,7 @@ func TestTruncationNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
 						t.Errorf("%s %s: note suggests %s, which the tool lacks: %s", path, tool.Name, a, note)
 					}
 				}
-				if limit == tools.DefaultLimits.MaxLimit && strings.Contains(note, "raise limit") {
+				if limit == top && strings.Contains(note, "raise limit") {
 					t.Errorf("%s %s: note suggests raising a limit already at its maximum: %s", path, tool.Name, note)
 				}
 			}

@@ -75,10 +75,14 @@ type Limits struct {
 	DefaultTopK, MaxTopK int
 	// MaxBuckets bounds number_range_search histograms.
 	MaxBuckets int
+	// MaxGroups is the largest limit of aggregate_entities' groups. It is
+	// larger than MaxLimit because a group is one short row (a label and a
+	// number), and an analyst's "per hour over a month" needs hundreds.
+	MaxGroups int
 }
 
 // DefaultLimits are the seeds' limits: 10 results by default, at most 50;
-// semantic search returns 5, at most 20.
+// semantic search returns 5, at most 20; an aggregate at most 1,000 groups.
 var DefaultLimits = Limits{
 	DefaultLimit:  10,
 	MaxLimit:      50,
@@ -88,6 +92,7 @@ var DefaultLimits = Limits{
 	DefaultTopK:   5,
 	MaxTopK:       20,
 	MaxBuckets:    50,
+	MaxGroups:     1000,
 }
 
 // WithDefaults fills zero fields from DefaultLimits: the limits a catalog
@@ -109,6 +114,7 @@ func (l Limits) WithDefaults() Limits {
 		DefaultTopK:   pick(l.DefaultTopK, d.DefaultTopK),
 		MaxTopK:       pick(l.MaxTopK, d.MaxTopK),
 		MaxBuckets:    pick(l.MaxBuckets, d.MaxBuckets),
+		MaxGroups:     pick(l.MaxGroups, d.MaxGroups),
 	}
 }
 

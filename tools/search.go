@@ -310,7 +310,8 @@ func (g *generator) distanceSearch() {
 }
 
 // aggregateEntities computes COUNT, AVG, SUM, MIN, MAX, optionally per
-// group.
+// group: a field's values, a datetime field's buckets, or a property of
+// the relationship over follows.
 func (g *generator) aggregateEntities() {
 	var offers []*entityOffer
 	for _, o := range queryOffers(g.m) {
@@ -322,8 +323,9 @@ func (g *generator) aggregateEntities() {
 	if len(offers) == 0 {
 		return
 	}
+	l := g.c.limits
 	var b strings.Builder
-	b.WriteString("Compute an aggregate over the entities matching conditions: COUNT, AVG, SUM, MIN or MAX, optionally per value of a group_by field (GROUP BY; groups sorted by result, largest first).\n\n")
+	b.WriteString("Compute an aggregate over the entities matching conditions: COUNT, AVG, SUM, MIN or MAX, optionally per value of a group_by field (GROUP BY; groups sorted by result, largest first; page with offset). bucket groups a datetime group_by by period (labels 2024-05-01T13, 2024-05-01, Monday, 2024-05, 2024; UTC unless noted). having keeps groups by value, e.g. {\"operator\": \">\", \"value\": 10}.\n\n")
 	b.WriteString("Numeric fields for AVG/SUM (MIN/MAX also take datetime fields):\n")
 	for _, o := range offers {
 		var nums []string
@@ -342,15 +344,22 @@ func (g *generator) aggregateEntities() {
 		{"operation", &schema{Type: "string", Enum: Operations}},
 		fieldProp("field", unionFields(offers), "Field to aggregate (not needed for COUNT); with over, a stored field of the related entity"),
 		fieldProp("group_by", unionFields(offers), "Field of entity_type whose values form the groups"),
+		{"bucket", &schema{Type: "string", Description: "Group a datetime group_by by period", Enum: Buckets}},
 		g.relationalConditionsProp("conditions", offers, "Conditions the entities must meet"),
 	}
 	if len(g.c.edges) > 0 {
-		b.WriteString(" With over ({via, direction, entity, conditions, relationship_conditions}, as in a relationship test), the aggregate is over the entities related to the matching ones, each counted once per group: e.g. AVG of Movie.released over the movies a Person acted in.")
-		over := object(g.relatedProps()...).require("via")
+		b.WriteString(" With over ({via, direction, entity, conditions, relationship_conditions}, as in a relationship test), the aggregate is over the entities related to the matching ones, each counted once per group: e.g. AVG of Movie.released over the movies a Person acted in; over.group_by groups by a property of that relationship instead.")
+		over := object(append(g.relatedProps(),
+			prop{"group_by", &schema{Type: "string", Description: "Relationship property to group by (instead of group_by)"}})...).require("via")
 		over.Description = "Aggregate the related entities one hop away instead"
 		props = append(props, prop{"over", over})
 	}
-	in := object(append(props, g.limitProp())...).require("entity_type", "operation")
+	having := object(
+		prop{"operator", &schema{Type: "string", Enum: HavingOperators}},
+		prop{"value", &schema{Type: "number"}},
+	).require("operator", "value")
+	props = append(props, prop{"having", having}, g.limitUpTo(l.MaxGroups, "groups"), g.offsetProp("Groups"))
+	in := object(props...).require("entity_type", "operation")
 	g.add(AggregateEntities, CategoryAnalytics, b.String(), in, offers)
 }
 
