@@ -94,20 +94,6 @@ func TestServeUnderAnOpenFileLimitOf1000KeepsATokenClientInPastAThousandIdleConn
 	}
 }
 
-// tokenTransport sends every request with the bearer token.
-func tokenTransport(token string) http.RoundTripper {
-	next := http.DefaultTransport.(*http.Transport).Clone()
-	return roundTripper(func(r *http.Request) (*http.Response, error) {
-		r = r.Clone(r.Context())
-		r.Header.Set("Authorization", "Bearer "+token)
-		return next.RoundTrip(r)
-	})
-}
-
-type roundTripper func(*http.Request) (*http.Response, error)
-
-func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 func TestServeRefusesALimitThatIsNotPositive(t *testing.T) {
 	for _, flag := range []string{"--max-conns", "--max-batch", "--write-timeout", "--call-wait"} {
 		value := "0"
