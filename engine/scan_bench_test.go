@@ -11,7 +11,7 @@ import (
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/internal/fixture"
+	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tools"
@@ -96,17 +96,7 @@ func BenchmarkRegexScanTransfer(b *testing.B) {
 func BenchmarkRegexScanStdlib(b *testing.B) {
 	d := neo4jtest.Open(b)
 	ctx := context.Background()
-	src, err := fixture.GOROOTSrc()
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := fixture.Parse(src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := fixture.Load(ctx, d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
-		b.Fatal(err)
-	}
+	g := fixturetest.LoadStdlib(b, d)
 	m, err := config.Load("../testdata/configs/valid/code-rag.yaml")
 	if err != nil {
 		b.Fatal(err)

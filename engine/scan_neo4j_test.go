@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -61,11 +59,7 @@ type scanItem struct{ uuid, name, path string }
 // before the deadline, instead of a timeout error.
 func TestScansReadEveryCandidate(t *testing.T) {
 	d := neo4jtest.Open(t)
-	path := filepath.Join(t.TempDir(), "scan-test.yaml")
-	if err := os.WriteFile(path, []byte(scanConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := config.Load(path)
+	m, err := config.LoadSources(config.Source{Name: "scan-test.yaml", Data: []byte(scanConfig)})
 	if err != nil {
 		t.Fatal(err)
 	}
