@@ -160,7 +160,7 @@ func readChunk(ctx context.Context, tx neo4j.ManagedTransaction, cypher string, 
 }
 
 // nextChunk sizes the chunk after one of n candidates holding bytes of
-// text that took took to read: twice as large, within maxScanChunk and
+// text that took so long to read: twice as large, within maxScanChunk and
 // maxScanBytes, and no larger than the rate of this chunk reads in the
 // time left, so that the last chunk before the deadline ends in time
 // rather than being cut off.
@@ -170,7 +170,10 @@ func nextChunk(n, bytes int, took, left time.Duration) int {
 		next = min(next, int(int64(maxScanBytes)*int64(n)/int64(bytes)))
 	}
 	if took > 0 {
-		next = min(next, int(float64(n)*left.Seconds()/took.Seconds()))
+		// In floats: a very fast chunk must not overflow an int.
+		if fit := float64(n) * left.Seconds() / took.Seconds(); fit < float64(next) {
+			next = int(fit)
+		}
 	}
 	return max(next, minScanChunk)
 }
