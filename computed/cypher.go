@@ -191,8 +191,11 @@ func (w *writer) expr(n node) string {
 		}
 		return "(NOT " + w.expr(x.x) + ")"
 	case *binary:
-		if x.op == "*" {
+		switch x.op {
+		case "*":
 			return fmt.Sprintf("(%s * %s)", w.factor(x.l), w.factor(x.r))
+		case "and", "or":
+			return fmt.Sprintf("(%s %s %s)", w.junct(x.op, x.l), cypherOps[x.op], w.junct(x.op, x.r))
 		}
 		l, r := w.expr(x.l), w.expr(x.r)
 		switch x.op {
@@ -246,6 +249,49 @@ func (w *writer) factor(n node) string {
 		}
 	}
 	return s
+}
+
+// junct writes an operand of the AND or OR op. Before planning, Neo4j
+// rewrites every boolean expression into conjunctive normal form: De Morgan
+// pushes NOT inward, then OR is distributed over AND, a OR (b AND c)
+// becoming (a OR b) AND (a OR c). That is an equivalence in three-valued
+// logic but not once an operand can fail, because its runtime lets the
+// deciding value absorb an error only within one AND or OR: null OR
+// (<overflow> AND false) is null OR false, null (Go's meaning, and Neo4j's
+// for the expression as written), but (null OR <overflow>) AND (null OR
+// false) is an overflow (seed 1795500795396730228 of the differential
+// test). So an operand that is a NOT, or the other one of AND and OR, is
+// fenced like a factor; then no AND can reach a place directly under an OR,
+// whatever De Morgan makes of a NOT, and the rewrite never applies. A run
+// of one operator (a OR b OR c) stays bare: regrouping it is exact.
+func (w *writer) junct(op string, n node) string {
+	s := w.expr(n)
+	if l := w.logicOf(n); l == "not" || (l != "" && l != op) {
+		return "coalesce" + s
+	}
+	return s
+}
+
+// logicOf is the boolean operator n is written as: "and", "or", "not", or
+// "" for anything Neo4j's rewriters treat as an opaque predicate. An
+// inlined computed field is looked through; a materialized or raw cypher
+// one is a plain value.
+func (w *writer) logicOf(n node) string {
+	switch x := n.(type) {
+	case *binary:
+		if x.op == "and" || x.op == "or" {
+			return x.op
+		}
+	case *unary:
+		if x.op == "not" {
+			return "not"
+		}
+	case *ref:
+		if x.computed != nil && x.computed.Cypher == "" && !w.opts.Materialized[x.name] {
+			return w.logicOf(w.ent.Field(x.name).tree)
+		}
+	}
+	return ""
 }
 
 func (w *writer) call(x *call) string {

@@ -30,7 +30,7 @@
 //	a == b, a != b               (a = b), (a <> b)                           null if either is null; an int and a float compare exactly
 //	a < b, <=, >, >=             (a < b) …                                   numbers (exactly; -0.0 sorts below 0) and datetimes
 //	a == nil, a != nil           (a IS NULL), (a IS NOT NULL)                never null
-//	a and b, a or b, not a       (a AND b), (a OR b), (NOT a)                three-valued; false (AND) or true (OR) wins even over an error
+//	a and b, a or b, not a       (a AND b), (a OR b), (NOT a)                three-valued; false (AND) or true (OR) wins even over an error (Errors)
 //	c ? a : b                    CASE c WHEN true THEN a WHEN false THEN b END  null condition → null
 //	a ?? b                       coalesce(a, b)
 //	s + t (strings)              (s + t)                                     string + number is a type error
@@ -50,6 +50,22 @@
 //	hours_since(t)               … / 3600000                                 whole hours
 //	days_between(a, b)           ((b.epochMillis - a.epochMillis) / 86400000)
 //	other_computed_field         inlined, or n.`cache_property` when materialized
+//
+// # Errors
+//
+// Integer overflow (and a stored datetime of the wrong type) is an error,
+// not a value: Eval returns it and Neo4j raises it, except that the
+// deciding operand of AND (false) or OR (true) absorbs an error from the
+// other side, which is what Neo4j's runtime does for one AND or OR. A
+// fragment must keep that meaning through Neo4j's own rewrites, which
+// assume expressions cannot fail. Constant folding reorders products, and
+// the conjunctive normal form distributes OR over AND: null OR (<overflow>
+// AND false) is null, but (null OR <overflow>) AND (null OR false) is an
+// error. So the Cypher fences an operand those rewrites would reach in
+// coalesce(…), the identity of one argument, which they do not look into:
+// a factor that is a product or computed field, and an operand of AND or
+// OR that is a NOT or the other operator (a run of one operator stays
+// bare).
 //
 // Strings are not ordered (< > on strings is rejected): Neo4j orders a
 // string by code point or by UTF-16 unit depending on how the value is held

@@ -24,7 +24,9 @@ import (
 // An error (integer overflow, a malformed stored datetime) is a value
 // (evalError) while the program runs, because Neo4j's AND and OR absorb
 // one: `<overflow> OR true` is true and `false AND <overflow>` is false
-// whichever side Neo4j evaluates first. Every other operator passes the
+// whichever side Neo4j evaluates first (junct in cypher.go keeps Neo4j's
+// planner from regrouping the ANDs and ORs, which would move an error out
+// of reach of the value that absorbs it). Every other operator passes the
 // error on; Eval returns it.
 
 // evalError is an error travelling through a program as a value.

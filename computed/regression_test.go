@@ -5,6 +5,7 @@ package computed
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -64,5 +65,50 @@ func TestRoundNeverGivesNegativeZeroAsOnNeo4j(t *testing.T) {
 	}
 	if v, err := f.EvalAt(map[string]any{"i2": int64(-24)}, time.Now()); err != nil || v != false {
 		t.Errorf("round(-24 %% 0.5) < round(abs(0.1)) = %v, %v; Neo4j says false", v, err)
+	}
+}
+
+// Neo4j rewrites boolean expressions into conjunctive normal form before
+// planning, distributing OR over AND (after De Morgan has pushed NOT
+// inward). With an operand that overflows that changes the answer: null OR
+// (<overflow> AND false) is null, as Go says, but the rewritten
+// (null OR <overflow>) AND (null OR false) raised "long overflow" (seed
+// 1795500795396730228 of the differential test, whose case is the first
+// here). The second reaches an AND under an OR only through De Morgan:
+// null OR NOT (<overflow> OR true). The entity leaves b1 and b2 null and
+// makes i2 - i1 overflow; both sides must give null, without an error.
+func TestOrOverAndKeepsAnAbsorbedOverflowOnNeo4jAsInGo(t *testing.T) {
+	driver := neo4jtest.Open(t)
+	ctx := context.Background()
+	props := map[string]any{"i1": int64(83), "i2": int64(math.MinInt64)}
+	neo4jtest.Run(t, driver, "CREATE (n:DiffT) SET n = $props", map[string]any{"props": props})
+	now := time.Now().UTC()
+	if f, err := compileAny("i2 - i1"); err != nil {
+		t.Fatal(err)
+	} else if _, err := f.EvalAt(props, now); !errors.Is(err, ErrOverflow) {
+		t.Fatalf("i2 - i1: err = %v, want ErrOverflow; the entity no longer exercises the bug", err)
+	}
+	for _, src := range []string{
+		"(((true ?? b2) and (b1 ?? b2)) or (not is_large and (4 >= i1)))",
+		"b1 or not (i2 - i1 > 100 or i1 > 4)",
+	} {
+		f, err := compileAny(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if v, err := f.EvalAt(props, now); v != nil || err != nil {
+			t.Errorf("%s: Go gives %v, %v; want null", src, v, err)
+		}
+		frag, err := f.Fragment(Options{Now: "datetime($now)"})
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		res, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (n:DiffT) RETURN "+frag.Cypher+" AS v",
+			map[string]any{"now": now}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
+		if err != nil {
+			t.Errorf("%s: Neo4j failed: %v\n  cypher %s", src, err, frag.Cypher)
+		} else if v := res.Records[0].Values[0]; v != nil {
+			t.Errorf("%s: Neo4j gives %v, want null\n  cypher %s", src, v, frag.Cypher)
+		}
 	}
 }

@@ -55,6 +55,12 @@ type Options struct {
 	// Logger, when set, gets a line when each call starts and ends (tool,
 	// duration, error), for operators following a server's work.
 	Logger *slog.Logger
+	// CallsPerToken bounds the calls one token (one session where there
+	// are no tokens) runs at once (DefaultCallsPerToken if zero); a call
+	// beyond it waits up to CallWait (DefaultCallWait if zero) and is then
+	// refused with an isError result asking to retry.
+	CallsPerToken int
+	CallWait      time.Duration
 }
 
 // Server is an MCP server over one engine. It is safe for concurrent use
@@ -99,6 +105,7 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 		sopts.PageSize = len(cat.Tools) + 1
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, sopts)
+	s.mcp.AddReceivingMiddleware(newCallLimiter(opts.CallsPerToken, opts.CallWait).middleware)
 	for _, t := range cat.Tools {
 		def, err := definition(t)
 		if err != nil {
@@ -221,14 +228,15 @@ func jsonResult(v any) (*mcp.CallToolResult, error) {
 // errorResult turns an error into a tool result the model reads: the
 // message as text, for a *tools.CallError its problems (path, message,
 // valid choices) as structured content, and for an unavailable database
-// (whose message says to retry) {"error", "retryable": true}.
+// or a token at its call limit (whose messages say to retry) {"error",
+// "retryable": true}.
 func errorResult(err error) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
 	var ce *tools.CallError
 	switch {
 	case errors.As(err, &ce):
 		res.StructuredContent = ce
-	case errors.Is(err, engine.ErrUnavailable):
+	case errors.Is(err, engine.ErrUnavailable), errors.Is(err, errTooManyCalls):
 		res.StructuredContent = map[string]any{"error": err.Error(), "retryable": true}
 	}
 	return res

@@ -82,7 +82,7 @@ func TestHTTPHandlerAnswersOnlyRequestsWithAToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(s.HTTPHandler([]Token{{Token: "s3cret"}}))
+	srv := httptest.NewServer(s.HTTPHandler(HTTPOptions{Tokens: []Token{{Token: "s3cret"}}}))
 	defer srv.Close()
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	for token, want := range map[string]int{"": http.StatusUnauthorized, "wrong": http.StatusUnauthorized, "s3cret": http.StatusOK} {

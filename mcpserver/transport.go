@@ -19,27 +19,151 @@ const Path = "/mcp"
 // connections (a client's idle event stream would otherwise hold them).
 const responseGrace = 2 * time.Second
 
-// HTTPHandler serves the streamable-HTTP transport at [Path]. With tokens,
-// every request needs `Authorization: Bearer TOKEN` with one of them (401
-// otherwise); with none it is open, which ServeHTTP allows only on a
-// loopback address.
-func (s *Server) HTTPHandler(tokens []Token) http.Handler {
-	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
-	if len(tokens) > 0 {
-		h = auth.RequireBearerToken(verifier(tokens), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
-	}
-	mux := http.NewServeMux()
-	mux.Handle(Path, h)
-	return mux
+// The defaults of [HTTPOptions]: the limits that keep a server reachable
+// for clients holding a token while others open connections, sessions and
+// calls it never hears the end of.
+const (
+	// DefaultReadHeaderTimeout is how long a connection may take to send
+	// a request's headers (or, kept alive, to start the next request's):
+	// a client that opens connections and sends nothing holds each this
+	// long at most.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultReadTimeout is how long a request's headers and body may take
+	// together. MCP requests are small; a body trickled in slower than
+	// this is cut. (Once the body is read the deadline is lifted, so a
+	// call running longer is not affected.)
+	DefaultReadTimeout = 30 * time.Second
+	// DefaultWriteTimeout is how long one write to a client may block: a
+	// client that stops reading its responses is cut after it. It bounds
+	// each write, not the response, because a call's response stays open
+	// while the call runs (up to its --timeout) and a session's event
+	// stream (GET) stays open as long as the session.
+	DefaultWriteTimeout = 30 * time.Second
+	// DefaultIdleTimeout is how long a kept-alive connection may wait for
+	// its next request.
+	DefaultIdleTimeout = 60 * time.Second
+	// DefaultMaxConns caps the open connections (see [HTTPOptions.MaxConns]
+	// for what happens at the cap).
+	DefaultMaxConns = 1024
+	// DefaultSessionIdleTimeout closes an MCP session that has had no
+	// request for this long; its client gets 404 on the next one and
+	// starts a new session, as the MCP spec has it.
+	DefaultSessionIdleTimeout = 30 * time.Minute
+	// DefaultMaxSessions caps the open MCP sessions; an initialize beyond
+	// it gets 503 with Retry-After.
+	DefaultMaxSessions = 500
+	// DefaultMaxBatch caps the messages of one JSON-RPC batch (protocol
+	// 2025-03-26 and older; later ones have no batches).
+	DefaultMaxBatch = 16
+)
+
+// HTTPOptions configure the streamable-HTTP transport. A zero field takes
+// its default (the Default… constants).
+type HTTPOptions struct {
+	// Tokens are the bearer tokens the server accepts; a request without
+	// one of them gets 401, before its body is read, and its connection is
+	// closed. Without tokens the server is open, which ServeHTTP's caller
+	// allows only on a loopback address.
+	Tokens []Token
+	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout are the
+	// connection timeouts (see DefaultReadHeaderTimeout…). WriteTimeout
+	// bounds one write, not a response, so that a long call or an event
+	// stream is never cut while the client reads.
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// MaxConns caps the open connections. At the cap a new connection
+	// closes the one idle longest: first those that never carried a
+	// request with a token (still sending headers, or refused with 401),
+	// then kept-alive ones between requests; connections serving a
+	// request with a token are never closed for it. When every connection
+	// is serving one, the new connection gets 503 with Retry-After and is
+	// closed. ServeHTTP lowers the cap to fit the process's open-file
+	// limit (keeping room for Neo4j connections and files) and logs it.
+	MaxConns int
+	// SessionIdleTimeout closes an MCP session after this long without a
+	// request from its client (an open event stream does not count).
+	SessionIdleTimeout time.Duration
+	// MaxSessions caps the open MCP sessions: a request that would start
+	// another gets 503 with Retry-After and a JSON-RPC error saying why.
+	MaxSessions int
+	// MaxBatch caps the messages of one JSON-RPC batch: a longer batch is
+	// refused whole (400 and a JSON-RPC error), none of it run.
+	MaxBatch int
+
+	// onServe, when set, is handed ServeHTTP's connection guard (tests
+	// read its counts).
+	onServe func(*connGuard)
 }
 
-// ServeHTTP serves h on ln until ctx is done, then drains: new calls are
-// refused, running ones get up to grace to finish, and the listener and
-// connections are closed.
-func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+// withDefaults fills the zero fields with their defaults.
+func (o HTTPOptions) withDefaults() HTTPOptions {
+	orDefault(&o.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	orDefault(&o.ReadTimeout, DefaultReadTimeout)
+	orDefault(&o.WriteTimeout, DefaultWriteTimeout)
+	orDefault(&o.IdleTimeout, DefaultIdleTimeout)
+	orDefault(&o.SessionIdleTimeout, DefaultSessionIdleTimeout)
+	orDefault(&o.MaxConns, DefaultMaxConns)
+	orDefault(&o.MaxSessions, DefaultMaxSessions)
+	orDefault(&o.MaxBatch, DefaultMaxBatch)
+	return o
+}
+
+// orDefault sets a limit that is not positive to its default.
+func orDefault[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
+// HTTPHandler serves the streamable-HTTP transport at [Path] with o's
+// tokens, session and batch limits (the connection limits are
+// ServeHTTP's). With tokens, every request needs `Authorization: Bearer
+// TOKEN` with one of them.
+func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
+	o = o.withDefaults()
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+		SessionTimeout: o.SessionIdleTimeout,
+	})
+	mux := http.NewServeMux()
+	mux.Handle(Path, &limits{s: s, opts: o, next: sdk})
+	if len(o.Tokens) == 0 {
+		return trusted(mux)
+	}
+	// Every path answers 401 without a token, so none reads a body first.
+	v := verifier(o.Tokens)
+	return requireToken(v, auth.RequireBearerToken(v, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(mux))
+}
+
+// ServeHTTP serves the streamable-HTTP transport (HTTPHandler) on ln with
+// o's limits until ctx is done, then drains: new calls are refused,
+// running ones get up to grace to finish, and the listener and connections
+// are closed.
+func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions, grace time.Duration) error {
+	o = o.withDefaults()
+	maxConns := o.MaxConns
+	if lim := openFileLimit(); lim > 0 {
+		maxConns = connsWithin(maxConns, lim)
+		if maxConns < o.MaxConns {
+			s.log.Warn("the connection cap is lowered to fit the open-file limit (raise it with ulimit -n)", "max_conns", o.MaxConns, "open_file_limit", lim, "cap", maxConns)
+		}
+	}
+	s.log.Info("http limits", "max_conns", maxConns, "max_sessions", o.MaxSessions, "session_idle_timeout", o.SessionIdleTimeout,
+		"max_batch", o.MaxBatch, "read_header_timeout", o.ReadHeaderTimeout, "read_timeout", o.ReadTimeout,
+		"write_timeout", o.WriteTimeout, "idle_timeout", o.IdleTimeout)
+	g := newConnGuard(ln, maxConns, s.log)
+	if o.onServe != nil {
+		o.onServe(g)
+	}
+	srv := &http.Server{
+		Handler:           s.HTTPHandler(o),
+		ReadHeaderTimeout: o.ReadHeaderTimeout,
+		ReadTimeout:       o.ReadTimeout,
+		WriteTimeout:      o.WriteTimeout,
+		IdleTimeout:       o.IdleTimeout,
+		ConnState:         g.connState,
+		ConnContext:       g.connContext,
+	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(g) }()
 	select {
 	case err := <-served:
 		return err

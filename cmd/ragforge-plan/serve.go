@@ -32,6 +32,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	grace := fs.Duration("grace", 30*time.Second, "on SIGINT/SIGTERM, how long running calls may take to finish")
 	ef := addEngineFlags(fs, "stdio: the tenant every call runs under (needed when the config declares tenant; over http each token names its own)")
 	sf := addStatsFlags(fs, false)
+	lf := addLimitFlags(fs)
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
 		return 2
@@ -42,6 +43,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if *timeout <= 0 || *grace <= 0 {
 		fmt.Fprintln(stderr, "ragforge-plan serve: --timeout and --grace must be positive")
+		return 2
+	}
+	if err := lf.check(); err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
 		return 2
 	}
 	var tokens []mcpserver.Token
@@ -87,8 +92,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer closeEngine()
 	srv, err := mcpserver.New(eng, mcpserver.Options{
-		SearchTools: *searchTools,
-		Logger:      slog.New(slog.NewTextHandler(stderr, nil)),
+		SearchTools:   *searchTools,
+		Logger:        slog.New(slog.NewTextHandler(stderr, nil)),
+		CallsPerToken: *lf.calls,
+		CallWait:      *lf.callWait,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
@@ -99,7 +106,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "ragforge-plan serve: %d tools on stdin/stdout\n", n)
 		err = srv.RunStdio(ctx, *grace)
 	} else {
-		err = serveHTTP(ctx, srv, *addr, tokens, n, *grace, stderr)
+		err = serveHTTP(ctx, srv, *addr, lf.http(tokens), n, *grace, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
@@ -124,15 +131,15 @@ func checkAddr(addr string, tokens bool) error {
 }
 
 // serveHTTP listens on addr and serves until ctx is done.
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, tokens []mcpserver.Token, n int, grace time.Duration, stderr io.Writer) error {
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, o mcpserver.HTTPOptions, n int, grace time.Duration, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	auth := "no authentication (loopback only)"
-	if len(tokens) > 0 {
-		auth = fmt.Sprintf("%d bearer token(s)", len(tokens))
+	if len(o.Tokens) > 0 {
+		auth = fmt.Sprintf("%d bearer token(s)", len(o.Tokens))
 	}
 	fmt.Fprintf(stderr, "ragforge-plan serve: %d tools at http://%s%s, %s\n", n, ln.Addr(), mcpserver.Path, auth)
-	return srv.ServeHTTP(ctx, ln, srv.HTTPHandler(tokens), grace)
+	return srv.ServeHTTP(ctx, ln, o, grace)
 }

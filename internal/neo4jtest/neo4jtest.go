@@ -207,6 +207,28 @@ func RequireAPOC(t testing.TB, d neo4j.DriverWithContext) {
 	}
 }
 
+// RequireTransactionMemoryLimit is how a test says it needs the server to
+// limit one transaction's memory (db.memory.transaction.max, which
+// scripts/neo4j sets): it returns the limit, or skips the test when the
+// server sets none, failing it under CI=true.
+func RequireTransactionMemoryLimit(t testing.TB, d neo4j.DriverWithContext) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	res, err := neo4j.ExecuteQuery(ctx, d,
+		"SHOW SETTINGS YIELD name, value WHERE name = 'db.memory.transaction.max' RETURN value",
+		nil, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(Database()))
+	if err != nil || len(res.Records) != 1 {
+		t.Fatalf("neo4jtest.RequireTransactionMemoryLimit: reading the setting: %v", err)
+	}
+	v, _ := res.Records[0].Get("value")
+	limit, _ := v.(string)
+	if limit == "" || strings.Trim(limit, "0B") == "" {
+		skipOutsideCI(t, "neo4jtest: this test needs a per-transaction memory limit and the server sets none: restart it with scripts/neo4j (it sets db.memory.transaction.max)")
+	}
+	return limit
+}
+
 // skipOutsideCI skips a test whose prerequisite is missing, or fails it
 // under CI=true, where a skip would hide that the test never ran.
 func skipOutsideCI(t testing.TB, msg string) {

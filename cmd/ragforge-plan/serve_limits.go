@@ -1,0 +1,69 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/ragforge/ragforge/mcpserver"
+)
+
+// limitFlags are serve's limits: the HTTP transport's timeouts and caps,
+// and the calls each token may run at once (stdio: the one session).
+type limitFlags struct {
+	readHeader, read, write, idle, sessionIdle, callWait *time.Duration
+	conns, sessions, batch, calls                        *int
+}
+
+func addLimitFlags(fs *flag.FlagSet) *limitFlags {
+	return &limitFlags{
+		readHeader:  fs.Duration("read-header-timeout", mcpserver.DefaultReadHeaderTimeout, "http: how long a connection may take to send a request's headers"),
+		read:        fs.Duration("read-timeout", mcpserver.DefaultReadTimeout, "http: how long a request's headers and body may take together"),
+		write:       fs.Duration("write-timeout", mcpserver.DefaultWriteTimeout, "http: how long one write to a client that does not read may block (a long call or an event stream is not cut)"),
+		idle:        fs.Duration("idle-timeout", mcpserver.DefaultIdleTimeout, "http: how long a kept-alive connection may wait for its next request"),
+		conns:       fs.Int("max-conns", mcpserver.DefaultMaxConns, "http: open connections; at the cap the one idle longest is closed, or a new one gets 503 (lowered to fit ulimit -n)"),
+		sessionIdle: fs.Duration("session-idle-timeout", mcpserver.DefaultSessionIdleTimeout, "http: an MCP session with no request for this long is closed"),
+		sessions:    fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "http: open MCP sessions; a new one beyond gets 503 with Retry-After"),
+		batch:       fs.Int("max-batch", mcpserver.DefaultMaxBatch, "http: messages in one JSON-RPC batch (protocol 2025-03-26); a longer one is refused"),
+		calls:       fs.Int("calls-per-token", mcpserver.DefaultCallsPerToken, "calls one token (stdio: the session) runs at once; more wait up to --call-wait"),
+		callWait:    fs.Duration("call-wait", mcpserver.DefaultCallWait, "how long a call beyond --calls-per-token waits before it is refused (isError: retry)"),
+	}
+}
+
+// check refuses a limit that is not positive: zero would silently mean
+// the default, and a negative one nothing sensible.
+func (l *limitFlags) check() error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"read-header-timeout", *l.readHeader}, {"read-timeout", *l.read}, {"write-timeout", *l.write},
+		{"idle-timeout", *l.idle}, {"session-idle-timeout", *l.sessionIdle}, {"call-wait", *l.callWait}} {
+		if d.v <= 0 {
+			return fmt.Errorf("--%s must be positive", d.name)
+		}
+	}
+	for _, n := range []struct {
+		name string
+		v    int
+	}{{"max-conns", *l.conns}, {"max-sessions", *l.sessions}, {"max-batch", *l.batch}, {"calls-per-token", *l.calls}} {
+		if n.v <= 0 {
+			return fmt.Errorf("--%s must be positive", n.name)
+		}
+	}
+	return nil
+}
+
+// http returns the HTTP transport's options with these limits.
+func (l *limitFlags) http(tokens []mcpserver.Token) mcpserver.HTTPOptions {
+	return mcpserver.HTTPOptions{
+		Tokens:             tokens,
+		ReadHeaderTimeout:  *l.readHeader,
+		ReadTimeout:        *l.read,
+		WriteTimeout:       *l.write,
+		IdleTimeout:        *l.idle,
+		MaxConns:           *l.conns,
+		SessionIdleTimeout: *l.sessionIdle,
+		MaxSessions:        *l.sessions,
+		MaxBatch:           *l.batch,
+	}
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+)
+
+// TestServeUnderAnOpenFileLimitOf1000KeepsATokenClientInPastAThousandIdleConnections
+// replays the report of issue 18 on the command: a server allowed 1,000
+// open files, 1,000 connections that send nothing or half a request and no
+// token, and a client with a token that must still connect and call within
+// a second. Before the connection cap the server ran out of files and the
+// client got in only when the idle connections' header timeout (10 s) freed
+// some (8.5 s on the project's machine); now the server lowers its cap to
+// fit the limit, says so, and closes idle connections to make room.
+func TestServeUnderAnOpenFileLimitOf1000KeepsATokenClientInPastAThousandIdleConnections(t *testing.T) {
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) is not installed: it runs the server under a low open-file limit")
+	}
+	bin := buildCommand(t)
+	_ = neo4jtest.Open(t)
+	dir := t.TempDir()
+	limited := filepath.Join(dir, "ragforge-plan-1000")
+	script := fmt.Sprintf("#!/bin/sh\nexec %s --nofile=1000:1000 -- %s \"$@\"\n", prlimit, bin)
+	tokens := filepath.Join(dir, "tokens.yaml")
+	if err := os.WriteFile(limited, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tokens, []byte("- token: s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startHTTPServer(t, limited, append([]string{"--tokens", tokens, "--max-sessions", "7", "--max-batch", "5", "--calls-per-token", "3"}, neo4jtest.Flags(t)...)...)
+	if line := s.waitFor(t, "http limits"); !strings.Contains(line, "max_conns=744") || !strings.Contains(line, "max_sessions=7") || !strings.Contains(line, "max_batch=5") {
+		t.Errorf("the limits serve logs: %s; want the connection cap lowered to 744 (1,000 open files less 256) and the flags' values", line)
+	}
+
+	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
+	var closed atomic.Int64
+	for i := range 1000 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		defer c.Close()
+		if i%2 == 1 {
+			fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\n", addr)
+		}
+		go func() {
+			io.Copy(io.Discard, c)
+			closed.Add(1)
+		}()
+	}
+	// The server has taken them all once it has closed those over its cap.
+	deadline := time.Now().Add(20 * time.Second)
+	for closed.Load() < 1000-744 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server closed %d of the 1,000 idle connections in 20 s, want at least %d", closed.Load(), 1000-744)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tr := &mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: &http.Client{Transport: tokenTransport("s3cret")}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatalf("the token client: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "query_entities", Arguments: map[string]any{"entity_type": "File", "limit": 1}})
+	took := time.Since(start)
+	if err != nil || res.IsError {
+		t.Fatalf("the token client's call: %v %+v", err, res)
+	}
+	t.Logf("the token client connected and called in %v; %d idle connections closed by the server", took.Round(time.Millisecond), closed.Load())
+	if took > time.Second {
+		t.Errorf("the token client connected and called in %v, want within 1 s", took)
+	}
+}
+
+// tokenTransport sends every request with the bearer token.
+func tokenTransport(token string) http.RoundTripper {
+	next := http.DefaultTransport.(*http.Transport).Clone()
+	return roundTripper(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+token)
+		return next.RoundTrip(r)
+	})
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestServeRefusesALimitThatIsNotPositive(t *testing.T) {
+	for _, flag := range []string{"--max-conns", "--max-batch", "--write-timeout", "--call-wait"} {
+		value := "0"
+		if strings.HasSuffix(flag, "timeout") || strings.HasSuffix(flag, "wait") {
+			value = "0s"
+		}
+		code, _, errOut := execute(t, "serve", codeRAG, "--transport", "http", flag, value)
+		if code != 2 || !strings.Contains(errOut, flag+" must be positive") {
+			t.Errorf("%s %s: exit %d, %s", flag, value, code, errOut)
+		}
+	}
+}

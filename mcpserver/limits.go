@@ -1,0 +1,213 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// unauthorizedLinger is how long a connection refused with 401 stays open
+// after the response, so the client reads the 401 before the close (closing
+// at once, with its body unread, would reset the connection and could lose
+// the response).
+const unauthorizedLinger = 500 * time.Millisecond
+
+// sessionRetryAfter is the Retry-After of a new session refused at the
+// session cap, in seconds: sessions end when clients close them or sit
+// idle for the session idle timeout, so a minute is a fair first wait.
+const sessionRetryAfter = "60"
+
+// requireToken answers a request without one of the tokens 401 before
+// anything reads its body, and passes the others to next (the SDK's
+// auth.RequireBearerToken, which hands the token's info to the sessions).
+// The 401 carries `WWW-Authenticate: Bearer` and closes the connection:
+// Go's server would otherwise read up to 256 KB of the unread body, at the
+// client's pace, to keep the connection for another request.
+func requireToken(v auth.TokenVerifier, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, token, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		challenge, msg := `Bearer realm="ragforge"`, "a bearer token is needed: Authorization: Bearer TOKEN"
+		if strings.EqualFold(scheme, "bearer") && strings.TrimSpace(token) != "" {
+			if _, err := v(r.Context(), strings.TrimSpace(token), r); err == nil {
+				defer serving(r)()
+				next.ServeHTTP(w, r)
+				return
+			}
+			challenge, msg = challenge+`, error="invalid_token"`, "the bearer token is not one of this server's"
+		}
+		w.Header().Set("WWW-Authenticate", challenge)
+		w.Header().Set("Connection", "close")
+		http.Error(w, msg, http.StatusUnauthorized)
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(unauthorizedLinger))
+	})
+}
+
+// trusted serves an open server's requests (no tokens, loopback only):
+// each marks its connection busy as a request with a token would.
+func trusted(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer serving(r)()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limits applies the session cap, the batch limit and the write timeout
+// to requests that passed authentication, then hands them to next (the
+// SDK's streamable handler).
+type limits struct {
+	s    *Server
+	opts HTTPOptions
+	next http.Handler
+
+	mu      sync.Mutex
+	pending int // requests starting a session, not yet in s.mcp.Sessions()
+}
+
+func (l *limits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		if r.Header.Get("Mcp-Session-Id") == "" {
+			if !l.reserveSession() {
+				w.Header().Set("Retry-After", sessionRetryAfter)
+				jsonrpcError(w, http.StatusServiceUnavailable, fmt.Sprintf(
+					"the server holds its maximum of %d MCP sessions (--max-sessions): retry later; idle sessions close after %v, and a client can end its own with DELETE %s",
+					l.opts.MaxSessions, l.opts.SessionIdleTimeout, Path))
+				return
+			}
+			defer l.releaseSession()
+		}
+		if !l.checkBatch(w, r) {
+			return
+		}
+	}
+	l.next.ServeHTTP(&stallWriter{ResponseWriter: w, timeout: l.opts.WriteTimeout}, r)
+}
+
+// reserveSession counts a request that may start a session in, unless the
+// sessions open and starting reach the cap. Counting the starting ones
+// keeps concurrent initializes from overshooting it.
+func (l *limits) reserveSession() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := l.pending
+	for range l.s.mcp.Sessions() {
+		n++
+	}
+	if n >= l.opts.MaxSessions {
+		return false
+	}
+	l.pending++
+	return true
+}
+
+func (l *limits) releaseSession() {
+	l.mu.Lock()
+	l.pending--
+	l.mu.Unlock()
+}
+
+// checkBatch refuses a JSON-RPC batch longer than MaxBatch, answering
+// 400 with a JSON-RPC error, before any of it runs; r.Body is left to
+// read from the start. Only a body that opens with '[' is buffered (up to
+// the SDK's body limit, which the SDK would read anyway).
+func (l *limits) checkBatch(w http.ResponseWriter, r *http.Request) bool {
+	br := bufio.NewReader(r.Body)
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{br, r.Body}
+	for {
+		b, err := br.Peek(1)
+		if err != nil {
+			return true // empty or unreadable: the SDK says so
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			br.ReadByte()
+			continue
+		case '[':
+		default:
+			return true
+		}
+		break
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+		} else {
+			http.Error(w, "failed to read body", http.StatusBadRequest)
+		}
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if _, err := dec.Token(); err != nil {
+		return true
+	}
+	for n := 0; dec.More(); n++ {
+		if n == l.opts.MaxBatch {
+			jsonrpcError(w, http.StatusBadRequest, fmt.Sprintf(
+				"a JSON-RPC batch may hold at most %d messages (--max-batch): none of this one ran; send it in smaller batches", l.opts.MaxBatch))
+			return false
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return true // malformed: the SDK says so
+		}
+	}
+	return true
+}
+
+// jsonrpcError answers status with a JSON-RPC error (no id: the request
+// was not read as one), which MCP clients show as the call's error.
+func jsonrpcError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{
+		"jsonrpc": "2.0", "id": nil,
+		"error": map[string]any{"code": -32000, "message": msg},
+	})
+}
+
+// stallWriter bounds each write to the client by timeout, moving the
+// connection's write deadline before every write and flush. http.Server's
+// WriteTimeout alone bounds the whole response, which would cut a call
+// running longer than it and every session's event stream (GET), both of
+// which rightly stay open; a client that stops reading is still cut after
+// timeout.
+type stallWriter struct {
+	http.ResponseWriter
+	timeout time.Duration
+}
+
+func (w *stallWriter) extend() {
+	http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
+}
+
+func (w *stallWriter) Write(p []byte) (int, error) {
+	w.extend()
+	return w.ResponseWriter.Write(p)
+}
+
+// FlushError flushes, as http.ResponseController.Flush calls it (the SDK
+// flushes every event).
+func (w *stallWriter) FlushError() error {
+	w.extend()
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *stallWriter) Flush() { w.FlushError() }
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *stallWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
