@@ -137,11 +137,12 @@ type shaper struct {
 	// dropped embedding-like lists, for the notes.
 	shortened, dropped map[string]bool
 	truncated          bool
-	scanCapped         bool
 	// last holds the sort keys of the last row shaped (Shape.SortKeys);
 	// tie says the first row beyond the limit has the same keys.
 	last []any
 	tie  bool
+	// scan is what a regex or glob scan read (nil for other statements).
+	scan *scanReport
 }
 
 func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *shaper {
@@ -166,7 +167,7 @@ func (sh *shaper) reset() {
 	}
 	sh.res = &Result{kind: kind}
 	sh.shortened, sh.dropped = map[string]bool{}, map[string]bool{}
-	sh.truncated, sh.scanCapped = false, false
+	sh.truncated = false
 	sh.last, sh.tie = nil, false
 }
 
@@ -325,9 +326,8 @@ func (sh *shaper) props(v any, entity string) map[string]any {
 func (sh *shaper) result() *Result {
 	r := sh.res
 	r.Truncated = sh.truncated
-	if sh.scanCapped {
-		r.Truncated = true
-		r.Notes = append(r.Notes, fmt.Sprintf("only the first %d candidates were matched against the pattern; narrow the pattern with a literal prefix or use another mode to search further", sh.st.Filter.ScanLimit))
+	if sh.scan != nil {
+		sh.scanResult()
 	}
 	if sh.truncated {
 		switch r.kind {

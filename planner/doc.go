@@ -34,12 +34,13 @@
 //
 // Agent-supplied regular expressions and globs never reach Neo4j's `=~`
 // (Java regex backtracks without bound and ignores transaction timeouts).
-// The statement fetches candidates with a cheap prefilter (a literal
-// prefix, suffix or required substring) and at most [Options.ScanLimit]
-// rows, each only its id and the matched text; [Statement.Filter] then
+// The statement reads candidates with a cheap prefilter (a literal
+// prefix, suffix or required substring), in unique-field order and in
+// chunks ([Statement.Next] continues after the last id read), each
+// candidate only its id and the matched text; [Statement.Filter] then
 // matches them in Go with RE2 (linear time) or doublestar globs, stopping
-// at the call's limit, and [Statement.Fetch] reads the properties of the
-// entities kept.
+// at the call's limit or its deadline, and [Statement.Fetch] reads the
+// properties of the entities kept.
 //
 // Time-zone rules: datetimes an agent writes without a zone are UTC;
 // relative periods ("today", "last_week", "last_7_days") and precision
