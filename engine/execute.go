@@ -118,7 +118,7 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 // embed fills the statement's embedding parameter.
 func (e *Engine) embed(ctx context.Context, st *planner.Statement) error {
 	if e.opts.Embedder == nil {
-		return &tools.CallError{Tool: tools.SemanticSearch, Problems: []tools.Problem{{Message: "semantic search needs an embedder, and none is configured"}}}
+		return tools.Fail(tools.SemanticSearch, "", nil, "semantic search needs an embedder, and none is configured")
 	}
 	var vi = e.vectorIndex(st.Embed.Index)
 	vec, err := e.opts.Embedder.Embed(ctx, st.Embed.Text, vi)
@@ -138,7 +138,7 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 	if st.Filter != nil {
 		m, err := st.Filter.Matcher()
 		if err != nil {
-			return nil, &tools.CallError{Tool: call.Name, Problems: []tools.Problem{{Path: "/pattern", Message: err.Error()}}}
+			return nil, tools.Fail(call.Name, "/pattern", nil, "%v", err)
 		}
 		match = m
 	}
@@ -248,7 +248,7 @@ func cloneParams(p map[string]any) map[string]any {
 // fix its query.
 func runError(tool string, err error) error {
 	if msg, ok := neo4jtx.StatementError(err); ok && tool == tools.RunCypher {
-		return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: "/query", Message: msg}}}
+		return tools.Fail(tool, "/query", nil, "%s", msg)
 	}
 	return fmt.Errorf("engine: running %s: %w", tool, err)
 }

@@ -28,9 +28,9 @@ func (e *Engine) checkRaw(ctx context.Context, query string) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &refusal):
-		return &tools.CallError{Tool: tools.RunCypher, Problems: []tools.Problem{{Path: "/query", Message: refusal.Reason}}}
+		return tools.Fail(tools.RunCypher, "/query", nil, "%s", refusal.Reason)
 	case errors.As(err, &plan):
-		return &tools.CallError{Tool: tools.RunCypher, Problems: []tools.Problem{{Path: "/query", Message: "Neo4j cannot plan the query: " + plan.Msg}}}
+		return tools.Fail(tools.RunCypher, "/query", nil, "Neo4j cannot plan the query: %s", plan.Msg)
 	}
 	return fmt.Errorf("engine: explaining run_cypher query: %w", err)
 }

@@ -120,10 +120,10 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 		raw = json.RawMessage("{}")
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, problem("", "arguments do not fit the tool's schema: "+err.Error())
+		return nil, tools.Fail(Name, "", nil, "arguments do not fit the tool's schema: %v", err)
 	}
 	if a.Cypher == "" {
-		return nil, problem("/cypher", "give the Cypher query to run")
+		return nil, tools.Fail(Name, "/cypher", nil, "give the Cypher query to run")
 	}
 	params, err := decodeParams(a.Params)
 	if err != nil {
@@ -142,14 +142,14 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 	var planErr *readonly.PlanError
 	switch {
 	case errors.As(err, &refusal):
-		return nil, problem("/cypher", refusal.Reason)
+		return nil, tools.Fail(Name, "/cypher", nil, "%s", refusal.Reason)
 	case errors.As(err, &planErr):
-		return nil, problem("/cypher", "Neo4j cannot plan the query: "+planErr.Msg)
+		return nil, tools.Fail(Name, "/cypher", nil, "Neo4j cannot plan the query: %s", planErr.Msg)
 	case err != nil:
 		return nil, fmt.Errorf("traverse: explaining the query: %w", err)
 	}
 	if err := scope.Check(ex.Plan, t.m.Tenant.Field, tenant.Param); err != nil {
-		return nil, problem("/cypher", err.Error())
+		return nil, tools.Fail(Name, "/cypher", nil, "%v", err)
 	}
 	return t.run(ctx, a.Cypher, params, ex.Keys)
 }
@@ -201,14 +201,10 @@ func (t *tool) run(ctx context.Context, cypher string, params map[string]any, ke
 func runError(err error) error {
 	var to *neo4jtx.TimeoutError
 	if errors.As(err, &to) {
-		return problem("/cypher", "the query took longer than the time limit; narrow it (labels, tenant predicates early, LIMIT)")
+		return tools.Fail(Name, "/cypher", nil, "the query took longer than the time limit; narrow it (labels, tenant predicates early, LIMIT)")
 	}
 	if msg, ok := neo4jtx.StatementError(err); ok {
-		return problem("/cypher", msg)
+		return tools.Fail(Name, "/cypher", nil, "%s", msg)
 	}
 	return fmt.Errorf("traverse: running the query: %w", err)
-}
-
-func problem(path, msg string) error {
-	return &tools.CallError{Tool: Name, Problems: []tools.Problem{{Path: path, Message: msg}}}
 }
