@@ -14,8 +14,10 @@ import (
 	"github.com/ragforge/ragforge/tools"
 )
 
-// ErrNoDriver is returned by Execute on an engine built without a driver.
-var ErrNoDriver = errors.New("engine: no Neo4j driver configured")
+// ErrNoDriver is returned by Execute on an engine built without a driver,
+// whichever tool is called (the generated tools and every handler: tree,
+// write, traverse, explore, run_cypher).
+var ErrNoDriver = neo4jtx.ErrNoDriver
 
 // Execute validates a call against the tool's JSON Schema and the model,
 // plans it into one statement, runs it in a read transaction with the

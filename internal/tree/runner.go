@@ -9,6 +9,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
@@ -18,10 +19,6 @@ import (
 // million-file disk to a browser; a call over it is told to narrow its
 // filters.
 const MaxDiagramNodes = 25000
-
-// ErrNoDriver is returned by a tree tool on a runner built without a
-// driver (a catalog listed for `ragforge-plan tools`).
-var ErrNoDriver = errors.New("tree: no Neo4j driver configured")
 
 // Options connect a [Runner] to Neo4j.
 type Options struct {
@@ -116,7 +113,7 @@ func (r *Runner) tree(tool, name string) (*compiledTree, error) {
 // read reads and filters a tree, after checking the filters.
 func (r *Runner) read(ctx context.Context, tool, at string, tr *compiledTree, f Filters) (*view, error) {
 	if r.opts.Driver == nil {
-		return nil, ErrNoDriver
+		return nil, neo4jtx.ErrNoDriver
 	}
 	if ps := f.check(); len(ps) > 0 {
 		ce := &tools.CallError{Tool: tool}
@@ -181,7 +178,7 @@ func (r *Runner) Diagram(ctx context.Context, id string) (*Diagram, error) {
 // is unknown.
 func (r *Runner) preset(ctx context.Context, tool, id string) (*preset, *compiledTree, error) {
 	if r.opts.Driver == nil {
-		return nil, nil, ErrNoDriver
+		return nil, nil, neo4jtx.ErrNoDriver
 	}
 	p, err := r.loadPreset(ctx, id)
 	if err != nil {

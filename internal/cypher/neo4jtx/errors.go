@@ -12,6 +12,14 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
+// ErrNoDriver is the error of a tool call made without a Neo4j driver: an
+// engine or a handler built with none (to list or plan the tools offline,
+// as `ragforge-plan tools` does) can describe its tools but not run them.
+// Every handler returns this one error (engine.ErrNoDriver is the same
+// value), and so do [Read] and [Write] given a nil driver, so a caller
+// tests for it with errors.Is whichever tool it called.
+var ErrNoDriver = errors.New("no Neo4j driver configured: the tools can be listed and planned but not run")
+
 // ErrUnavailable is what errors.Is finds in every [*UnavailableError].
 var ErrUnavailable = errors.New("the database is unavailable")
 

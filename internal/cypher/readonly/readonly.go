@@ -98,7 +98,7 @@ var apocName = regexp.MustCompile(`(?i)\bapoc\.[A-Za-z0-9_.]+`)
 // the timeout) is returned wrapped, and means "not known to be a read".
 func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, opts Options) (*Explained, error) {
 	if driver == nil {
-		return nil, errors.New("readonly: no Neo4j driver")
+		return nil, neo4jtx.ErrNoDriver
 	}
 	procs := opts.Procedures
 	if procs == nil {

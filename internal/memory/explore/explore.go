@@ -3,7 +3,6 @@ package explore
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/embedder"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
@@ -194,10 +194,6 @@ func (x *explorer) handle(ctx context.Context, raw json.RawMessage) (any, error)
 	return x.run(ctx, a)
 }
 
-// ErrNoDriver is returned by a call on a tool built without a driver (a
-// catalog listed for `ragforge-plan tools`).
-var ErrNoDriver = errors.New("explore: no Neo4j driver configured")
-
 // run checks the arguments, embeds the queries, reads and ranks.
 func (x *explorer) run(ctx context.Context, a Args) (*Result, error) {
 	if err := x.check(a); err != nil {
@@ -212,7 +208,7 @@ func (x *explorer) run(ctx context.Context, a Args) (*Result, error) {
 		tn = v
 	}
 	if x.opts.Driver == nil {
-		return nil, ErrNoDriver
+		return nil, neo4jtx.ErrNoDriver
 	}
 	tops := x.tops(a.Top)
 	srcs, err := x.sources(ctx, a, tops)

@@ -135,7 +135,7 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	params[tenant.Param] = v
 	if t.opts.Driver == nil {
-		return nil, errors.New("traverse: no Neo4j driver configured")
+		return nil, neo4jtx.ErrNoDriver
 	}
 	ex, err := readonly.Check(ctx, t.opts.Driver, a.Cypher, readonly.Options{Database: t.opts.Database, Timeout: t.opts.Timeout, Procedures: t.opts.Procedures, Params: params})
 	var refusal *readonly.Refusal

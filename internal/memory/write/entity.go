@@ -234,7 +234,7 @@ func (w *Writer) embed(ctx context.Context, e *model.Entity, values map[string]a
 // computed fields in one write transaction.
 func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, create bool, wr entityWrite) (any, error) {
 	if w.opts.Driver == nil {
-		return nil, fmt.Errorf("write: no Neo4j driver configured")
+		return nil, neo4jtx.ErrNoDriver
 	}
 	label, err := ident.Quote(e.Name)
 	if err != nil {

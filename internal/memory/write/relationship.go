@@ -181,7 +181,7 @@ func (w *Writer) relationshipHandler(rels []*relDecl, create bool) func(context.
 			return nil, tools.Fail(tool, "/relationship_type", relationshipTypes(rels), "%q is not a writable relationship type", a.Type)
 		}
 		if w.opts.Driver == nil {
-			return nil, fmt.Errorf("write: no Neo4j driver configured")
+			return nil, neo4jtx.ErrNoDriver
 		}
 		return neo4jtx.Write(ctx, w.opts.Driver, w.opts.Database, w.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 			return w.writeRelationship(ctx, tx, tool, candidates, a, tn)
