@@ -213,7 +213,7 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 		return nil, nil
 	})
 	if err != nil {
-		return nil, runError(call.Name, err)
+		return nil, fmt.Errorf("engine: running %s: %w", call.Name, err)
 	}
 	return sh.result(), nil
 }
@@ -242,17 +242,6 @@ func cloneParams(p map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-// runError turns a Neo4j failure into an error that says what happened
-// (Execute's callError finishes the classified ones); a problem with an
-// agent-written statement (run_cypher) is a CallError so the agent can
-// fix its query.
-func runError(tool string, err error) error {
-	if msg, ok := neo4jtx.StatementError(err); ok && tool == tools.RunCypher {
-		return tools.Fail(tool, "/query", nil, "%s", msg)
-	}
-	return fmt.Errorf("engine: running %s: %w", tool, err)
 }
 
 // as is errors.As, named for brevity in checks.
