@@ -39,10 +39,10 @@ import (
 	"github.com/ragforge/ragforge/model"
 )
 
-// EmbeddingMinLen is the length from which a list of numbers is taken for
+// embeddingMinLen is the length from which a list of numbers is taken for
 // an embedding and left out of results: vectors cost thousands of tokens
 // and mean nothing to an agent.
-const EmbeddingMinLen = 32
+const embeddingMinLen = 32
 
 // Converter converts the values of one result. The zero Converter leaves
 // out embeddings and nothing else; a nil *Converter leaves out nothing
@@ -118,7 +118,7 @@ func (c *Converter) Value(name string, v any) (out any, ok bool) {
 		}
 		return out, true
 	case []float64:
-		if c != nil && len(x) >= EmbeddingMinLen {
+		if c != nil && len(x) >= embeddingMinLen {
 			c.drop(name)
 			return nil, false
 		}
@@ -235,7 +235,7 @@ func (c *Converter) drop(name string) {
 // embedding reports whether xs is a list of numbers long enough to be an
 // embedding.
 func embedding(xs []any) bool {
-	if len(xs) < EmbeddingMinLen {
+	if len(xs) < embeddingMinLen {
 		return false
 	}
 	for _, x := range xs {
