@@ -14,8 +14,10 @@ import (
 	"github.com/ragforge/ragforge/tools"
 )
 
-// ErrNoDriver is returned by Execute on an engine built without a driver.
-var ErrNoDriver = errors.New("engine: no Neo4j driver configured")
+// ErrNoDriver is returned by Execute on an engine built without a driver,
+// whichever tool is called (the generated tools and every handler: tree,
+// write, traverse, explore, run_cypher).
+var ErrNoDriver = neo4jtx.ErrNoDriver
 
 // Execute validates a call against the tool's JSON Schema and the model,
 // plans it into one statement, runs it in a read transaction with the
@@ -118,7 +120,7 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 // embed fills the statement's embedding parameter.
 func (e *Engine) embed(ctx context.Context, st *planner.Statement) error {
 	if e.opts.Embedder == nil {
-		return &tools.CallError{Tool: tools.SemanticSearch, Problems: []tools.Problem{{Message: "semantic search needs an embedder, and none is configured"}}}
+		return tools.Fail(tools.SemanticSearch, "", nil, "semantic search needs an embedder, and none is configured")
 	}
 	var vi = e.vectorIndex(st.Embed.Index)
 	vec, err := e.opts.Embedder.Embed(ctx, st.Embed.Text, vi)
@@ -181,7 +183,7 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 		return nil, res.Err()
 	})
 	if err != nil {
-		return nil, runError(call.Name, err)
+		return nil, fmt.Errorf("engine: running %s: %w", call.Name, err)
 	}
 	return sh.result(), nil
 }
@@ -192,17 +194,6 @@ func cloneParams(p map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-// runError turns a Neo4j failure into an error that says what happened
-// (Execute's callError finishes the classified ones); a problem with an
-// agent-written statement (run_cypher) is a CallError so the agent can
-// fix its query.
-func runError(tool string, err error) error {
-	if msg, ok := neo4jtx.StatementError(err); ok && tool == tools.RunCypher {
-		return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: "/query", Message: msg}}}
-	}
-	return fmt.Errorf("engine: running %s: %w", tool, err)
 }
 
 // as is errors.As, named for brevity in checks.

@@ -91,7 +91,7 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 				rep.deadline = true
 				break
 			}
-			return nil, runError(call.Name, err)
+			return nil, err
 		}
 		c := out.(chunkRows)
 		bytes := 0
@@ -128,7 +128,7 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 			return nil, fetch(ctx, tx, st.Fetch, kept, sh)
 		})
 		if err != nil {
-			return nil, runError(call.Name, err)
+			return nil, err
 		}
 	}
 	sh.truncated = truncated || rep.deadline

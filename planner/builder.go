@@ -6,6 +6,7 @@ import (
 
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // builder assembles one statement: clauses in order, parameters numbered in
@@ -120,7 +121,7 @@ func (b *builder) field(name, path string) (fieldRef, error) {
 	if c := b.e.ComputedField(name); c != nil {
 		return fieldRef{f: &c.Field, c: c}, nil
 	}
-	return fieldRef{}, callError(b.tool, path, b.p.fieldNames(b.e), "%q is not a field of %s", name, b.e.Name)
+	return fieldRef{}, tools.Fail(b.tool, path, b.p.fieldNames(b.e), "%q is not a field of %s", name, b.e.Name)
 }
 
 // runtime reports whether the field must be computed in the statement

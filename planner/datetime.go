@@ -58,7 +58,7 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 	} else if c := e.ComputedField(a.Field); c != nil {
 		f = &c.Field
 	} else {
-		return nil, callError(tool, "/field", e.FieldNames(), "%q is not a field of %s", a.Field, e.Name)
+		return nil, tools.Fail(tool, "/field", e.FieldNames(), "%q is not a field of %s", a.Field, e.Name)
 	}
 	prec := a.Precision
 	// Parse checked every datetime; one that fails here skipped it.
@@ -102,7 +102,7 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 	case "relative":
 		from, to, err := tools.RelativePeriod(a.RelativePeriod, p.opts.Now().In(p.loc))
 		if err != nil {
-			return nil, callError(tool, "/relative_period", nil, "%v", err)
+			return nil, tools.Fail(tool, "/relative_period", nil, "%v", err)
 		}
 		ft, _ := truncate(from, prec, p.loc)
 		tt := ceil(to, prec, p.loc)

@@ -138,12 +138,7 @@ func (p *Planner) Plan(call Call, state State) (st *Statement, err error) {
 	case *tools.RunCypherArgs:
 		return p.runCypher(a)
 	}
-	return nil, callError(call.Tool, "", nil, "the planner has no plan for arguments of type %T", call.Args)
-}
-
-// callError builds a one-problem *tools.CallError.
-func callError(tool, path string, valid []string, format string, args ...any) error {
-	return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: path, Message: fmt.Sprintf(format, args...), Valid: valid}}}
+	return nil, tools.Fail(call.Tool, "", nil, "the planner has no plan for arguments of type %T", call.Args)
 }
 
 // unplannable is the error for a value outside the planner's fixed maps
@@ -157,7 +152,7 @@ func unplannable(tool, what string, v any) error {
 func (p *Planner) entity(tool, name, path string) (*model.Entity, error) {
 	e := p.m.Entity(name)
 	if e == nil {
-		return nil, callError(tool, path, p.m.EntityNames(), "%q is not an entity", name)
+		return nil, tools.Fail(tool, path, p.m.EntityNames(), "%q is not an entity", name)
 	}
 	return e, nil
 }

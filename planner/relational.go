@@ -43,7 +43,7 @@ func (s scope) field(b *builder, name, at string) (fieldRef, error) {
 			}
 			valid = append(valid, f.Name)
 		}
-		return fieldRef{}, callError(b.tool, at, valid, "%q is not a stored field of %s (computed fields of related entities cannot be tested)", name, s.name)
+		return fieldRef{}, tools.Fail(b.tool, at, valid, "%q is not a stored field of %s (computed fields of related entities cannot be tested)", name, s.name)
 	}
 	for _, f := range s.rel {
 		if f.Name == name {
@@ -51,7 +51,7 @@ func (s scope) field(b *builder, name, at string) (fieldRef, error) {
 		}
 		valid = append(valid, f.Name)
 	}
-	return fieldRef{}, callError(b.tool, at, valid, "%q is not a property of %s", name, s.name)
+	return fieldRef{}, tools.Fail(b.tool, at, valid, "%q is not a property of %s", name, s.name)
 }
 
 // test renders one condition in scope s: a field test, a relationship
@@ -59,7 +59,7 @@ func (s scope) field(b *builder, name, at string) (fieldRef, error) {
 // predicate on a runtime computed field waits for its value).
 func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string, []fieldRef, error) {
 	if depth > maxConditionDepth {
-		return "", nil, callError(b.tool, at, nil, "conditions nest at most %d levels deep", maxConditionDepth)
+		return "", nil, tools.Fail(b.tool, at, nil, "conditions nest at most %d levels deep", maxConditionDepth)
 	}
 	switch {
 	case c.Field != "":
@@ -141,14 +141,14 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 	}
 	reach := tools.Reachable(b.p.m, s.e.Name, []string{typ}, dir, 1)
 	if len(reach) == 0 {
-		return nil, callError(b.tool, at+"/via", relationshipTypesOf(b.p.m), "%s has no %s %s relationship", s.e.Name, dir, typ)
+		return nil, tools.Fail(b.tool, at+"/via", relationshipTypesOf(b.p.m), "%s has no %s %s relationship", s.e.Name, dir, typ)
 	}
 	h := &hop{m: "m" + itoa(b.nv), r: "r" + itoa(b.nv)}
 	b.nv++
 	switch {
 	case r.Entity != "":
 		if !slices.Contains(reach, r.Entity) {
-			return nil, callError(b.tool, at+"/entity", reach, "%s --[%s]-- (%s) does not reach %q", s.e.Name, typ, dir, r.Entity)
+			return nil, tools.Fail(b.tool, at+"/entity", reach, "%s --[%s]-- (%s) does not reach %q", s.e.Name, typ, dir, r.Entity)
 		}
 		reach = []string{r.Entity}
 	}
