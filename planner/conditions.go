@@ -71,37 +71,28 @@ func (b *builder) conditions(conds []tools.Condition, name string, ps *preds) er
 // it becomes Cypher.
 func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, error) {
 	x := b.expr(r)
-	ci := c.IgnoreCase
-	if ci {
-		x = "toLower(" + x + ")"
-	}
 	switch c.Operator {
 	case "IS NULL":
 		return x + " IS NULL", nil
 	case "IS NOT NULL":
 		return x + " IS NOT NULL", nil
-	case "IN", "NOT IN":
-		list, _ := c.Value.([]any)
-		vals := make([]any, len(list))
-		for i, v := range list {
-			nv, err := b.value(r, v, fmt.Sprintf("%s/value/%d", at, i))
-			if err != nil {
-				return "", err
-			}
-			vals[i] = nv
+	}
+	if r.f.Type.Kind() == model.Datetime {
+		return b.timeCondition(r, c, at)
+	}
+	ci := c.IgnoreCase
+	if ci {
+		x = "toLower(" + x + ")"
+	}
+	if c.Operator == "IN" || c.Operator == "NOT IN" {
+		list, err := b.values(r, c.Value, at)
+		if err != nil {
+			return "", err
 		}
-		if r.f.Type.Kind() == model.Datetime {
-			x = b.timeSide(r)
-		}
-		list0 := b.param(vals)
 		if ci {
-			list0 = "[v IN " + list0 + " | toLower(v)]"
+			list = "[v IN " + list + " | toLower(v)]"
 		}
-		pred := x + " IN " + list0
-		if c.Operator == "NOT IN" {
-			pred = "NOT " + pred
-		}
-		return pred, nil
+		return inList(x, c.Operator, list), nil
 	}
 	op, ok := condOps[c.Operator]
 	if !ok {
@@ -111,14 +102,34 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 	if err != nil {
 		return "", err
 	}
-	if r.f.Type.Kind() == model.Datetime {
-		x = b.timeSide(r)
-	}
 	val := b.param(v)
 	if ci {
 		val = "toLower(" + val + ")"
 	}
 	return x + " " + op + " " + val, nil
+}
+
+// values is the parameter an IN list of field r becomes, each value
+// converted by value.
+func (b *builder) values(r fieldRef, v any, at string) (string, error) {
+	list, _ := v.([]any)
+	vals := make([]any, len(list))
+	for i, v := range list {
+		nv, err := b.value(r, v, fmt.Sprintf("%s/value/%d", at, i))
+		if err != nil {
+			return "", err
+		}
+		vals[i] = nv
+	}
+	return b.param(vals), nil
+}
+
+// inList renders x IN list or NOT x IN list.
+func inList(x, op, list string) string {
+	if op == "NOT IN" {
+		return "NOT " + x + " IN " + list
+	}
+	return x + " IN " + list
 }
 
 // value is the parameter a value of field r becomes. Parse converted it to
@@ -138,15 +149,66 @@ func (b *builder) value(r fieldRef, v any, at string) (any, error) {
 
 // timeParam is the parameter a datetime field is compared with: an
 // integer, epoch seconds for fields stored so, epoch milliseconds for every
-// other storage (compared with timeSide's instant). Integers compare
-// instants exactly; Neo4j's DATETIME ordering does not (two DATETIMEs of
-// one instant in different offsets are ordered by offset, so a boundary
-// instant written in another zone would fall on the wrong side).
-func timeParam(f *model.Field, t time.Time) any {
+// other storage (compared with timeSide's instant, or turned into bounds of
+// the stored type by instantSpan). Integers compare instants exactly;
+// Neo4j's DATETIME ordering does not (two DATETIMEs of one instant in
+// different offsets are ordered by offset, so a boundary instant written in
+// another zone would fall on the wrong side).
+func timeParam(f *model.Field, t time.Time) int64 {
 	if f.StoredAs == model.EpochSeconds {
 		return t.Unix()
 	}
 	return t.UnixMilli()
+}
+
+// timeCondition renders a test of datetime field r. An epoch field
+// compares its number bare. For the other storages a comparison or =
+// becomes the span of instants it keeps (x > t keeps [t+1, ∞) in
+// milliseconds, x = t keeps [t, t+1)), written by instantSpan so that a
+// range index on the property seeks it. != and IN lists compare
+// timeSide's instant, which no index serves: a != seeks nothing anyway,
+// and a span per listed value would make the statement grow with the
+// list.
+func (b *builder) timeCondition(r fieldRef, c tools.Condition, at string) (string, error) {
+	if c.Operator == "IN" || c.Operator == "NOT IN" {
+		list, err := b.values(r, c.Value, at)
+		if err != nil {
+			return "", err
+		}
+		return inList(b.timeSide(r), c.Operator, list), nil
+	}
+	op, ok := condOps[c.Operator]
+	if !ok {
+		return "", unplannable(b.tool, "operator", c.Operator)
+	}
+	v, err := b.value(r, c.Value, at+"/value")
+	if err != nil {
+		return "", err
+	}
+	t, _ := v.(int64)
+	next := t + 1
+	var lo, hi *int64
+	switch c.Operator {
+	case "=":
+		lo, hi = &t, &next
+	case "<":
+		hi = &t
+	case "<=":
+		hi = &next
+	case ">":
+		lo = &next
+	case ">=":
+		lo = &t
+	}
+	if (lo == nil && hi == nil) || epoch(r.f) {
+		return b.timeSide(r) + " " + op + " " + b.param(v), nil
+	}
+	return joinAnd(b.instantSpan(r, lo, hi)), nil
+}
+
+// epoch reports whether datetime field f is stored as a number.
+func epoch(f *model.Field) bool {
+	return f.StoredAs == model.EpochSeconds || f.StoredAs == model.EpochMillis
 }
 
 // timeSide is the field side of a datetime comparison, as an instant in
@@ -156,10 +218,10 @@ func timeParam(f *model.Field, t time.Time) any {
 // computed reads them).
 func (b *builder) timeSide(r fieldRef) string {
 	x := b.expr(r)
-	switch r.f.StoredAs {
-	case model.EpochSeconds, model.EpochMillis:
+	switch {
+	case epoch(r.f):
 		return x
-	case model.ISOString:
+	case r.f.StoredAs == model.ISOString:
 		return isoInstant(x)
 	}
 	return "CASE WHEN " + x + " IS :: DATE NOT NULL THEN datetime({date: " + x + ", timezone: 'Z'}).epochMillis WHEN " + x +
