@@ -52,17 +52,96 @@ func (ps *preds) addAll(b *builder, refs []fieldRef, pred string) {
 // conditions renders the conditions of argument name (field tests,
 // relationship tests and groups), ANDed.
 func (b *builder) conditions(conds []tools.Condition, name string, ps *preds) error {
-	for i, c := range conds {
-		pred, refs, err := b.test(b.mainScope(), c, fmt.Sprintf("/%s/%d", name, i), 0)
-		if err != nil {
-			return err
-		}
-		for _, r := range refs {
+	preds, refs, err := b.conjunction(b.mainScope(), conds, "/"+name, 0)
+	if err != nil {
+		return err
+	}
+	for i, pred := range preds {
+		for _, r := range refs[i] {
 			b.use(r, UseFilter)
 		}
-		ps.addAll(b, refs, pred)
+		ps.addAll(b, refs[i], pred)
 	}
 	return nil
+}
+
+// conjunction renders conds, which are ANDed, in scope s at depth: one
+// predicate per condition, each with the builder-entity fields it reads,
+// except that the comparisons of one datetime field (other than epoch)
+// merge into one span at the place of the first. A date range is asked as
+// two conditions, x >= a and x < b; as two spans, each a disjunction over
+// the temporal types, Neo4j could seek only one side of the range.
+func (b *builder) conjunction(s scope, conds []tools.Condition, at string, depth int) ([]string, [][]fieldRef, error) {
+	type span struct {
+		r      fieldRef
+		lo, hi *int64
+	}
+	spans := make([]*span, len(conds))
+	merged := make([]bool, len(conds))
+	first := map[*model.Field]*span{}
+	for i, c := range conds {
+		if c.Field == "" {
+			continue
+		}
+		cat := at + "/" + itoa(i)
+		r, err := s.field(b, c.Field, cat+"/field")
+		if err != nil {
+			return nil, nil, err
+		}
+		lo, hi, ok, err := b.timeBounds(r, c, cat)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			continue
+		}
+		if sp := first[r.f]; sp != nil {
+			sp.lo, sp.hi = later(sp.lo, lo), earlier(sp.hi, hi)
+			merged[i] = true
+			continue
+		}
+		spans[i] = &span{r: r, lo: lo, hi: hi}
+		first[r.f] = spans[i]
+	}
+	var preds []string
+	var refs [][]fieldRef
+	for i, c := range conds {
+		switch {
+		case merged[i]:
+			continue
+		case spans[i] != nil:
+			sp := spans[i]
+			preds = append(preds, joinAnd(b.instantSpan(sp.r, sp.lo, sp.hi)))
+			if sp.r.node == "" {
+				refs = append(refs, []fieldRef{sp.r})
+			} else {
+				refs = append(refs, nil)
+			}
+		default:
+			p, rs, err := b.test(s, c, at+"/"+itoa(i), depth)
+			if err != nil {
+				return nil, nil, err
+			}
+			preds = append(preds, p)
+			refs = append(refs, rs)
+		}
+	}
+	return preds, refs, nil
+}
+
+// later and earlier intersect span bounds (nil is open).
+func later(a, b *int64) *int64 {
+	if a == nil || (b != nil && *b > *a) {
+		return b
+	}
+	return a
+}
+
+func earlier(a, b *int64) *int64 {
+	if a == nil || (b != nil && *b < *a) {
+		return b
+	}
+	return a
 }
 
 // condition renders one field test. Parse checked the operator against the
@@ -161,14 +240,11 @@ func timeParam(f *model.Field, t time.Time) int64 {
 	return t.UnixMilli()
 }
 
-// timeCondition renders a test of datetime field r. An epoch field
-// compares its number bare. For the other storages a comparison or =
-// becomes the span of instants it keeps (x > t keeps [t+1, ∞) in
-// milliseconds, x = t keeps [t, t+1)), written by instantSpan so that a
-// range index on the property seeks it. != and IN lists compare
-// timeSide's instant, which no index serves: a != seeks nothing anyway,
-// and a span per listed value would make the statement grow with the
-// list.
+// timeCondition renders a test of datetime field r. A comparison or =
+// becomes a span (timeBounds, instantSpan), so a range index on the
+// property seeks it. != compares timeSide's instant, which seeks nothing,
+// as would a span per listed value of an IN list (Parse offers no IN on
+// datetimes; arguments that skipped it still get a correct statement).
 func (b *builder) timeCondition(r fieldRef, c tools.Condition, at string) (string, error) {
 	if c.Operator == "IN" || c.Operator == "NOT IN" {
 		list, err := b.values(r, c.Value, at)
@@ -176,6 +252,13 @@ func (b *builder) timeCondition(r fieldRef, c tools.Condition, at string) (strin
 			return "", err
 		}
 		return inList(b.timeSide(r), c.Operator, list), nil
+	}
+	lo, hi, ok, err := b.timeBounds(r, c, at)
+	if err != nil {
+		return "", err
+	}
+	if ok {
+		return joinAnd(b.instantSpan(r, lo, hi)), nil
 	}
 	op, ok := condOps[c.Operator]
 	if !ok {
@@ -185,25 +268,39 @@ func (b *builder) timeCondition(r fieldRef, c tools.Condition, at string) (strin
 	if err != nil {
 		return "", err
 	}
+	return b.timeSide(r) + " " + op + " " + b.param(v), nil
+}
+
+// timeBounds is the span [lo, hi) of instants, in timeParam's units, that
+// a comparison or = of datetime field r keeps (x > t keeps [t+1, ∞),
+// x = t keeps [t, t+1)); ok is false for another test, and for an epoch
+// field, whose number is compared bare.
+func (b *builder) timeBounds(r fieldRef, c tools.Condition, at string) (lo, hi *int64, ok bool, err error) {
+	if r.f.Type.Kind() != model.Datetime || epoch(r.f) {
+		return nil, nil, false, nil
+	}
+	switch c.Operator {
+	case "=", "<", "<=", ">", ">=":
+	default:
+		return nil, nil, false, nil
+	}
+	v, err := b.value(r, c.Value, at+"/value")
+	if err != nil {
+		return nil, nil, false, err
+	}
 	t, _ := v.(int64)
 	next := t + 1
-	var lo, hi *int64
 	switch c.Operator {
 	case "=":
-		lo, hi = &t, &next
+		return &t, &next, true, nil
 	case "<":
-		hi = &t
+		return nil, &t, true, nil
 	case "<=":
-		hi = &next
+		return nil, &next, true, nil
 	case ">":
-		lo = &next
-	case ">=":
-		lo = &t
+		return &next, nil, true, nil
 	}
-	if (lo == nil && hi == nil) || epoch(r.f) {
-		return b.timeSide(r) + " " + op + " " + b.param(v), nil
-	}
-	return joinAnd(b.instantSpan(r, lo, hi)), nil
+	return &t, nil, true, nil
 }
 
 // epoch reports whether datetime field f is stored as a number.

@@ -88,10 +88,11 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		}
 		return "(" + strings.Join(preds, " OR ") + ")", refs, nil
 	case len(c.Not) > 0:
-		preds, refs, err := b.tests(s, c.Not, at+"/not", depth)
+		preds, refss, err := b.conjunction(s, c.Not, at+"/not", depth+1)
 		if err != nil {
 			return "", nil, err
 		}
+		refs := slices.Concat(refss...)
 		// A test on a missing value is null; coalesce makes it false, so
 		// `not` keeps the entities without the value.
 		return "NOT coalesce(" + joinAnd(preds) + ", false)", refs, nil
@@ -172,7 +173,7 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 	h.pattern = "(" + s.v + ")" + h.step + "(" + h.m + ")"
 	if h.entity != nil {
 		ms := scope{v: h.m, e: h.entity, name: h.entity.Name}
-		preds, _, err := b.tests(ms, r.Conditions, at+"/conditions", depth)
+		preds, _, err := b.conjunction(ms, r.Conditions, at+"/conditions", depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -236,21 +237,16 @@ var pinOperators = []string{"=", "IN", "STARTS WITH"}
 // pins reports whether conds, the conditions a relationship test sets on
 // its related entity e, pin it through an index: one of them, at the top
 // level, compares e's unique field or an indexed field with a pinOperator,
-// case-sensitively (toLower hides the property from the index). A
-// datetime IN list is compared as instants, which no index serves.
+// case-sensitively (toLower hides the property from the index).
 func pins(e *model.Entity, conds []tools.Condition) bool {
 	if e == nil {
 		return false
 	}
 	for _, c := range conds {
 		f := e.Field(c.Field)
-		if f == nil || c.IgnoreCase || !slices.Contains(pinOperators, c.Operator) || !(f.Indexed || f.Name == e.UniqueField) {
-			continue
+		if f != nil && !c.IgnoreCase && slices.Contains(pinOperators, c.Operator) && (f.Indexed || f.Name == e.UniqueField) {
+			return true
 		}
-		if f.Type.Kind() == model.Datetime && c.Operator == "IN" {
-			continue
-		}
-		return true
 	}
 	return false
 }
