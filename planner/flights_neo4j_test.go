@@ -587,3 +587,117 @@ func TestPinnedRelationshipTestsStartFromTheIndex(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkIndexStarts measures, on a flight graph of about 20,000
+// flights, the statements of issue 19 before and after: a date-range count
+// and a datetime_range_search on the temporal departure, and the pinned
+// relationship tests "flights from SEA to LAX" and "average delay of
+// flights arriving at LAS". The old statements are the new ones with the
+// pre-issue instant predicate (oldInstant) in place of the span, or the
+// same relationship tests inside any_of (the EXISTS form). Each pair is
+// checked to return the same rows, PROFILEd for its db hits, then timed
+// alternately on the driver (the median of 100 runs each, after 5 warm-up
+// runs). planner/MEASUREMENTS.md quotes a run:
+//
+//	go test ./planner -run XXX -bench BenchmarkIndexStarts -benchtime 1x
+func BenchmarkIndexStarts(b *testing.B) {
+	d := neo4jtest.Open(b)
+	loadFlights(b, d, 20000)
+	f := newFixture(b, "flights.yaml", tools.Capabilities{})
+	plan := func(tool, args string) *planner.Statement {
+		st, err := f.plan(tool, args, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st.Params[tenant.Param] = "a"
+		return st
+	}
+	// oldSpan rewrites a planned statement's WHERE line, whose one
+	// condition is the span of [$p0, $p1) on departs, with the old
+	// instant predicate.
+	oldSpan := func(st *planner.Statement) *planner.Statement {
+		old := oldInstant("temporal", "n.`departs`")
+		lines := strings.Split(st.Cypher, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "WHERE ") {
+				lines[i] = "WHERE n.`user_id` = $tenant AND " + old + " >= $p0 AND " + old + " < $p1"
+				break
+			}
+		}
+		return &planner.Statement{Cypher: strings.Join(lines, "\n"), Params: st.Params}
+	}
+	sea := `{"via":"DEPARTS_FROM","conditions":[{"field":"code","operator":"=","value":"SEA"}]}`
+	lax := `{"via":"ARRIVES_AT","conditions":[{"field":"code","operator":"=","value":"LAX"}]}`
+	las := `{"via":"ARRIVES_AT","conditions":[{"field":"code","operator":"=","value":"LAS"}]}`
+	anyOf := func(x string) string { return `{"any_of":[` + x + `]}` }
+	type pair struct {
+		name     string
+		old, new *planner.Statement
+	}
+	count := plan(tools.AggregateEntities, `{"entity_type":"Flight","operation":"COUNT","conditions":[{"field":"departs","operator":">=","value":"2025-02-01"},{"field":"departs","operator":"<","value":"2025-02-08"}]}`)
+	search := plan(tools.DatetimeRangeSearch, `{"entity_type":"Flight","field":"departs","mode":"between","start_datetime":"2025-02-01","end_datetime":"2025-02-07","precision":"day","limit":50}`)
+	pairs := []pair{
+		{"date-range count (a week of departs)", oldSpan(count), count},
+		{"datetime_range_search between (a week of departs)", oldSpan(search), search},
+		{"flights from SEA to LAX", plan(tools.QueryEntities, `{"entity_type":"Flight","conditions":[`+anyOf(sea)+`,`+anyOf(lax)+`],"limit":50}`),
+			plan(tools.QueryEntities, `{"entity_type":"Flight","conditions":[`+sea+`,`+lax+`],"limit":50}`)},
+		{"average delay of flights arriving at LAS", plan(tools.AggregateEntities, `{"entity_type":"Flight","operation":"AVG","field":"delay","conditions":[`+anyOf(las)+`]}`),
+			plan(tools.AggregateEntities, `{"entity_type":"Flight","operation":"AVG","field":"delay","conditions":[`+las+`]}`)},
+	}
+	ctx := context.Background()
+	run := func(st *planner.Statement) (string, time.Duration) {
+		start := time.Now()
+		res, err := neo4j.ExecuteQuery(ctx, d, st.Cypher, st.Params, neo4j.EagerResultTransformer,
+			neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()), neo4j.ExecuteQueryWithReadersRouting())
+		if err != nil {
+			b.Fatalf("%v\n%s", err, st.Cypher)
+		}
+		el := time.Since(start)
+		var rows []string
+		for _, r := range res.Records {
+			rows = append(rows, fmt.Sprint(r.Values[0]))
+		}
+		return strings.Join(rows, ","), el
+	}
+	median := func(ds []time.Duration) time.Duration {
+		slices.Sort(ds)
+		return ds[len(ds)/2]
+	}
+	var out strings.Builder
+	var plans []string
+	fmt.Fprintf(&out, "\n| statement | rows | db hits before | db hits after | ms before | ms after |\n|---|---:|---:|---:|---:|---:|\n")
+	for _, p := range pairs {
+		ro, _ := run(p.old)
+		rn, _ := run(p.new)
+		if !sameRows(ro, rn) {
+			b.Fatalf("%s: the statements disagree:\nbefore %s\nafter  %s", p.name, ro, rn)
+		}
+		opsOld, ho := profile(b, d, p.old)
+		opsNew, hn := profile(b, d, p.new)
+		plans = append(plans, fmt.Sprintf("%s, before:\n\t%s\nafter:\n\t%s", p.name, strings.Join(opsOld, "\n\t"), strings.Join(opsNew, "\n\t")))
+		for range 5 {
+			run(p.old)
+			run(p.new)
+		}
+		var to, tn []time.Duration
+		for range 100 {
+			_, x := run(p.old)
+			_, y := run(p.new)
+			to, tn = append(to, x), append(tn, y)
+		}
+		fmt.Fprintf(&out, "| %s | %d | %d | %d | %.2f | %.2f |\n", p.name, len(strings.Split(rn, ",")), ho, hn,
+			float64(median(to).Microseconds())/1000, float64(median(tn).Microseconds())/1000)
+	}
+	b.Log(out.String() + "\n" + strings.Join(plans, "\n"))
+}
+
+// sameRows compares rows rendered by BenchmarkIndexStarts: equal, or one
+// float each within 1e-12 (the same rows summed in another order).
+func sameRows(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, err1 := strconv.ParseFloat(a, 64)
+	y, err2 := strconv.ParseFloat(b, 64)
+	return err1 == nil && err2 == nil && math.Abs(x-y) <= 1e-12*math.Abs(x)
+}
