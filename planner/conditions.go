@@ -147,31 +147,50 @@ func earlier(a, b *int64) *int64 {
 // condition renders one field test. Parse checked the operator against the
 // field, the value against the field's type (converting it), IN lists and
 // ignore_case; the operator is still mapped through a fixed table, since
-// it becomes Cypher.
+// it becomes Cypher. A datetime comparison or = keeps a span of instants
+// (timeBounds), written so that a range index on the property seeks it
+// (instantSpan); the other datetime tests compare timeSide's instant,
+// which no index serves: a != seeks nothing anyway, and a span per listed
+// value would make the statement grow with the list (Parse offers no IN
+// on datetimes; arguments that skipped it still get a correct statement).
 func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, error) {
+	if lo, hi, ok, err := b.timeBounds(r, c, at); err != nil {
+		return "", err
+	} else if ok {
+		return joinAnd(b.instantSpan(r, lo, hi)), nil
+	}
 	x := b.expr(r)
+	ci := c.IgnoreCase
+	if ci {
+		x = "toLower(" + x + ")"
+	}
 	switch c.Operator {
 	case "IS NULL":
 		return x + " IS NULL", nil
 	case "IS NOT NULL":
 		return x + " IS NOT NULL", nil
-	}
-	if r.f.Type.Kind() == model.Datetime {
-		return b.timeCondition(r, c, at)
-	}
-	ci := c.IgnoreCase
-	if ci {
-		x = "toLower(" + x + ")"
-	}
-	if c.Operator == "IN" || c.Operator == "NOT IN" {
-		list, err := b.values(r, c.Value, at)
-		if err != nil {
-			return "", err
+	case "IN", "NOT IN":
+		list, _ := c.Value.([]any)
+		vals := make([]any, len(list))
+		for i, v := range list {
+			nv, err := b.value(r, v, fmt.Sprintf("%s/value/%d", at, i))
+			if err != nil {
+				return "", err
+			}
+			vals[i] = nv
 		}
+		if r.f.Type.Kind() == model.Datetime {
+			x = b.timeSide(r)
+		}
+		list0 := b.param(vals)
 		if ci {
-			list = "[v IN " + list + " | toLower(v)]"
+			list0 = "[v IN " + list0 + " | toLower(v)]"
 		}
-		return inList(x, c.Operator, list), nil
+		pred := x + " IN " + list0
+		if c.Operator == "NOT IN" {
+			pred = "NOT " + pred
+		}
+		return pred, nil
 	}
 	op, ok := condOps[c.Operator]
 	if !ok {
@@ -181,34 +200,14 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 	if err != nil {
 		return "", err
 	}
+	if r.f.Type.Kind() == model.Datetime {
+		x = b.timeSide(r)
+	}
 	val := b.param(v)
 	if ci {
 		val = "toLower(" + val + ")"
 	}
 	return x + " " + op + " " + val, nil
-}
-
-// values is the parameter an IN list of field r becomes, each value
-// converted by value.
-func (b *builder) values(r fieldRef, v any, at string) (string, error) {
-	list, _ := v.([]any)
-	vals := make([]any, len(list))
-	for i, v := range list {
-		nv, err := b.value(r, v, fmt.Sprintf("%s/value/%d", at, i))
-		if err != nil {
-			return "", err
-		}
-		vals[i] = nv
-	}
-	return b.param(vals), nil
-}
-
-// inList renders x IN list or NOT x IN list.
-func inList(x, op, list string) string {
-	if op == "NOT IN" {
-		return "NOT " + x + " IN " + list
-	}
-	return x + " IN " + list
 }
 
 // value is the parameter a value of field r becomes. Parse converted it to
@@ -238,37 +237,6 @@ func timeParam(f *model.Field, t time.Time) int64 {
 		return t.Unix()
 	}
 	return t.UnixMilli()
-}
-
-// timeCondition renders a test of datetime field r. A comparison or =
-// becomes a span (timeBounds, instantSpan), so a range index on the
-// property seeks it. != compares timeSide's instant, which seeks nothing,
-// as would a span per listed value of an IN list (Parse offers no IN on
-// datetimes; arguments that skipped it still get a correct statement).
-func (b *builder) timeCondition(r fieldRef, c tools.Condition, at string) (string, error) {
-	if c.Operator == "IN" || c.Operator == "NOT IN" {
-		list, err := b.values(r, c.Value, at)
-		if err != nil {
-			return "", err
-		}
-		return inList(b.timeSide(r), c.Operator, list), nil
-	}
-	lo, hi, ok, err := b.timeBounds(r, c, at)
-	if err != nil {
-		return "", err
-	}
-	if ok {
-		return joinAnd(b.instantSpan(r, lo, hi)), nil
-	}
-	op, ok := condOps[c.Operator]
-	if !ok {
-		return "", unplannable(b.tool, "operator", c.Operator)
-	}
-	v, err := b.value(r, c.Value, at+"/value")
-	if err != nil {
-		return "", err
-	}
-	return b.timeSide(r) + " " + op + " " + b.param(v), nil
 }
 
 // timeBounds is the span [lo, hi) of instants, in timeParam's units, that
