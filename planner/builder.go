@@ -227,12 +227,13 @@ func (b *builder) filterScope(preds []string) {
 //
 //	MATCH (n:L)-[r0:TYPE]->(m0:R)
 //	MATCH (n)-[r1:TYPE2]->(m1:R2)
-//	WHERE <tenant of n> AND <other predicates> AND <tenant of m0> AND <conditions on m0, r0> AND …
+//	WHERE <tenant of n> AND <tenant of m0> AND <conditions on m0, r0> AND … AND <other predicates>
 //	WITH DISTINCT n
 //
-// Neo4j never starts an EXISTS from its inner side: it scans the label
-// and tests every node. A pattern lets its planner start from the index
-// that pins m0 and expand to n. The rows are the same: n is kept when some
+// Neo4j never starts an EXISTS from its inner side: it reads every node
+// of the label (or of the tenant) and tests each (SemiApply). A pattern
+// lets its cost-based planner start from the index that pins m0 and
+// expand to n, or from another index when that is cheaper. The rows are the same: n is kept when some
 // m0 passes the related conditions, and DISTINCT makes it one row however
 // many m0 and parallel relationships lead to it, so order, paging and
 // aggregates downstream see what EXISTS gave them. Each pinned test gets a
