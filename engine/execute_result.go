@@ -138,6 +138,9 @@ type shaper struct {
 	shortened, dropped map[string]bool
 	truncated          bool
 	scanCapped         bool
+	// capped says a traversal stopped at Limits.MaxExpanded
+	// (Shape.Capped).
+	capped bool
 }
 
 func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *shaper {
@@ -162,7 +165,7 @@ func (sh *shaper) reset() {
 	}
 	sh.res = &Result{kind: kind}
 	sh.shortened, sh.dropped = map[string]bool{}, map[string]bool{}
-	sh.truncated, sh.scanCapped = false, false
+	sh.truncated, sh.scanCapped, sh.capped = false, false, false
 }
 
 // full reports whether the call's limit is reached.
@@ -176,6 +179,9 @@ func (sh *shaper) full() bool {
 
 // add shapes one row.
 func (sh *shaper) add(rec *neo4j.Record) {
+	if sh.carrier(rec) {
+		return
+	}
 	r := sh.res
 	get := func(k string) any { v, _ := rec.Get(k); return v }
 	switch r.kind {
@@ -189,6 +195,9 @@ func (sh *shaper) add(rec *neo4j.Record) {
 	case kindRows:
 		row := map[string]any{}
 		for i, k := range rec.Keys {
+			if k == sh.st.Shape.Capped {
+				continue
+			}
 			if v := sh.value(k, rec.Values[i]); v != dropped {
 				row[k] = v
 			}
@@ -204,6 +213,27 @@ func (sh *shaper) add(rec *neo4j.Record) {
 		}
 	}
 	r.Count++
+}
+
+// carrier reads a traversal's Capped column and reports whether the row
+// only carries it (every other column null), which is no result.
+func (sh *shaper) carrier(rec *neo4j.Record) bool {
+	c := sh.st.Shape.Capped
+	if c == "" {
+		return false
+	}
+	only := true
+	for i, k := range rec.Keys {
+		switch {
+		case k == c:
+			if rec.Values[i] == true {
+				sh.capped = true
+			}
+		case rec.Values[i] != nil:
+			only = false
+		}
+	}
+	return only
 }
 
 func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
@@ -294,6 +324,10 @@ func (sh *shaper) result() *Result {
 	if sh.scanCapped {
 		r.Truncated = true
 		r.Notes = append(r.Notes, fmt.Sprintf("only the first %d candidates were matched against the pattern; narrow the pattern with a literal prefix or use another mode to search further", sh.st.Filter.ScanLimit))
+	}
+	if sh.capped {
+		r.Truncated = true
+		r.Notes = append(r.Notes, sh.e.catalog.CapNote(sh.tool))
 	}
 	if sh.truncated {
 		switch r.kind {

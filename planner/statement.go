@@ -93,6 +93,12 @@ type Shape struct {
 	// Stats names columns that are the same on every row and describe the
 	// call (threshold, mean, stdev); the engine reports them once.
 	Stats []string `json:"stats,omitempty"`
+	// Capped names a boolean column, the same on every row, that is true
+	// when a traversal stopped at Limits.MaxExpanded (ColCapped): the
+	// engine adds a note and leaves the column out. A row whose other
+	// columns are all null only carries it (the statement returns one when
+	// the answer is otherwise empty) and is no result.
+	Capped string `json:"capped,omitempty"`
 }
 
 // Filter is a Go-side match on the text column "value" of each row, for the
