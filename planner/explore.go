@@ -136,18 +136,23 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 		}
 	}
 
-	// The targets: filtered, sorted and paged, then projected.
+	// The targets: filtered and sorted in a subquery, then paged and
+	// projected. Each (start, target) pair is there once; grouping on it
+	// makes rows without the traversal's lists, and the page is a slice of
+	// the sorted list: Neo4j counts the rows an ORDER BY keeps against the
+	// transaction's memory with all they hold, and a LIMIT under it (Top)
+	// counted the lists once per row.
 	b.line("CALL (found) {\n  UNWIND found AS f\n  WITH f.s AS n, f.x AS t, f.rels AS rels, f.depth AS depth")
 	b.line("  WHERE %s", joinAnd(append([]string{"(" + strings.Join(labels, " OR ") + ")"}, tconds...)))
+	b.line("  WITH n, t, head(collect(rels)) AS rels, min(depth) AS depth")
 	b.line("  WITH n, t, rels, depth, %s AS tid", idExpr)
 	orders := append(sorts, order{expr: "depth"}, b.idOrder(), order{expr: "tid"})
-	b.line("  ORDER BY %s\n  SKIP %s LIMIT %s", orderList(orders), b.named("offset", int64(offset)), b.named("limit", int64(limit)))
+	b.line("  ORDER BY %s\n  RETURN collect({n: n, t: t, rels: rels, depth: depth, tid: tid}) AS sorted\n}", orderList(orders))
+	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
+	b.line("WITH capped, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "capped"))
+	b.line("WITH capped, row, row.n AS n, row.t AS t, head(row.rels) AS r")
 	step := "{type: type(x), properties: " + b.relProjection("x", types) + "}"
-	b.line("  WITH n, t, rels, depth, tid, head(rels) AS r")
-	b.line("  RETURN collect({from_id: %s, %s: tid, %s: labels(t), %s: CASE %s END, %s: {}, depth: depth, relationship: CASE WHEN depth = 1 THEN %s END, path: [x IN rels | %s]}) AS rows\n}",
-		b.prop("n", e.UniqueField), ColID, ColLabels, ColProperties, strings.Join(projs, " "), ColComputed, b.relProjection("r", types), step)
-	b.line("UNWIND %s AS row", sentinel("rows", "capped"))
-	b.line("RETURN row.from_id AS from_id, row.%s AS %s, row.%s AS %s, row.%s AS %s, row.%s AS %s, row.depth AS depth, row.relationship AS relationship, row.path AS path, capped AS %s",
-		ColID, ColID, ColLabels, ColLabels, ColProperties, ColProperties, ColComputed, ColComputed, ColCapped)
+	b.line("RETURN %s AS from_id, row.tid AS %s, labels(t) AS %s, CASE %s END AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, CASE WHEN row.depth = 1 THEN %s END AS relationship, [x IN row.rels | %s] AS path, capped AS %s",
+		b.prop("n", e.UniqueField), ColID, ColLabels, strings.Join(projs, " "), ColProperties, ColComputed, b.relProjection("r", types), step, ColCapped)
 	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped})
 }

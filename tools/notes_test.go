@@ -72,3 +72,44 @@ func TestTruncationNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
 		}
 	}
 }
+
+// TestCapNotesSuggestOnlyArgumentsTheToolHas: the note of a traversal
+// stopped at Limits.MaxExpanded quotes the limit and names only arguments
+// of the traversal tool that was called, for every example config.
+func TestCapNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
+	for _, path := range configs(t) {
+		c, err := tools.Generate(load(t, path), tools.Options{Limits: tools.Limits{MaxExpanded: 1234}})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		every := map[string]bool{}
+		for _, tool := range c.Tools {
+			for a := range schemaArgs(t, tool) {
+				every[a] = true
+			}
+		}
+		for _, name := range []string{tools.ExploreRelationships, tools.FindPaths} {
+			tool := c.Tool(name)
+			if tool == nil {
+				continue
+			}
+			own := schemaArgs(t, tool)
+			note := c.CapNote(name)
+			if !strings.Contains(note, "1234 entities") {
+				t.Errorf("%s %s: note %q does not quote the limit", path, name, note)
+			}
+			named := 0
+			for a := range every {
+				if regexp.MustCompile(`\b` + a + `\b`).MatchString(note) {
+					named++
+					if !own[a] {
+						t.Errorf("%s %s: note suggests %s, which the tool lacks: %s", path, name, a, note)
+					}
+				}
+			}
+			if named == 0 {
+				t.Errorf("%s %s: note %q names no argument", path, name, note)
+			}
+		}
+	}
+}
