@@ -136,18 +136,23 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 		}
 	}
 
-	// The targets: filtered and sorted in a subquery, then paged and
-	// projected. Each (start, target) pair is there once; grouping on it
-	// makes rows without the traversal's lists, and the page is a slice of
-	// the sorted list: Neo4j counts the rows an ORDER BY keeps against the
-	// transaction's memory with all they hold, and a LIMIT under it (Top)
-	// counted the lists once per row.
-	b.line("CALL (found) {\n  UNWIND found AS f\n  WITH f.s AS n, f.x AS t, f.rels AS rels, f.depth AS depth")
-	b.line("  WHERE %s", joinAnd(append([]string{"(" + strings.Join(labels, " OR ") + ")"}, tconds...)))
-	b.line("  WITH n, t, head(collect(rels)) AS rels, min(depth) AS depth")
-	b.line("  WITH n, t, rels, depth, %s AS tid", idExpr)
+	// The targets: filtered, sorted, paged, then projected. Each (start,
+	// target) pair is there once; grouping on it gives rows that no
+	// longer hold the traversal's lists, which Neo4j would otherwise count
+	// against the transaction's memory once per row the sort keeps. The
+	// page is a slice of the sorted list, and one more entry, which every
+	// filter keeps, carries capped through to the end even when no
+	// target is left.
+	b.line("UNWIND found + [{capped: capped}] AS f\nWITH f.s AS n, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
+	keep := "(" + strings.Join(labels, " OR ") + ")"
+	if len(tconds) > 0 {
+		keep = "(" + joinAnd(append([]string{keep}, tconds...)) + ")"
+	}
+	b.line("WHERE flag IS NOT NULL OR %s", keep)
+	b.line("WITH n, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
+	b.line("WITH n, t, rels, depth, flag, %s AS tid", idExpr)
 	orders := append(sorts, order{expr: "depth"}, b.idOrder(), order{expr: "tid"})
-	b.line("  ORDER BY %s\n  RETURN collect({n: n, t: t, rels: rels, depth: depth, tid: tid}) AS sorted\n}", orderList(orders))
+	b.line("ORDER BY %s\nWITH max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {n: n, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
 	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
 	b.line("WITH capped, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "capped"))
 	b.line("WITH capped, row, row.n AS n, row.t AS t, head(row.rels) AS r")
