@@ -9,12 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/fixture/hubgraph"
 	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -27,7 +30,7 @@ const hubTimeout = 10 * time.Second
 // airports and 100,000 routes) with the routes config's indexes and
 // returns it with an engine offering every tool of that config but
 // run_cypher, whose statement is the agent's own.
-func loadHub(t *testing.T) (*hubgraph.Graph, *engine.Engine) {
+func loadHub(t *testing.T) (*hubgraph.Graph, *engine.Engine, neo4j.DriverWithContext) {
 	t.Helper()
 	d := neo4jtest.Open(t)
 	ctx := context.Background()
@@ -49,7 +52,7 @@ func loadHub(t *testing.T) (*hubgraph.Graph, *engine.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g, e
+	return g, e, d
 }
 
 // execute runs one call and returns its result, how long it took and the
@@ -68,7 +71,7 @@ func execute(e *engine.Engine, tool string, args map[string]any) (*engine.Result
 // once, it answers in well under a second (median of five calls, the
 // first included), saying that Limits.MaxExpanded cut the traversal.
 func TestExploreAnswersDepthThreeBothWaysFromTheBusiestHubWithinASecond(t *testing.T) {
-	g, e := loadHub(t)
+	g, e, _ := loadHub(t)
 	args := map[string]any{"start_entity_type": "Airport", "start_conditions": []any{map[string]any{"field": "code", "operator": "=", "value": hubgraph.Code(g.Busiest())}},
 		"relationship_type": "ROUTE", "direction": "both", "depth": 3, "limit": 50}
 	var times []time.Duration
@@ -150,13 +153,20 @@ func heaviestCalls(g *hubgraph.Graph) []heavyCall {
 	}
 }
 
+// maxCallMemory is the most transaction memory one call of the hub test
+// may take: a sixth of the server's pool (1.4 GiB of a 2 GB heap), so
+// several heavy calls at once still fit.
+const maxCallMemory = 256 << 20
+
 // TestNoLegalCallExhaustsTransactionMemory calls every tool the routes
 // config offers (all but run_cypher, whose statement is the agent's own)
 // with its heaviest legal arguments on the hub graph, and fails on any
 // error — Neo4j out of memory, a call over its timeout — naming the call.
-// It fails, too, naming an offered tool it does not call.
+// It profiles each call's statement and fails on one that takes more
+// than maxCallMemory of transaction memory, and fails, too, naming an
+// offered tool it does not call.
 func TestNoLegalCallExhaustsTransactionMemory(t *testing.T) {
-	g, e := loadHub(t)
+	g, e, d := loadHub(t)
 	covered := map[string]bool{}
 	var total time.Duration
 	for _, c := range heaviestCalls(g) {
@@ -169,12 +179,17 @@ func TestNoLegalCallExhaustsTransactionMemory(t *testing.T) {
 		switch {
 		case errors.As(err, &oom), errors.As(err, &ce) && strings.Contains(ce.Error(), "out of memory"):
 			t.Errorf("%s %s: Neo4j ran out of memory after %v: %v", c.tool, raw, took, err)
+			continue
 		case err != nil:
 			t.Errorf("%s %s: %v after %v", c.tool, raw, err, took)
+			continue
 		case took > hubTimeout:
 			t.Errorf("%s %s: %v, over the timeout of %v", c.tool, raw, took, hubTimeout)
-		default:
-			t.Logf("%s: %d results in %v, notes %q", c.tool, res.Count, took.Round(time.Millisecond), res.Notes)
+		}
+		mem := statementMemory(t, e, d, c.tool, raw)
+		t.Logf("%s: %d results in %v, %.1f MB, notes %q", c.tool, res.Count, took.Round(time.Millisecond), float64(mem)/1e6, res.Notes)
+		if mem > maxCallMemory {
+			t.Errorf("%s %s: %.1f MB of transaction memory, over %d MB", c.tool, raw, float64(mem)/1e6, maxCallMemory>>20)
 		}
 	}
 	for _, tl := range e.Tools().Tools {
@@ -183,6 +198,38 @@ func TestNoLegalCallExhaustsTransactionMemory(t *testing.T) {
 		}
 	}
 	t.Logf("all calls: %v", total.Round(time.Millisecond))
+}
+
+// statementMemory profiles the statement a call plans (and its fetch
+// step) and returns the most transaction memory one of them took.
+func statementMemory(t *testing.T, e *engine.Engine, d neo4j.DriverWithContext, tool string, raw json.RawMessage) int64 {
+	t.Helper()
+	st, err := e.Plan(context.Background(), engine.Call{Name: tool, Arguments: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var most int64
+	for _, s := range []*planner.Statement{st, st.Fetch} {
+		if s == nil {
+			continue
+		}
+		params := s.Params
+		if s == st.Fetch {
+			params = map[string]any{planner.FetchIDs: []any{}}
+			for k, v := range s.Params {
+				params[k] = v
+			}
+		}
+		res, err := neo4j.ExecuteQuery(context.Background(), d, "PROFILE "+s.Cypher, params, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
+		if err != nil {
+			t.Errorf("PROFILE %s: %v", tool, err)
+			continue
+		}
+		if m, ok := res.Summary.Profile().Arguments()["GlobalMemory"].(int64); ok {
+			most = max(most, m)
+		}
+	}
+	return most
 }
 
 // TestACappedTraversalSaysSoEvenWithNothingToReturn: on a star (n0 linked
