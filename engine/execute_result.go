@@ -141,6 +141,9 @@ type shaper struct {
 	tie  bool
 	// scan is what a regex or glob scan read (nil for other statements).
 	scan *scanReport
+	// capped says a traversal stopped at Limits.MaxExpanded
+	// (Shape.Capped).
+	capped bool
 }
 
 func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *shaper {
@@ -168,7 +171,7 @@ func (sh *shaper) reset() {
 	}
 	sh.res = &Result{kind: kind}
 	sh.c.Reset()
-	sh.truncated = false
+	sh.truncated, sh.capped = false, false
 	sh.last, sh.tie = nil, false
 }
 
@@ -183,6 +186,9 @@ func (sh *shaper) full() bool {
 
 // add shapes one row.
 func (sh *shaper) add(rec *neo4j.Record) {
+	if sh.carrier(rec) {
+		return
+	}
 	r := sh.res
 	get := func(k string) any { v, _ := rec.Get(k); return v }
 	switch r.kind {
@@ -196,6 +202,9 @@ func (sh *shaper) add(rec *neo4j.Record) {
 	case kindRows:
 		row := map[string]any{}
 		for i, k := range rec.Keys {
+			if k == sh.st.Shape.Capped {
+				continue
+			}
 			if v, ok := sh.c.Value(k, rec.Values[i]); ok {
 				row[k] = v
 			}
@@ -240,6 +249,27 @@ func (sh *shaper) sortKeys(rec *neo4j.Record) []any {
 		out[i], _ = rec.Get(k.Column)
 	}
 	return out
+}
+
+// carrier reads a traversal's Capped column and reports whether the row
+// only carries it (every other column null), which is no result.
+func (sh *shaper) carrier(rec *neo4j.Record) bool {
+	c := sh.st.Shape.Capped
+	if c == "" {
+		return false
+	}
+	only := true
+	for i, k := range rec.Keys {
+		switch {
+		case k == c:
+			if rec.Values[i] == true {
+				sh.capped = true
+			}
+		case rec.Values[i] != nil:
+			only = false
+		}
+	}
+	return only
 }
 
 func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
@@ -317,6 +347,10 @@ func (sh *shaper) result() *Result {
 	r.Truncated = sh.truncated
 	if sh.scan != nil {
 		sh.scanResult()
+	}
+	if sh.capped {
+		r.Truncated = true
+		r.Notes = append(r.Notes, sh.e.catalog.CapNote(sh.tool))
 	}
 	if sh.truncated {
 		switch r.kind {

@@ -15,13 +15,8 @@ var arrows = map[string][2]string{
 	"both":     {"-", "-"},
 }
 
-// varLength is the variable-length part of a pattern per depth. Depth is
-// not a parameter in Cypher; the planner picks one of these fixed strings
-// (depth is an integer the caller clamped to [1, MaxDepth]), so no argument
-// text reaches the statement.
-func varLength(depth int) string {
-	return "*1.." + itoa(depth)
-}
+// reversed is the direction seen from the other end.
+var reversed = map[string]string{"outgoing": "incoming", "incoming": "outgoing", "both": "both"}
 
 // exploreRelationships plans explore_relationships: the start entities
 // (filtered like query_entities), then the entities connected to them by
@@ -31,6 +26,13 @@ func varLength(depth int) string {
 // their fields. Rows carry the start's id (from_id), the depth, the path
 // (type and properties of each relationship of one shortest path, from
 // the start) and, at depth 1, the properties of that relationship.
+//
+// The search is breadth-first (see traversal): each level expands the
+// nodes the previous one reached for the first time, so its work is the
+// relationships of those nodes, never the paths to them. It reaches at
+// most Limits.MaxExpanded entities from at most as many starts (the first
+// by id); a level that would reach more, or read more relationships than
+// its bound, is the last, and the rows say so (ColCapped).
 func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state State) (*Statement, error) {
 	const tool = tools.ExploreRelationships
 	e, err := p.entity(tool, a.StartEntityType, "/start_entity_type")
@@ -112,27 +114,50 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
-	rels := make([]string, len(types))
-	for i, t := range types {
-		rels[i] = b.q(t)
+
+	// The starts (at most max_expanded, first by id), then one level per
+	// hop: found gathers the entries reached, each with its depth.
+	key := func(s, x string) string { return "elementId(" + s + ") + '>' + elementId(" + x + ")" }
+	tr := b.traversal(types, key)
+	expanded, followed := tr.limits()
+	b.line("WITH n\nORDER BY %s\nLIMIT %s + 1", b.idOrder(), expanded)
+	b.line("WITH collect(n) AS starts\nWITH size(starts) > %s AS capped, [s IN starts[..%s] | {s: s, x: s, rels: []}] AS frontier", expanded, expanded)
+	b.line("WITH capped, frontier, [f IN frontier | %s] AS seen, [] AS found", key("f.s", "f.x"))
+	for d := 1; d <= depth; d++ {
+		next, read := tr.level("frontier", "seen", []string{"frontier", "seen"}, arrow)
+		// A level cut short ends the traversal: a node it left out could
+		// be reached by the next level, at more than its shortest depth.
+		b.line("WITH capped, seen, found, %s, %s > %s OR size(found) + size(%s) > %s AS cut", next, read, followed, next, expanded)
+		found := "found + [f IN " + next + "[.." + expanded + " - size(found)] | f {.*, depth: " + itoa(d) + "}] AS found"
+		if d < depth {
+			b.line("WITH capped OR cut AS capped, CASE WHEN cut THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, %s", next, next, key("f.s", "f.x"), found)
+		} else {
+			b.line("WITH capped OR cut AS capped, %s", found)
+		}
 	}
-	rel := strings.Join(rels, "|")
-	relMap := func(v string) string { return b.relProjection(v, types) }
-	step := func(v string) string { return "{type: type(" + v + "), properties: " + relMap(v) + "}" }
-	if depth == 1 {
-		b.line("MATCH (n)%s[r:%s]%s(t)\nWHERE %s", arrow[0], rel, arrow[1], joinAnd(append([]string{b.scopedOr("t", labels)}, tconds...)))
-		// Grouping on (n, t) returns a target once however many parallel
-		// relationships lead to it, with the properties of one of them.
-		b.line("WITH n, t, head(collect(r)) AS r\nWITH n, t, %s AS relationship, [%s] AS path, 1 AS depth, %s AS tid", relMap("r"), step("r"), idExpr)
-	} else {
-		where := append([]string{"t <> n", "(" + strings.Join(labels, " OR ") + ")"}, b.pathScoped("path")...)
-		b.line("MATCH path = (n)%s[:%s%s]%s(t)\nWHERE %s", arrow[0], rel, varLength(depth), arrow[1], joinAnd(append(where, tconds...)))
-		b.line("WITH n, t, path\nORDER BY length(path)\nWITH n, t, head(collect(path)) AS path")
-		b.line("WITH n, t, null AS relationship, [r IN relationships(path) | %s] AS path, length(path) AS depth, %s AS tid", step("r"), idExpr)
+
+	// The targets: filtered, sorted, paged, then projected. Each (start,
+	// target) pair is there once; grouping on it gives rows that no
+	// longer hold the traversal's lists, which Neo4j would otherwise count
+	// against the transaction's memory once per row the sort keeps. The
+	// page is a slice of the sorted list, and one more entry, which every
+	// filter keeps, carries capped through to the end even when no
+	// target is left.
+	b.line("UNWIND found + [{capped: capped}] AS f\nWITH f.s AS n, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
+	keep := "(" + strings.Join(labels, " OR ") + ")"
+	if len(tconds) > 0 {
+		keep = "(" + joinAnd(append([]string{keep}, tconds...)) + ")"
 	}
+	b.line("WHERE flag IS NOT NULL OR %s", keep)
+	b.line("WITH n, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
+	b.line("WITH n, t, rels, depth, flag, %s AS tid", idExpr)
 	orders := append(sorts, order{expr: "depth"}, b.idOrder(), order{expr: "tid"})
-	b.line("ORDER BY %s\nSKIP %s LIMIT %s", orderList(orders), b.named("offset", int64(offset)), b.named("limit", int64(limit)))
-	b.line("RETURN %s AS from_id, tid AS %s, labels(t) AS %s, CASE %s END AS %s, {} AS %s, depth, relationship, path\nORDER BY %s",
-		b.prop("n", e.UniqueField), ColID, ColLabels, strings.Join(projs, " "), ColProperties, ColComputed, orderList(append(sorts, order{expr: "depth"}, order{expr: "from_id"}, order{expr: ColID})))
-	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}})
+	b.line("ORDER BY %s\nWITH max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {n: n, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
+	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
+	b.line("WITH capped, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "capped"))
+	b.line("WITH capped, row, row.n AS n, row.t AS t, head(row.rels) AS r")
+	step := "{type: type(x), properties: " + b.relProjection("x", types) + "}"
+	b.line("RETURN %s AS from_id, row.tid AS %s, labels(t) AS %s, CASE %s END AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, CASE WHEN row.depth = 1 THEN %s END AS relationship, [x IN row.rels | %s] AS path, capped AS %s",
+		b.prop("n", e.UniqueField), ColID, ColLabels, strings.Join(projs, " "), ColProperties, ColComputed, b.relProjection("r", types), step, ColCapped)
+	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped})
 }

@@ -39,12 +39,15 @@ func runPlanned(t *testing.T, d neo4j.DriverWithContext, st *planner.Statement) 
 // and deeper.
 func TestExploreReturnsEachTargetOnceThroughParallelRelationships(t *testing.T) {
 	d := neo4jtest.Open(t)
-	neo4jtest.Run(t, d, `CREATE (a:Scope {uuid: 'a', name: 'a'}), (b:Scope {uuid: 'b', name: 'b'}), (c:Change {uuid: 'c1', kind: 'updated'})
+	neo4jtest.Run(t, d, `CREATE (a:Scope {uuid: 'a', name: 'a', startLine: 1, endLine: 3}), (b:Scope {uuid: 'b', name: 'b'}), (c:Change {uuid: 'c1', kind: 'updated'})
 		CREATE (a)-[:CALLS]->(b), (a)-[:CALLS]->(b), (a)-[:HAS_CHANGE {order: 0}]->(c), (a)-[:HAS_CHANGE {order: 1}]->(c)`, nil)
 	for _, c := range []struct{ name, args string }{
 		{"without properties", `{"start_entity_type":"Scope","start_conditions":[{"field":"uuid","operator":"=","value":"a"}],"relationship_type":"CALLS"}`},
 		{"with properties", `{"start_entity_type":"Scope","start_conditions":[{"field":"uuid","operator":"=","value":"a"}],"relationship_type":"HAS_CHANGE"}`},
 		{"depth 2", `{"start_entity_type":"Scope","start_conditions":[{"field":"uuid","operator":"=","value":"a"}],"relationship_type":"CALLS","depth":2}`},
+		// Computed start conditions, one with a subquery, leave the start
+		// with the variables they computed; the traversal starts from n.
+		{"computed start conditions", `{"start_entity_type":"Scope","start_conditions":[{"field":"line_count","operator":"=","value":3},{"field":"change_count","operator":"=","value":2}],"relationship_type":"CALLS","depth":2}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rows := runStatement(t, d, "explore_relationships", c.args)

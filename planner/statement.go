@@ -108,6 +108,12 @@ type Shape struct {
 	// Notes are said with every result of the statement (e.g. the zone of
 	// datetime buckets).
 	Notes []string `json:"notes,omitempty"`
+	// Capped names a boolean column, the same on every row, that is true
+	// when a traversal stopped at Limits.MaxExpanded (ColCapped): the
+	// engine adds a note and leaves the column out. A row whose other
+	// columns are all null only carries it (the statement returns one when
+	// the answer is otherwise empty) and is no result.
+	Capped string `json:"capped,omitempty"`
 }
 
 // SortKey is one key of a ranked statement.

@@ -117,3 +117,14 @@ func withTips(note string, tips []string) string {
 func HistogramTruncationNote(limit int) string {
 	return fmt.Sprintf("more buckets exist than the %d returned; use a larger bucket_width", limit)
 }
+
+// CapNote is the note of a traversal that stopped at Limits.MaxExpanded
+// (explore_relationships, find_paths): what may be missing, and the
+// arguments of the tool that make the traversal smaller.
+func (c *Catalog) CapNote(tool string) string {
+	n := c.limits.MaxExpanded
+	if tool == FindPaths {
+		return fmt.Sprintf("the search stopped after reaching %d entities from the two ends without finding a path, so they may still be connected; follow fewer relationship_types or set direction to outgoing or incoming", n)
+	}
+	return fmt.Sprintf("the traversal stopped after reaching %d entities, nearest first, so entities farther away are missing; add start_conditions, lower depth or follow fewer relationship_types", n)
+}

@@ -45,6 +45,33 @@ func limitMax(t *testing.T, tool *tools.Tool) int {
 	return tools.DefaultLimits.MaxLimit
 }
 
+// catalogArgs lists the top-level argument names of every tool of c.
+func catalogArgs(t *testing.T, c *tools.Catalog) map[string]bool {
+	t.Helper()
+	every := map[string]bool{}
+	for _, tool := range c.Tools {
+		for a := range schemaArgs(t, tool) {
+			every[a] = true
+		}
+	}
+	return every
+}
+
+// namedArgs returns the arguments of every that note names, split into
+// those own has and those it lacks.
+func namedArgs(note string, every, own map[string]bool) (has, lacks []string) {
+	for a := range every {
+		if regexp.MustCompile(`\b` + a + `\b`).MatchString(note) {
+			if own[a] {
+				has = append(has, a)
+			} else {
+				lacks = append(lacks, a)
+			}
+		}
+	}
+	return has, lacks
+}
+
 // TestTruncationNotesSuggestOnlyArgumentsTheToolHas: for every tool of
 // every example config, the note of a truncated result names no argument
 // of another tool that the called tool lacks (an agent following it would
@@ -56,12 +83,7 @@ func TestTruncationNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		every := map[string]bool{}
-		for _, tool := range c.Tools {
-			for a := range schemaArgs(t, tool) {
-				every[a] = true
-			}
-		}
+		every := catalogArgs(t, c)
 		for _, tool := range c.Tools {
 			own := schemaArgs(t, tool)
 			top := limitMax(t, tool)
@@ -70,10 +92,8 @@ func TestTruncationNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
 				if note == "" {
 					t.Errorf("%s %s: no note", path, tool.Name)
 				}
-				for a := range every {
-					if !own[a] && regexp.MustCompile(`\b`+a+`\b`).MatchString(note) {
-						t.Errorf("%s %s: note suggests %s, which the tool lacks: %s", path, tool.Name, a, note)
-					}
+				if _, lacks := namedArgs(note, every, own); len(lacks) > 0 {
+					t.Errorf("%s %s: note suggests %v, which the tool lacks: %s", path, tool.Name, lacks, note)
 				}
 				if limit == top && strings.Contains(note, "raise limit") {
 					t.Errorf("%s %s: note suggests raising a limit already at its maximum: %s", path, tool.Name, note)
@@ -90,6 +110,33 @@ func TestTruncationNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
 	} {
 		if note := c.TruncationNote(tool, 1); !strings.Contains(note, want) {
 			t.Errorf("%s note %q lacks %q", tool, note, want)
+		}
+	}
+}
+
+// TestCapNotesSuggestOnlyArgumentsTheToolHas: the note of a traversal
+// stopped at Limits.MaxExpanded quotes the limit and names only arguments
+// of the traversal tool that was called, for every example config.
+func TestCapNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
+	for _, path := range configs(t) {
+		c, err := tools.Generate(load(t, path), tools.Options{Limits: tools.Limits{MaxExpanded: 1234}})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		every := catalogArgs(t, c)
+		for _, name := range []string{tools.ExploreRelationships, tools.FindPaths} {
+			tool := c.Tool(name)
+			if tool == nil {
+				continue
+			}
+			note := c.CapNote(name)
+			if !strings.Contains(note, "1234 entities") {
+				t.Errorf("%s %s: note %q does not quote the limit", path, name, note)
+			}
+			has, lacks := namedArgs(note, every, schemaArgs(t, tool))
+			if len(lacks) > 0 || len(has) == 0 {
+				t.Errorf("%s %s: note %q names %v of the tool's arguments and %v it lacks", path, name, note, has, lacks)
+			}
 		}
 	}
 }

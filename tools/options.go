@@ -67,10 +67,17 @@ type Limits struct {
 	MaxOffset int
 	// MaxDepth bounds explore_relationships' traversal depth.
 	MaxDepth int
-	// MaxPathLength bounds the relationships of a find_paths path
-	// (shortest-path search is breadth-first, so it may go further than
-	// explore's enumeration of every path).
+	// MaxPathLength bounds the relationships of a find_paths path.
 	MaxPathLength int
+	// MaxExpanded bounds the breadth-first traversals of
+	// explore_relationships and find_paths, which visit each entity once
+	// (per start): one call reaches at most this many entities, and each
+	// level of a traversal follows at most FollowedPerExpanded times as
+	// many relationships. When either bound stops a traversal, the result
+	// says so in a note; explore_relationships then returns what the
+	// levels it finished (and the part of the level it stopped in) reached,
+	// each entity still at its shortest depth.
+	MaxExpanded int
 	// DefaultTopK and MaxTopK bound semantic_search results.
 	DefaultTopK, MaxTopK int
 	// MaxBuckets bounds number_range_search histograms.
@@ -81,14 +88,22 @@ type Limits struct {
 	MaxGroups int
 }
 
+// FollowedPerExpanded is how many relationships one level of a traversal
+// may follow per entity of Limits.MaxExpanded: with the default 10,000,
+// a level reads at most 100,000 relationships, so a few hubs with
+// thousands of relationships each cannot make a level unbounded.
+const FollowedPerExpanded = 10
+
 // DefaultLimits are the seeds' limits: 10 results by default, at most 50;
-// semantic search returns 5, at most 20; an aggregate at most 1,000 groups.
+// semantic search returns 5, at most 20; an aggregate at most 1,000 groups;
+// traversals reach at most 10,000 entities.
 var DefaultLimits = Limits{
 	DefaultLimit:  10,
 	MaxLimit:      50,
 	MaxOffset:     10000,
 	MaxDepth:      3,
 	MaxPathLength: 6,
+	MaxExpanded:   10000,
 	DefaultTopK:   5,
 	MaxTopK:       20,
 	MaxBuckets:    50,
@@ -111,6 +126,7 @@ func (l Limits) WithDefaults() Limits {
 		MaxOffset:     pick(l.MaxOffset, d.MaxOffset),
 		MaxDepth:      pick(l.MaxDepth, d.MaxDepth),
 		MaxPathLength: pick(l.MaxPathLength, d.MaxPathLength),
+		MaxExpanded:   pick(l.MaxExpanded, d.MaxExpanded),
 		DefaultTopK:   pick(l.DefaultTopK, d.DefaultTopK),
 		MaxTopK:       pick(l.MaxTopK, d.MaxTopK),
 		MaxBuckets:    pick(l.MaxBuckets, d.MaxBuckets),

@@ -1,0 +1,86 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/ragforge/ragforge/tools"
+)
+
+// ColCapped is the column of a traversal's rows (explore_relationships,
+// find_paths) saying that Limits.MaxExpanded stopped the traversal; it is
+// the same on every row. When nothing else is returned, the statement
+// returns one row with only this column set (Shape.Capped).
+const ColCapped = "capped"
+
+// A traversal writes a breadth-first search as Cypher without APOC and
+// without variable-length patterns, which enumerate paths: on a graph with
+// hubs, three hops from a hub are billions of paths but only as many
+// nodes as the graph has. Each level is one CALL subquery that takes the
+// entries a level reached, follows their relationships one hop and keeps
+// the nodes not reached before, so every node is expanded at most once
+// per start and the work of a level is bounded by the relationships it
+// reads, which a LIMIT caps.
+//
+// An entry is a map {s: the start, x: the node reached, rels: the
+// relationships of one shortest path from s to x, in order}. Which nodes
+// were reached is a list of keys (seen); Neo4j checks `IN` against a list
+// that stays the same from row to row through a hash set, so the check
+// costs the same however long the list is.
+type traversal struct {
+	b   *builder
+	rel string
+	// key renders the seen entry of node x reached from start s.
+	key func(s, x string) string
+	// n numbers the levels written, which name their variables.
+	n int
+}
+
+func (b *builder) traversal(types []string, key func(s, x string) string) *traversal {
+	rels := make([]string, len(types))
+	for i, t := range types {
+		rels[i] = b.q(t)
+	}
+	return &traversal{b: b, rel: strings.Join(rels, "|"), key: key}
+}
+
+// limits adds the traversal's bounds as parameters and returns them:
+// $max_expanded, the most entities reached, and $max_followed, the most
+// relationships one level reads (a level reads one more, to tell that
+// there were more).
+func (tr *traversal) limits() (expanded, followed string) {
+	l := tr.b.p.limits
+	return tr.b.named("max_expanded", int64(l.MaxExpanded)), tr.b.named("max_followed", int64(l.MaxExpanded*tools.FollowedPerExpanded))
+}
+
+// level writes one level: from the entries of the list expression
+// frontier, it follows the traversal's relationships in the direction of
+// arrow to the nodes inside the tenant whose key is not in the list seen,
+// each once per start with one of the paths that reach it. imports are
+// the variables frontier and seen use. It returns the names of the new
+// entries' list and of the number of relationships read (at most
+// $max_followed + 1).
+func (tr *traversal) level(frontier, seen string, imports []string, arrow [2]string) (next, read string) {
+	b := tr.b
+	tr.n++
+	i := itoa(tr.n)
+	f, s, x, p, r, y, c := "f"+i, "s"+i, "x"+i, "p"+i, "e"+i, "y"+i, "c"+i
+	next, read = "next"+i, "read"+i
+	_, followed := tr.limits()
+	b.line("CALL (%s) {", strings.Join(imports, ", "))
+	b.line("  UNWIND %s AS %s\n  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", frontier, f, f, s, f, x, f, p)
+	b.line("  MATCH (%s)%s[%s:%s]%s(%s)", x, arrow[0], r, tr.rel, arrow[1], y)
+	if w := b.tenantWhere(y); w != "" {
+		b.line("  WHERE %s", w)
+	}
+	b.line("  WITH %s, %s, %s, %s\n  LIMIT %s + 1", s, p, r, y, followed)
+	b.line("  WITH %s, %s, head(collect(%s + %s)) AS %s, count(*) AS %s", s, y, p, r, p, c)
+	b.line("  RETURN sum(%s) AS %s, collect(CASE WHEN NOT %s IN %s THEN {s: %s, x: %s, rels: %s} END) AS %s\n}", c, read, tr.key(s, y), seen, s, y, p, next)
+	return next, read
+}
+
+// sentinel is the list to UNWIND into a traversal's rows: rows, or one
+// null row carrying capped when rows is empty and the cap stopped the
+// traversal (the engine counts no entity for it).
+func sentinel(rows, capped string) string {
+	return "CASE WHEN " + rows + " = [] AND " + capped + " THEN [null] ELSE " + rows + " END"
+}
