@@ -25,7 +25,9 @@ type Options struct {
 	// materialization state. Others are computed inline.
 	Materialized map[string]bool
 	// Now is the Cypher for now(); DefaultNow when empty. Tests pin it to a
-	// parameter so Go and Neo4j see the same instant.
+	// parameter so Go and Neo4j see the same instant. It must be a DATETIME
+	// in UTC, as every datetime of an expression is: the date parts read
+	// the calendar of the value's own zone.
 	Now string
 }
 
@@ -324,6 +326,15 @@ func (w *writer) call(x *call) string {
 		return fmt.Sprintf("(((%s).epochMillis - (%s).epochMillis) / %d)", now, arg(0), unit)
 	case "days_between":
 		return fmt.Sprintf("(((%s).epochMillis - (%s).epochMillis) / 86400000)", arg(1), arg(0))
+	case "year", "month", "day", "hour", "weekday":
+		return fmt.Sprintf("(%s).%s", arg(0), dateParts[x.fn])
+	case "truncate":
+		// datetime.truncate fails on null instead of returning it, so the
+		// value is bound once and truncated only when present: an empty
+		// list's [0] is null.
+		w.vars++
+		v := fmt.Sprintf("__rf_t%d", w.vars)
+		return fmt.Sprintf("[%s IN [%s] WHERE %s IS NOT NULL | datetime.truncate(%s, %s)][0]", v, arg(0), v, arg(1), v)
 	case "min", "max":
 		le, gt := "<=", ">"
 		if x.fn == "max" {
@@ -342,6 +353,11 @@ func (w *writer) call(x *call) string {
 	}
 	panic("computed: unknown function " + x.fn)
 }
+
+// dateParts are the DATETIME properties the date-part functions read. Every
+// datetime an expression sees is in UTC (datetimeLeaf), so the parts are
+// UTC's; dayOfWeek is ISO's, Monday 1 to Sunday 7.
+var dateParts = map[string]string{"year": "year", "month": "month", "day": "day", "hour": "hour", "weekday": "dayOfWeek"}
 
 // writeLit writes a config constant as a Cypher literal (never a parameter:
 // fragments are self-contained text, and only the config's own constants,

@@ -38,7 +38,7 @@ func TestNestedProductsOverflowOnNeo4jAsInGo(t *testing.T) {
 		if _, err := f.EvalAt(props, now); err == nil {
 			t.Fatalf("%s: Go did not overflow; the test's entity no longer exercises the bug", src)
 		}
-		frag, err := f.Fragment(Options{Now: "datetime($now)"})
+		frag, err := f.Fragment(Options{Now: testNow})
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -99,7 +99,7 @@ func TestOrOverAndKeepsAnAbsorbedOverflowOnNeo4jAsInGo(t *testing.T) {
 		if v, err := f.EvalAt(props, now); v != nil || err != nil {
 			t.Errorf("%s: Go gives %v, %v; want null", src, v, err)
 		}
-		frag, err := f.Fragment(Options{Now: "datetime($now)"})
+		frag, err := f.Fragment(Options{Now: testNow})
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
