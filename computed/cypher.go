@@ -139,6 +139,14 @@ func (w *writer) datetimeIf(k kind, x string, storage model.DatetimeStorage) str
 // or a variable). A DATE is midnight UTC, a LOCAL DATETIME is read as UTC,
 // an ISO string is parsed only when it is strict RFC 3339 (otherwise null),
 // epoch numbers count from 1970-01-01T00:00Z.
+//
+// A ZONED DATETIME is rebuilt from its instant, never converted with
+// datetime({datetime: x, timezone: 'Z'}): that conversion reads x's wall
+// clock in x's zone again, so in the hour a named zone repeats when its
+// clocks go back it gives the earlier instant (02:30+01:00[Europe/Paris]
+// became 00:30Z). epochMillis counts down to the millisecond (floored, as
+// Go's UnixMilli); nanosecond adds the rest, being the same in every zone.
+// epochSeconds cannot serve: Neo4j rounds it toward zero before 1970.
 func datetimeLeaf(x string, storage model.DatetimeStorage) string {
 	switch storage {
 	case model.ISOString:
@@ -148,7 +156,9 @@ func datetimeLeaf(x string, storage model.DatetimeStorage) string {
 	case model.EpochMillis:
 		return fmt.Sprintf("CASE WHEN %s IS NOT NULL THEN datetime({epochMillis: %s}) END", x, x)
 	}
-	return fmt.Sprintf("CASE WHEN %s IS :: DATE NOT NULL THEN datetime({date: %s, timezone: 'Z'}) WHEN %s IS NOT NULL THEN datetime({datetime: %s, timezone: 'Z'}) END", x, x, x, x)
+	return fmt.Sprintf("CASE WHEN %s IS :: DATE NOT NULL THEN datetime({date: %s, timezone: 'Z'}) "+
+		"WHEN %s IS :: ZONED DATETIME NOT NULL THEN datetime.fromepochmillis(%s.epochMillis) + duration({nanoseconds: %s.nanosecond %% 1000000}) "+
+		"WHEN %s IS NOT NULL THEN datetime({datetime: %s, timezone: 'Z'}) END", x, x, x, x, x, x, x)
 }
 
 // atomic reports whether a written expression is cheap and safe to repeat.

@@ -228,16 +228,16 @@ var (
 
 // boundaries are instants where a date part changes: midnight, the ends of
 // months and years, leap days (one before the epoch; 2100 has none), ISO
-// weeks, the epoch itself. randomInstant lands on them, or just before
-// them, often. None is near a change of daylight saving time: the driver
-// sends a time in a named zone as its wall clock, which Neo4j reads as the
-// earlier instant when the clock shows it twice.
+// weeks, the epoch itself, and the hour Paris repeats when its clocks go
+// back (read in a named zone, d1 shows a wall clock that names two
+// instants). randomInstant lands on them, or just before them, often.
 var boundaries = []time.Time{
 	time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC),
 	time.Date(2000, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(1968, 3, 1, 0, 0, 0, 0, time.UTC),
 	time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC),
 	time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC), time.Date(2021, 1, 4, 0, 0, 0, 0, time.UTC),
 	time.Date(1969, 12, 29, 0, 0, 0, 0, time.UTC), time.Date(2100, 3, 1, 0, 0, 0, 0, time.UTC),
+	time.Date(2024, 10, 27, 1, 0, 0, 0, time.UTC),
 }
 
 func randomInstant(rng *rand.Rand) time.Time {
