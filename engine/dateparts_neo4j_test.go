@@ -11,7 +11,6 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tools"
@@ -125,16 +124,7 @@ func TestDatePartsFilterSortAndGroup(t *testing.T) {
 	d := neo4jtest.Open(t)
 	events := randomEvents(t, rand.New(rand.NewPCG(20, 3)), 48)
 	createEvents(t, d, events)
-	m, err := config.LoadSources(config.Source{Name: "events.yaml", Data: []byte(eventsConfig)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := engine.Options{Driver: d, Database: neo4jtest.Database()}
-	opts.Tools.Aggregations = true
-	e, err := engine.New(m, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := aggregatingEngine(t, d, "events.yaml", eventsConfig, engine.Options{})
 
 	// codesWhere is the codes of the events with a start that keep
 	// accepts, in code order (the order_by of the calls below).
@@ -204,12 +194,7 @@ func TestDatePartsFilterSortAndGroup(t *testing.T) {
 		})},
 	} {
 		args := `{"entity_type":"Event","operation":"COUNT",` + c.args + `,"limit":50}`
-		r := execJSON(t, e, tools.AggregateEntities, args)
-		got := make([]group, len(r.Groups))
-		for i, g := range r.Groups {
-			got[i] = group{g.Group, g.Value}
-		}
-		if !slices.Equal(got, c.want) {
+		if got, _ := groupsOf(t, e, args); !slices.Equal(got, c.want) {
 			t.Errorf("%s:\n got %v\nwant %v", args, got, c.want)
 		}
 	}
@@ -217,8 +202,7 @@ func TestDatePartsFilterSortAndGroup(t *testing.T) {
 
 // countsBy counts the events keep accepts (every one when keep is nil) per
 // label of their start in UTC, an event without a start in the null group
-// (when kept), ranked as aggregate_entities ranks groups: count
-// descending, then label ascending, null last.
+// (when kept), ranked as aggregate_entities ranks groups.
 func countsBy(events []event, keep func(event, time.Time) bool, label func(time.Time) any) []group {
 	m := map[any]float64{}
 	for _, ev := range events {
@@ -231,24 +215,5 @@ func countsBy(events []event, keep func(event, time.Time) bool, label func(time.
 		}
 		m[l]++
 	}
-	var out []group
-	for k, v := range m {
-		out = append(out, group{k, v})
-	}
-	slices.SortFunc(out, func(a, b group) int {
-		if c := cmp.Compare(b.Value, a.Value); c != 0 {
-			return c
-		}
-		switch {
-		case a.Group == nil:
-			return 1
-		case b.Group == nil:
-			return -1
-		}
-		if x, ok := a.Group.(float64); ok {
-			return cmp.Compare(x, b.Group.(float64))
-		}
-		return cmp.Compare(a.Group.(string), b.Group.(string))
-	})
-	return out
+	return ranked(m)
 }
