@@ -3,6 +3,7 @@ package computed
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,14 +18,20 @@ import (
 // a user who wrote something else learns what to write instead.
 const supportedSummary = "supported: + - * / % ** unary -, == != < <= > >=, and or not, ?:, ??, " +
 	"contains startsWith endsWith matches in, len abs ceil floor round lower upper trim min max, " +
-	"now days_since hours_since days_between, field names and literals"
+	"now days_since hours_since days_between year month day hour weekday truncate, field names and literals"
 
 // functions are the supported calls with their arity.
 var functions = map[string]int{
 	"len": 1, "abs": 1, "ceil": 1, "floor": 1, "round": 1,
 	"lower": 1, "upper": 1, "trim": 1, "min": 2, "max": 2,
 	"now": 0, "days_since": 1, "hours_since": 1, "days_between": 2,
+	"year": 1, "month": 1, "day": 1, "hour": 1, "weekday": 1, "truncate": 2,
 }
+
+// truncUnits are the units truncate accepts, smallest first. The unit must
+// be a constant: Cypher's datetime.truncate takes any string, but a unit
+// read from data would be checked only when a query runs.
+var truncUnits = []string{"hour", "day", "week", "month", "year"}
 
 func functionNames() []string {
 	names := make([]string, 0, len(functions))
@@ -417,6 +424,31 @@ func (ch *checker) call(n ast.Node, name string, argNodes []ast.Node) node {
 			return args[0]
 		}
 		k = kindInt
+	case "year", "month", "day", "hour", "weekday":
+		if !want(0, args[0].kind() == kindDatetime, "a datetime") {
+			return args[0]
+		}
+		k = kindInt
+	case "truncate":
+		if u, ok := argNodes[0].(*ast.StringNode); ok && slices.Contains(truncUnits, u.Value) {
+			// SQL's date_trunc order; say which order this one takes.
+			return ch.fail(argNodes[0], "truncate takes the datetime first, then the unit: truncate(t, %q)", u.Value)
+		}
+		if !want(0, args[0].kind() == kindDatetime, "a datetime") {
+			return args[0]
+		}
+		s, ok := argNodes[1].(*ast.StringNode)
+		if !ok {
+			return ch.fail(argNodes[1], "truncate needs a constant unit, one of %s (such as truncate(t, \"day\"))", strings.Join(truncUnits, ", "))
+		}
+		if !slices.Contains(truncUnits, s.Value) {
+			msg := fmt.Sprintf("truncate cannot cut to %q", s.Value)
+			if sg := Suggest(s.Value, truncUnits); sg != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", sg)
+			}
+			return ch.fail(argNodes[1], "%s; units: %s", msg, strings.Join(truncUnits, ", "))
+		}
+		k = kindDatetime
 	}
 	return &call{at{off, k}, name, args}
 }

@@ -94,6 +94,18 @@ func TestUnknownNameSuggestsClosestField(t *testing.T) {
 	}
 }
 
+// TestTruncateUnitErrorPointsAtTheUnit: a unit outside the list is
+// reported at the unit's own column, with a suggestion and the list.
+func TestTruncateUnitErrorPointsAtTheUnit(t *testing.T) {
+	e := compileErr(t, [3]string{"month_start", "datetime", `truncate(d1, "mnth")`})
+	if e.Offset != 13 || !strings.Contains(e.Msg, `"mnth" (did you mean month?); units: hour, day, week, month, year`) {
+		t.Errorf("error = %+v", e)
+	}
+	if !strings.HasSuffix(e.Error(), "(expression 1:14)\n | truncate(d1, \"mnth\")\n | .............^") {
+		t.Errorf("no caret under the unit: %q", e.Error())
+	}
+}
+
 func TestCycleErrorNamesTheCycle(t *testing.T) {
 	e := compileErr(t,
 		[3]string{"line_count", "integer", "is_large ? 1 : 0"},
@@ -135,6 +147,10 @@ func TestRejectsOutsideTheSupportedSet(t *testing.T) {
 		{"i1 +* 2", "integer", "syntax error"},
 		{"min(i1, 2, 3)", "integer", "min takes 2 argument(s), got 3"},
 		{"days_since(i1)", "integer", "days_since needs a datetime, got integer"},
+		{"hour(x1)", "integer", "hour needs a datetime, got number"},
+		{"weekday(d1)", "string", "expression is integer but the field is declared string"},
+		{"truncate(d1, 'minute')", "datetime", `truncate cannot cut to "minute"`},
+		{"truncate('month', d1)", "datetime", `truncate takes the datetime first, then the unit: truncate(t, "month")`},
 	} {
 		t.Run(tc.expr, func(t *testing.T) {
 			e := compileErr(t, [3]string{"f", tc.typ, tc.expr})

@@ -25,7 +25,9 @@ type Options struct {
 	// materialization state. Others are computed inline.
 	Materialized map[string]bool
 	// Now is the Cypher for now(); DefaultNow when empty. Tests pin it to a
-	// parameter so Go and Neo4j see the same instant.
+	// parameter so Go and Neo4j see the same instant. It must be a DATETIME
+	// in UTC, as every datetime of an expression is: the date parts read
+	// the calendar of the value's own zone.
 	Now string
 }
 
@@ -137,6 +139,14 @@ func (w *writer) datetimeIf(k kind, x string, storage model.DatetimeStorage) str
 // or a variable). A DATE is midnight UTC, a LOCAL DATETIME is read as UTC,
 // an ISO string is parsed only when it is strict RFC 3339 (otherwise null),
 // epoch numbers count from 1970-01-01T00:00Z.
+//
+// A ZONED DATETIME is rebuilt from its instant, never converted with
+// datetime({datetime: x, timezone: 'Z'}): that conversion reads x's wall
+// clock in x's zone again, so in the hour a named zone repeats when its
+// clocks go back it gives the earlier instant (02:30+01:00[Europe/Paris]
+// became 00:30Z). epochMillis counts down to the millisecond (floored, as
+// Go's UnixMilli); nanosecond adds the rest, being the same in every zone.
+// epochSeconds cannot serve: Neo4j rounds it toward zero before 1970.
 func datetimeLeaf(x string, storage model.DatetimeStorage) string {
 	switch storage {
 	case model.ISOString:
@@ -146,7 +156,9 @@ func datetimeLeaf(x string, storage model.DatetimeStorage) string {
 	case model.EpochMillis:
 		return fmt.Sprintf("CASE WHEN %s IS NOT NULL THEN datetime({epochMillis: %s}) END", x, x)
 	}
-	return fmt.Sprintf("CASE WHEN %s IS :: DATE NOT NULL THEN datetime({date: %s, timezone: 'Z'}) WHEN %s IS NOT NULL THEN datetime({datetime: %s, timezone: 'Z'}) END", x, x, x, x)
+	return fmt.Sprintf("CASE WHEN %s IS :: DATE NOT NULL THEN datetime({date: %s, timezone: 'Z'}) "+
+		"WHEN %s IS :: ZONED DATETIME NOT NULL THEN datetime.fromepochmillis(%s.epochMillis) + duration({nanoseconds: %s.nanosecond %% 1000000}) "+
+		"WHEN %s IS NOT NULL THEN datetime({datetime: %s, timezone: 'Z'}) END", x, x, x, x, x, x, x)
 }
 
 // atomic reports whether a written expression is cheap and safe to repeat.
@@ -324,6 +336,15 @@ func (w *writer) call(x *call) string {
 		return fmt.Sprintf("(((%s).epochMillis - (%s).epochMillis) / %d)", now, arg(0), unit)
 	case "days_between":
 		return fmt.Sprintf("(((%s).epochMillis - (%s).epochMillis) / 86400000)", arg(1), arg(0))
+	case "year", "month", "day", "hour", "weekday":
+		return fmt.Sprintf("(%s).%s", arg(0), dateParts[x.fn])
+	case "truncate":
+		// datetime.truncate fails on null instead of returning it, so the
+		// value is bound once and truncated only when present: an empty
+		// list's [0] is null.
+		w.vars++
+		v := fmt.Sprintf("__rf_t%d", w.vars)
+		return fmt.Sprintf("[%s IN [%s] WHERE %s IS NOT NULL | datetime.truncate(%s, %s)][0]", v, arg(0), v, arg(1), v)
 	case "min", "max":
 		le, gt := "<=", ">"
 		if x.fn == "max" {
@@ -342,6 +363,11 @@ func (w *writer) call(x *call) string {
 	}
 	panic("computed: unknown function " + x.fn)
 }
+
+// dateParts are the DATETIME properties the date-part functions read. Every
+// datetime an expression sees is in UTC (datetimeLeaf), so the parts are
+// UTC's; dayOfWeek is ISO's, Monday 1 to Sunday 7.
+var dateParts = map[string]string{"year": "year", "month": "month", "day": "day", "hour": "hour", "weekday": "dayOfWeek"}
 
 // writeLit writes a config constant as a Cypher literal (never a parameter:
 // fragments are self-contained text, and only the config's own constants,

@@ -42,6 +42,11 @@ var fixedExpressions = []string{
 	"min(i1, i2)", "max(i1, x1)", "min(x1 / 2, x2)", "max(i2 - 1, i1 * 2)",
 	"now()", "days_since(d1)", "days_since(d2)", "hours_since(d3)", "days_between(d4, d1)", "days_between(d2, d3)",
 	"d1", "d2", "d3", "d4",
+	"year(d1)", "month(d2)", "day(d3)", "hour(d4)", "weekday(d1)", "weekday(d2)", "weekday(d3)", "hour(now())",
+	"truncate(d1, 'hour')", "truncate(d2, 'day')", "truncate(d3, 'week')", "truncate(d4, 'month')", "truncate(d1, 'year')",
+	"truncate(d2 ?? d1, 'week')", "month(truncate(d2, 'week'))", "truncate(truncate(d3, 'month'), 'week')",
+	"hour(d3) in [0, 23]", "days_between(truncate(d4, 'month'), d4)", "year(d2) * 10000 + month(d2) * 100 + day(d2)",
+	"truncate(d1, 'day') == truncate(d2, 'day')", "b1 ? hour(d1) : weekday(d4)",
 	"line_count", "is_large", "is_large ? line_count : -1",
 }
 
@@ -113,7 +118,7 @@ func TestDifferentialNeo4jAgreesWithGo(t *testing.T) {
 			}
 			continue
 		}
-		frag, err := f.Fragment(Options{Now: "datetime($now)"})
+		frag, err := f.Fragment(Options{Now: testNow})
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -221,7 +226,25 @@ var (
 	}()
 )
 
+// boundaries are instants where a date part changes: midnight, the ends of
+// months and years, leap days (one before the epoch; 2100 has none), ISO
+// weeks, the epoch itself, and the hour Paris repeats when its clocks go
+// back (read in a named zone, d1 shows a wall clock that names two
+// instants). randomInstant lands on them, or just before them, often.
+var boundaries = []time.Time{
+	time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC),
+	time.Date(2000, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(1968, 3, 1, 0, 0, 0, 0, time.UTC),
+	time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC),
+	time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC), time.Date(2021, 1, 4, 0, 0, 0, 0, time.UTC),
+	time.Date(1969, 12, 29, 0, 0, 0, 0, time.UTC), time.Date(2100, 3, 1, 0, 0, 0, 0, time.UTC),
+	time.Date(2024, 10, 27, 1, 0, 0, 0, time.UTC),
+}
+
 func randomInstant(rng *rand.Rand) time.Time {
+	if rng.IntN(4) == 0 {
+		b := boundaries[rng.IntN(len(boundaries))]
+		return b.Add([]time.Duration{0, -time.Nanosecond, -time.Millisecond, -time.Second, time.Hour - time.Nanosecond}[rng.IntN(5)])
+	}
 	lo := time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
 	hi := time.Date(2035, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
 	t := time.Unix(lo+rng.Int64N(hi-lo), 0).UTC()

@@ -49,6 +49,11 @@
 //	days_since(t)                ((now.epochMillis - t.epochMillis) / 86400000)   whole days, truncated toward zero
 //	hours_since(t)               … / 3600000                                 whole hours
 //	days_between(a, b)           ((b.epochMillis - a.epochMillis) / 86400000)
+//	year(t), month(t), day(t)    (t).year, (t).month, (t).day                integers of t's UTC calendar (below)
+//	hour(t)                      (t).hour                                    0 to 23, UTC
+//	weekday(t)                   (t).dayOfWeek                               ISO: Monday 1 … Sunday 7, UTC
+//	truncate(t, "month")         [v IN [t] WHERE v IS NOT NULL |             the UTC start of t's "hour", "day", "week"
+//	                               datetime.truncate('month', v)][0]         (Monday), "month" or "year"; the unit is a constant
 //	other_computed_field         inlined, or n.`cache_property` when materialized
 //
 // # Errors
@@ -79,12 +84,24 @@
 //
 // Every datetime read is converted to one meaning, a UTC instant, whatever
 // its storage (model.Field.StoredAs): a temporal DATETIME keeps its instant
-// (time zones compare and subtract correctly), a LOCAL DATETIME is read as
-// UTC, a DATE is midnight UTC; an ISO string is parsed only when it is strict
-// RFC 3339 (otherwise null); epoch seconds and milliseconds count from
-// 1970-01-01T00:00Z. Datetimes compare (==, <, …), take ?? and ?: and feed
-// days_since, hours_since and days_between; there is no other date
-// arithmetic.
+// (time zones compare and subtract correctly, and a named zone's repeated
+// hour keeps its offset), a LOCAL DATETIME is read as UTC, a DATE is
+// midnight UTC; an ISO string is parsed only when it is strict RFC 3339
+// (otherwise null); epoch seconds and milliseconds count from
+// 1970-01-01T00:00Z. Datetimes compare (==, <, …), take ?? and ?:, feed
+// days_since, hours_since and days_between, and give their parts (year,
+// month, day, hour, weekday) and truncations (truncate); there is no other
+// date arithmetic.
+//
+// Date parts and truncations are read in UTC, the zone a datetime without
+// one is read in: 2024-03-01T00:30+02:00 is February 29, hour 22. A field
+// has one value whoever asks, so it can be materialized, filtered and
+// grouped; the zone an engine shows buckets and periods in
+// (engine.Options.Location) does not change it. truncate gives a datetime
+// (the start of the period), so a truncated field compares with datetimes
+// and groups by period. A null datetime gives null; Cypher's
+// datetime.truncate fails on null, so the fragment binds the value once and
+// truncates it only when present.
 //
 // # matches
 //

@@ -203,6 +203,12 @@ var helpers = func() []expr.Option {
 		"_days_since":   func(args ...any) (any, error) { return fnSince(86400000)(args[0], args[1]) },
 		"_hours_since":  func(args ...any) (any, error) { return fnSince(3600000)(args[0], args[1]) },
 		"_days_between": fn2(fnSince(86400000)),
+		"_year":         fn1(datePart("year", func(t time.Time) int { return t.Year() })),
+		"_month":        fn1(datePart("month", func(t time.Time) int { return int(t.Month()) })),
+		"_day":          fn1(datePart("day", time.Time.Day)),
+		"_hour":         fn1(datePart("hour", time.Time.Hour)),
+		"_weekday":      fn1(datePart("weekday", isoWeekday)),
+		"_truncate":     fn2(fnTruncate),
 		"_dt": func(args ...any) (any, error) {
 			return dt(args[0], model.DatetimeStorage(args[1].(string)))
 		},

@@ -53,7 +53,7 @@ func TestRawCypherFieldRunsAsSubquery(t *testing.T) {
 		CREATE (a)-[:HAS_CHANGE]->(:Change {timestamp: datetime('2024-05-01T00:00:00+02:00'), n: 1})
 		CREATE (a)-[:HAS_CHANGE]->(:Change {timestamp: datetime('2024-05-20T10:00:00Z'), n: 2})
 		CREATE (b)-[:HAS_CHANGE]->(:Change {timestamp: localdatetime('2024-05-31T13:00:00'), n: 5})`, nil)
-	age, _ := ce.Field("age_days").Fragment(Options{Now: "datetime($now)"})
+	age, _ := ce.Field("age_days").Fragment(Options{Now: testNow})
 	mod, _ := ce.Field("modified_at").Fragment(Options{})
 	chg, _ := ce.Field("changes").Fragment(Options{})
 	q := "MATCH (n:T) " + strings.Join(age.Subqueries, " ") + " " + strings.Join(chg.Subqueries, " ") +

@@ -43,6 +43,9 @@ func (g *exprGen) num(d int) string {
 		func() string { return "(" + g.num(d) + " ?? " + g.num(d) + ")" },
 		func() string { return "days_since(" + g.dt(d) + ")" },
 		func() string { return "days_between(" + g.dt(d) + ", " + g.dt(d) + ")" },
+		func() string {
+			return []string{"year", "month", "day", "hour", "weekday"}[g.rng.IntN(5)] + "(" + g.dt(d) + ")"
+		},
 		func() string { return g.num(0) },
 	)
 }
@@ -101,5 +104,8 @@ func (g *exprGen) dt(d int) string {
 	return g.pick(
 		func() string { return "(" + g.dt(d) + " ?? " + g.dt(d) + ")" },
 		func() string { return "(" + g.bool(d) + " ? " + g.dt(d) + " : " + g.dt(d) + ")" },
+		func() string {
+			return "truncate(" + g.dt(d) + ", " + strconv.Quote(truncUnits[g.rng.IntN(len(truncUnits))]) + ")"
+		},
 	)
 }

@@ -57,7 +57,7 @@ func FuzzCompile(f *testing.F) {
 }
 
 var (
-	keywords = regexp.MustCompile(`^(CASE|CONTAINS|STARTS|ENDS|WITH|WHEN|THEN|ELSE|END|AND|OR|NOT|IS|NULL|IN|DATE|true|false|null|toFloat|nullIf|coalesce|size|abs|ceil|floor|round|toLower|toUpper|trim|datetime|date|epochMillis|epochSeconds|timezone|n|__rf_m[0-9]+)$`)
+	keywords = regexp.MustCompile(`^(CASE|CONTAINS|STARTS|ENDS|WITH|WHERE|WHEN|THEN|ELSE|END|AND|OR|NOT|IS|NULL|IN|DATE|true|false|null|toFloat|nullIf|coalesce|size|abs|ceil|floor|round|toLower|toUpper|trim|datetime|date|epochMillis|epochSeconds|timezone|year|month|day|hour|dayOfWeek|truncate|fromepochmillis|duration|nanoseconds|nanosecond|ZONED|DATETIME|n|__rf_m[0-9]+|__rf_t[0-9]+)$`)
 	identOK  = map[string]bool{}
 )
 

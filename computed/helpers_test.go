@@ -46,3 +46,10 @@ func mustCompile(t testing.TB, computed ...[3]string) *Entity {
 	}
 	return ce
 }
+
+// testNow is now() for tests that run fragments on Neo4j: the parameter
+// $now moved to zone Z, as DefaultNow is. The driver sends a UTC time.Time
+// in the named zone UTC, and Neo4j neither equals nor orders as equal two
+// DATETIMEs of one instant in different zones, UTC and Z included, so a
+// datetime equal to now would compare as before or after it.
+const testNow = "datetime({datetime: $now, timezone: 'Z'})"

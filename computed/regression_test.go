@@ -38,7 +38,7 @@ func TestNestedProductsOverflowOnNeo4jAsInGo(t *testing.T) {
 		if _, err := f.EvalAt(props, now); err == nil {
 			t.Fatalf("%s: Go did not overflow; the test's entity no longer exercises the bug", src)
 		}
-		frag, err := f.Fragment(Options{Now: "datetime($now)"})
+		frag, err := f.Fragment(Options{Now: testNow})
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -99,7 +99,7 @@ func TestOrOverAndKeepsAnAbsorbedOverflowOnNeo4jAsInGo(t *testing.T) {
 		if v, err := f.EvalAt(props, now); v != nil || err != nil {
 			t.Errorf("%s: Go gives %v, %v; want null", src, v, err)
 		}
-		frag, err := f.Fragment(Options{Now: "datetime($now)"})
+		frag, err := f.Fragment(Options{Now: testNow})
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -109,6 +109,59 @@ func TestOrOverAndKeepsAnAbsorbedOverflowOnNeo4jAsInGo(t *testing.T) {
 			t.Errorf("%s: Neo4j failed: %v\n  cypher %s", src, err, frag.Cypher)
 		} else if v := res.Records[0].Values[0]; v != nil {
 			t.Errorf("%s: Neo4j gives %v, want null\n  cypher %s", src, v, frag.Cypher)
+		}
+	}
+}
+
+// A DATETIME in a named zone, stored in the hour that zone repeats when its
+// clocks go back, was read an hour early on Neo4j: datetime({datetime: x,
+// timezone: 'Z'}) resolves x's wall clock (02:30 in Paris) to the earlier
+// of its two instants (found when the differential test's boundaries met
+// Europe/Paris on 2024-10-27). Go read the stored instant. Both must agree
+// on every expression that reads it, before 1970 too, where Neo4j's
+// epochSeconds rounds toward zero.
+func TestZonedDatetimeInARepeatedHourKeepsItsInstant(t *testing.T) {
+	driver := neo4jtest.Open(t)
+	ctx := context.Background()
+	paris, err1 := time.LoadLocation("Europe/Paris")
+	newYork, err2 := time.LoadLocation("America/New_York")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	instants := []time.Time{
+		time.Date(2024, 10, 27, 1, 30, 0, 0, time.UTC).In(paris),           // 02:30 CET, the second 02:30
+		time.Date(2024, 10, 27, 0, 30, 0, 0, time.UTC).In(paris),           // 02:30 CEST, the first
+		time.Date(2024, 11, 3, 6, 59, 59, 999999999, time.UTC).In(newYork), // 01:59:59.999999999 EST, the second
+		time.Date(1969, 12, 31, 23, 59, 59, 500000001, time.UTC).In(paris), // before 1970, sub-millisecond
+	}
+	for i, x := range instants {
+		neo4jtest.Run(t, driver, "CREATE (n:DiffT {__id: $id, d1: $x, d3: $ms})", map[string]any{"id": int64(i), "x": x, "ms": x.UnixMilli()})
+	}
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, src := range []string{"d1", "hour(d1)", "day(d1)", "truncate(d1, 'hour')", "days_between(d1, now())", "d1 == d3"} {
+		f, err := compileAny(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		frag, err := f.Fragment(Options{Now: testNow})
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		res, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (n:DiffT) RETURN n.__id AS id, "+frag.Cypher+" AS v",
+			map[string]any{"now": now}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
+		if err != nil {
+			t.Fatalf("%s: %v\n  cypher %s", src, err, frag.Cypher)
+		}
+		for _, rec := range res.Records {
+			id := rec.Values[0].(int64)
+			props := map[string]any{"d1": instants[id], "d3": instants[id].UnixMilli()}
+			want, err := f.EvalAt(props, now)
+			if err != nil {
+				t.Fatalf("%s: %v", src, err)
+			}
+			if got := rec.Values[1]; !sameValue(want, got, false) {
+				t.Errorf("%s on %v:\n  Go    %#v\n  Neo4j %#v\n  cypher %s", src, instants[id], want, got, frag.Cypher)
+			}
 		}
 	}
 }

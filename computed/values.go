@@ -544,3 +544,54 @@ func fnSince(unit int64) func(from, to any) (any, error) {
 		return d / unit, nil
 	}
 }
+
+// datePart reads one calendar field of a datetime. Every datetime the
+// evaluator holds is a UTC time.Time (dt, now), so the field is UTC's, as
+// the Cypher reads it from a DATETIME in zone Z.
+func datePart(name string, part func(time.Time) int) func(x any) (any, error) {
+	return func(x any) (any, error) {
+		if x == nil {
+			return nil, nil
+		}
+		t, ok := x.(time.Time)
+		if !ok {
+			return nil, typeErr(name, x)
+		}
+		return int64(part(t)), nil
+	}
+}
+
+// isoWeekday numbers the days as ISO 8601 and Cypher's dayOfWeek do,
+// Monday 1 to Sunday 7 (Go's Weekday counts Sunday 0).
+func isoWeekday(t time.Time) int {
+	if d := t.Weekday(); d != time.Sunday {
+		return int(d)
+	}
+	return 7
+}
+
+// fnTruncate is Cypher's datetime.truncate(unit, t) on a UTC datetime: the
+// start of t's hour, day, ISO week (Monday), month or year, in UTC.
+func fnTruncate(x, unit any) (any, error) {
+	if x == nil {
+		return nil, nil
+	}
+	t, ok := x.(time.Time)
+	if !ok {
+		return nil, typeErr("truncate", x)
+	}
+	y, m, d := t.Date()
+	switch unit {
+	case "hour":
+		return time.Date(y, m, d, t.Hour(), 0, 0, 0, time.UTC), nil
+	case "day":
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC), nil
+	case "week":
+		return time.Date(y, m, d-isoWeekday(t)+1, 0, 0, 0, 0, time.UTC), nil
+	case "month":
+		return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC), nil
+	case "year":
+		return time.Date(y, time.January, 1, 0, 0, 0, 0, time.UTC), nil
+	}
+	return nil, fmt.Errorf("truncate: unknown unit %v", unit)
+}

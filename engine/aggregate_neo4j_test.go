@@ -69,11 +69,18 @@ type booking struct {
 
 func flightsEngine(t *testing.T, d neo4j.DriverWithContext, loc *time.Location) *engine.Engine {
 	t.Helper()
-	m, err := config.LoadSources(config.Source{Name: "flights.yaml", Data: []byte(flightsConfig)})
+	return aggregatingEngine(t, d, "flights.yaml", flightsConfig, engine.Options{Location: loc})
+}
+
+// aggregatingEngine is an engine on the test database for the config src
+// (named name in errors), with opts and aggregate_entities offered.
+func aggregatingEngine(t *testing.T, d neo4j.DriverWithContext, name, src string, opts engine.Options) *engine.Engine {
+	t.Helper()
+	m, err := config.LoadSources(config.Source{Name: name, Data: []byte(src)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := engine.Options{Driver: d, Database: neo4jtest.Database(), Location: loc}
+	opts.Driver, opts.Database = d, neo4jtest.Database()
 	opts.Tools.Aggregations = true
 	e, err := engine.New(m, opts)
 	if err != nil {
@@ -158,7 +165,7 @@ func groupsOf(t *testing.T, e *engine.Engine, args string) ([]group, result) {
 	}
 	for i := 1; i < len(gs); i++ {
 		a, b := gs[i-1], gs[i]
-		if a.Value < b.Value || a.Value == b.Value && b.Group != nil && a.Group != nil && fmt.Sprint(a.Group) > fmt.Sprint(b.Group) {
+		if a.Value < b.Value || a.Value == b.Value && compareLabels(a.Group, b.Group) > 0 {
 			t.Errorf("%s: groups out of order at %d: %v then %v", args, i, a, b)
 		}
 	}
@@ -166,25 +173,36 @@ func groupsOf(t *testing.T, e *engine.Engine, args string) ([]group, result) {
 }
 
 // ranked sorts expected groups as the statement does: value descending,
-// then label (null last, as Cypher sorts nulls after strings).
+// then label.
 func ranked(m map[any]float64) []group {
 	var out []group
 	for k, v := range m {
 		out = append(out, group{k, v})
 	}
 	slices.SortFunc(out, func(a, b group) int {
-		if c := cmp.Compare(b.Value, a.Value); c != 0 {
-			return c
-		}
-		switch {
-		case a.Group == nil:
-			return 1
-		case b.Group == nil:
-			return -1
-		}
-		return strings.Compare(a.Group.(string), b.Group.(string))
+		return cmp.Or(cmp.Compare(b.Value, a.Value), compareLabels(a.Group, b.Group))
 	})
 	return out
+}
+
+// compareLabels orders two decoded group labels as Cypher's ORDER BY does:
+// numbers by value, strings by code point, null after both.
+func compareLabels(a, b any) int {
+	switch {
+	case a == nil || b == nil:
+		return cmp.Compare(btoi(a == nil), btoi(b == nil))
+	}
+	if x, ok := a.(float64); ok {
+		return cmp.Compare(x, b.(float64))
+	}
+	return strings.Compare(a.(string), b.(string))
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestAggregateGroupsPageAndPassHaving: up to 1,000 groups in one call,

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tools"
@@ -30,16 +29,7 @@ entities:
 func TestAggregateOverAFieldNamedGroupIsUngrouped(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, "UNWIND [['a', 1, 'x'], ['b', 2, 'x'], ['c', 4, 'y']] AS r CREATE (:Team {name: r[0], `group`: r[1], league: r[2]})", nil)
-	m, err := config.LoadSources(config.Source{Name: "group-field.yaml", Data: []byte(groupFieldConfig)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := engine.Options{Driver: d, Database: neo4jtest.Database()}
-	opts.Tools.Aggregations = true
-	e, err := engine.New(m, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := aggregatingEngine(t, d, "group-field.yaml", groupFieldConfig, engine.Options{})
 	for _, c := range []struct{ args, want string }{
 		{`{"entity_type":"Team","operation":"SUM","field":"group"}`, `{"value":7}`},
 		{`{"entity_type":"Team","operation":"MAX","field":"group","conditions":[{"field":"group","operator":"<","value":3}]}`, `{"value":2}`},
