@@ -181,14 +181,14 @@ func TestOptionsFromEnv(t *testing.T) {
 	env := func(kv map[string]string) func(string) (string, bool) {
 		return func(k string) (string, bool) { v, ok := kv[k]; return v, ok }
 	}
-	o, err := optionsFromLookup(env(map[string]string{EnvTopK: "5", EnvDebug: "true", EnvAlways: "a, b,"}))
+	o, err := optionsFromLookup(DefaultOptions(), env(map[string]string{EnvTopK: "5", EnvDebug: "true", EnvAlways: "a, b,"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.TopK != 5 || o.FallbackK != DefaultFallbackK || !o.Debug || !slices.Equal(o.Always, []string{"a", "b"}) {
 		t.Fatalf("got %+v", o)
 	}
-	o, err = optionsFromLookup(env(map[string]string{EnvTopK: "40"}))
+	o, err = optionsFromLookup(DefaultOptions(), env(map[string]string{EnvTopK: "40"}))
 	if err != nil || o.FallbackK != 40 || o.MaxTools < 40 {
 		t.Fatalf("a large top-k alone must stay valid: %+v %v", o, err)
 	}
@@ -200,7 +200,7 @@ func TestOptionsFromEnv(t *testing.T) {
 		{EnvFallbackK, "3"}:  "fallback-k (3) must be at least top-k (12)",
 		{EnvMaxTools, "2.5"}: EnvMaxTools,
 	} {
-		_, err := optionsFromLookup(env(map[string]string{kv[0]: kv[1]}))
+		_, err := optionsFromLookup(DefaultOptions(), env(map[string]string{kv[0]: kv[1]}))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s=%s: want error mentioning %q, got %v", kv[0], kv[1], want, err)
 		}
