@@ -15,8 +15,8 @@ import (
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
-// offlineNames lists the tools `tools --format json` prints.
-func offlineNames(t *testing.T, args ...string) []string {
+// listedNames lists the tools `tools ARGS --format json` prints.
+func listedNames(t *testing.T, args ...string) []string {
 	t.Helper()
 	code, out, errOut := execute(t, append(append([]string{"tools"}, args...), "--format", "json")...)
 	if code != 0 {
@@ -33,6 +33,25 @@ func offlineNames(t *testing.T, args ...string) []string {
 		names = append(names, l.Name)
 	}
 	return names
+}
+
+// acceptedNames calls an unknown tool with `call ARGS` and returns the
+// tools the refusal names as the valid choices: the catalog of the engine
+// call runs, which is serve's.
+func acceptedNames(t *testing.T, args ...string) []string {
+	t.Helper()
+	_, out, errOut := execute(t, append(args, "--tool", "no_such_tool", "--format", "json")...)
+	var refused struct {
+		Error struct {
+			Problems []struct {
+				Valid []string `json:"valid"`
+			} `json:"problems"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(out), &refused); err != nil || len(refused.Error.Problems) == 0 {
+		t.Fatalf("call %v of an unknown tool: %v\n%s%s", args, err, out, errOut)
+	}
+	return refused.Error.Problems[0].Valid
 }
 
 // capabilityFlagsOf are the offline flags that describe the test server for m:
@@ -86,7 +105,7 @@ func TestToolsVetAndCallOfferTheSameToolsForEveryConfigAndFlagSet(t *testing.T) 
 		}
 		for _, flags := range flagSets {
 			name := filepath.Base(path) + " " + strings.Join(flags, " ")
-			offline := offlineNames(t, append(append([]string{path}, flags...), server...)...)
+			offline := listedNames(t, append(append([]string{path}, flags...), server...)...)
 
 			code, out, errOut := execute(t, append(append([]string{"vet", path, "--format", "json"}, flags...), server...)...)
 			var vetted vetReport
@@ -94,22 +113,11 @@ func TestToolsVetAndCallOfferTheSameToolsForEveryConfigAndFlagSet(t *testing.T) 
 				t.Fatalf("%s: vet exit %d: %v %s", name, code, err, errOut)
 			}
 
-			args := append(append([]string{"call", path, "--tool", "no_such_tool", "--format", "json"}, flags...), conn...)
+			args := append(append([]string{"call", path}, flags...), conn...)
 			if m.Tenant != nil {
 				args = append(args, "--tenant", "alice")
 			}
-			_, out, errOut = execute(t, args...)
-			var refused struct {
-				Error struct {
-					Problems []struct {
-						Valid []string `json:"valid"`
-					} `json:"problems"`
-				} `json:"error"`
-			}
-			if err := json.Unmarshal([]byte(out), &refused); err != nil || len(refused.Error.Problems) == 0 {
-				t.Fatalf("%s: call of an unknown tool: %v\n%s%s", name, err, out, errOut)
-			}
-			accepted := refused.Error.Problems[0].Valid
+			accepted := acceptedNames(t, args...)
 
 			if !slices.Equal(offline, accepted) || !slices.Equal(vetted.Tools, accepted) {
 				t.Errorf("%s:\ntools lists %v\nvet lists   %v\ncall offers %v", name, offline, vetted.Tools, accepted)
@@ -130,7 +138,7 @@ func TestServeOffersAProfileAsToolsListsIt(t *testing.T) {
 	bin := buildCommand(t)
 	d := neo4jtest.Open(t)
 	flags := []string{"--profile", "conversation", "--embedder", "offline"}
-	want := offlineNames(t, append(append([]string{memoryGraph}, flags...), capabilityFlagsOf(t, d, memoryGraph)...)...)
+	want := listedNames(t, append(append([]string{memoryGraph}, flags...), capabilityFlagsOf(t, d, memoryGraph)...)...)
 	steps := []any{map[string]any{"op": "list"}}
 	args := append(append([]string{"stdio", bin, "serve", absPath(t, memoryGraph), "--tenant", "alice"}, flags...), neo4jtest.Flags(t)...)
 	code, out := runClient(t, node, steps, args...)
