@@ -236,3 +236,39 @@ func FuzzSelect(f *testing.F) {
 		}
 	})
 }
+
+// TestAScoreCutKeepsOnlyTheToolsCloseToTheBest: with MinScoreRatio a
+// confident selection ends at the last tool scoring that share of the
+// best, always-include tools stay, an uncertain selection is not cut, and
+// a ratio outside [0, 1] is refused.
+func TestAScoreCutKeepsOnlyTheToolsCloseToTheBest(t *testing.T) {
+	ix := exampleIndex(t)
+	const msg = "how many files are there per directory?"
+	whole := top(t, ix, msg, Options{TopK: 8, FallbackK: 8})
+	cut := top(t, ix, msg, Options{TopK: 8, FallbackK: 8, MinScoreRatio: 0.5})
+	if whole.Fallback || cut.Fallback {
+		t.Fatalf("%q should rank confidently: %+v", msg, whole)
+	}
+	var want []string
+	for _, s := range whole.Selected {
+		if s.Score >= 0.5*whole.Selected[0].Score {
+			want = append(want, s.Name)
+		}
+	}
+	if len(want) == len(whole.Selected) || !slices.Equal(cut.Names(), want) {
+		t.Errorf("cut at half the best: %v; want %v (of %v)", cut.Names(), want, whole.Names())
+	}
+	withAlways := top(t, ix, msg, Options{TopK: 8, FallbackK: 8, MinScoreRatio: 0.5, Always: []string{"recent_changes"}})
+	if !slices.Contains(withAlways.Names(), "recent_changes") || len(withAlways.Selected) != len(want)+1 {
+		t.Errorf("with an always-include tool: %v", withAlways.Names())
+	}
+	uncertain := top(t, ix, "zzzz qqqq", Options{TopK: 3, FallbackK: 4, MinScoreRatio: 0.9})
+	if !uncertain.Fallback || len(uncertain.Selected) != 4 {
+		t.Errorf("an uncertain selection was cut: %+v", uncertain)
+	}
+	for _, r := range []float64{-0.1, 1.5} {
+		if _, err := ix.Select(msg, Options{MinScoreRatio: r}); err == nil || !strings.Contains(err.Error(), "score cut") {
+			t.Errorf("ratio %g: %v", r, err)
+		}
+	}
+}
