@@ -199,6 +199,20 @@ func decode(v, data cue.Value) (*model.Model, error) {
 		}
 		m.Explore = ex
 	}
+	// Profiles keep the config's order, which a map would lose.
+	if ps := v.LookupPath(cue.ParsePath("profiles")); ps.Exists() {
+		it, err := ps.Fields()
+		if err != nil {
+			return nil, fmt.Errorf("decoding profiles: %w", err)
+		}
+		for it.Next() {
+			p := &model.Profile{Name: it.Selector().Unquoted(), Pos: posAt(data, "profiles", it.Selector().Unquoted())}
+			if err := it.Value().Decode(&p.Tools); err != nil {
+				return nil, fmt.Errorf("decoding profile %s: %w", p.Name, err)
+			}
+			m.Profiles = append(m.Profiles, p)
+		}
+	}
 	hideTenantField(m)
 	return m, nil
 }

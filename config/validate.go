@@ -238,6 +238,14 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 		}
 		cfg["explore"] = ex
 	}
+	if len(m.Profiles) > 0 {
+		profiles := map[string]any{}
+		for _, p := range m.Profiles {
+			pos["profiles."+p.Name] = p.Pos
+			profiles[p.Name] = append([]string{}, p.Tools...)
+		}
+		cfg["profiles"] = profiles
+	}
 	if len(m.Trees) > 0 {
 		var trees []any
 		for i, t := range m.Trees {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -87,6 +89,11 @@ type Options struct {
 	// tenant runs no call without one: Execute resolves the tenant once,
 	// before any tool's handler, and hands it on in the context.
 	Tenant string
+	// Profile names one of the config's profiles (model.Profile): the
+	// catalog keeps only its tools, of those the other options offer, and
+	// the application's own Tools.CustomTools, which are the
+	// application's to choose. "" keeps every tool.
+	Profile string
 	// Computed is m's computed fields compiled (computed.CompileModel) when
 	// the application has them already, for a materialize.StateCache or
 	// Materializer, so the process compiles them once; nil makes New
@@ -188,6 +195,9 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cat, err = profile(m, cat, opts.Profile, opts.Tools.CustomTools); err != nil {
+		return nil, err
+	}
 	popts := planner.Options{
 		Limits:       cat.Limits(),
 		Capabilities: &caps,
@@ -207,6 +217,24 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	return &Engine{m: m, opts: opts, catalog: cat, planner: p, verbose: verbose, caps: caps}, nil
+}
+
+// profile narrows cat to the named profile's tools and the application's
+// own tools; "" keeps cat.
+func profile(m *model.Model, cat *tools.Catalog, name string, own []tools.CustomTool) (*tools.Catalog, error) {
+	if name == "" {
+		return cat, nil
+	}
+	p := m.Profile(name)
+	if p == nil {
+		if len(m.Profiles) == 0 {
+			return nil, fmt.Errorf("engine: unknown profile %q: the config declares no profiles", name)
+		}
+		return nil, fmt.Errorf("engine: unknown profile %q (profiles: %s)", name, strings.Join(m.ProfileNames(), ", "))
+	}
+	return cat.Subset(func(t *tools.Tool) bool {
+		return slices.Contains(p.Tools, t.Name) || slices.ContainsFunc(own, func(ct tools.CustomTool) bool { return ct.Name == t.Name })
+	}), nil
 }
 
 // Tools returns the catalog to hand to the LLM (render it with package

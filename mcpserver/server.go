@@ -31,6 +31,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/retrieval"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/tools/format"
@@ -49,6 +50,12 @@ type Options struct {
 	// SearchTools adds the search_tools meta-tool and lists only it (see
 	// [SearchToolsName]); every catalog tool stays callable by name.
 	SearchTools bool
+	// Search is the selection search_tools makes for each query: sizes,
+	// score cut and the tools every answer includes (Always). Nil is
+	// DefaultSearchOptions(); `ragforge-plan serve` passes them with the
+	// RAGFORGE_TOOL_* settings and its --always, --top-k, --fallback-k
+	// applied, as select applies them.
+	Search *retrieval.Options
 	// ProgressInterval is the period of progress notifications while a
 	// call runs (DefaultProgressInterval if zero).
 	ProgressInterval time.Duration
@@ -114,7 +121,7 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 		s.mcp.AddTool(def, s.callTool)
 	}
 	if opts.SearchTools {
-		if err := s.addSearchTools(); err != nil {
+		if err := s.addSearchTools(opts.Search); err != nil {
 			return nil, err
 		}
 	}

@@ -28,6 +28,8 @@ type Model struct {
 	Provenance *Provenance
 	// Explore, when set, adds the explore tool.
 	Explore *Explore
+	// Profiles are the named tool sets, in config order.
+	Profiles []*Profile
 }
 
 // Entity returns the entity with the given name, or nil.

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -56,6 +57,12 @@ type Options struct {
 	// IDF of the message's distinct word terms that occur in the catalog).
 	// A negative value disables the test.
 	MinCoverage float64
+	// MinScoreRatio cuts a confident selection after the last tool that
+	// scores at least this fraction of the best tool's score, so a message
+	// one tool clearly serves gets that tool and its close rivals rather
+	// than TopK tools. Zero (the default) cuts nothing; an uncertain
+	// selection is never cut, since its scores do not separate the tools.
+	MinScoreRatio float64
 	// FlatRatio is the "flat" test of uncertainty: if the best tool left
 	// out (rank TopK+1) scores at least FlatRatio times the best score, the
 	// ranking does not separate the relevant tools from the rest. A value
@@ -96,6 +103,8 @@ func (o Options) resolved() (Options, error) {
 		return o, fmt.Errorf("tool selection: fallback-k (%d) must be at least top-k (%d)", o.FallbackK, o.TopK)
 	case o.MaxTools < o.TopK:
 		return o, fmt.Errorf("tool selection: the hard cap (%d) must be at least top-k (%d)", o.MaxTools, o.TopK)
+	case o.MinScoreRatio < 0 || o.MinScoreRatio > 1:
+		return o, fmt.Errorf("tool selection: the score cut must be between 0 and 1, got %g", o.MinScoreRatio)
 	case o.MaxTools < len(o.Always):
 		return o, fmt.Errorf("tool selection: the hard cap (%d) is smaller than the always-include list (%d tools)", o.MaxTools, len(o.Always))
 	}
@@ -116,11 +125,20 @@ func (o Options) Validate() error {
 // default; a malformed one is an error that names the variable and what it
 // accepts, so a deployment typo fails at startup.
 func OptionsFromEnv() (Options, error) {
-	return optionsFromLookup(os.LookupEnv)
+	return optionsFromLookup(DefaultOptions(), os.LookupEnv)
 }
 
-func optionsFromLookup(lookup func(string) (string, bool)) (Options, error) {
-	o := DefaultOptions()
+// OverrideFromEnv is OptionsFromEnv over base instead of the defaults: a
+// caller with sizes of its own (the MCP server's search_tools) still
+// takes the deployment's RAGFORGE_TOOL_* settings, as `ragforge-plan
+// select` does. The always-include tools of the variable are added to
+// base's.
+func OverrideFromEnv(base Options) (Options, error) {
+	return optionsFromLookup(base, os.LookupEnv)
+}
+
+func optionsFromLookup(o Options, lookup func(string) (string, bool)) (Options, error) {
+	o.Always = slices.Clone(o.Always)
 	ints := []struct {
 		name string
 		dst  *int

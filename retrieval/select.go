@@ -250,7 +250,8 @@ func (ix *Index) scored(d int, scores []float64, fired [][numFields]bool) Scored
 //     the best tool covers less than MinCoverage of the message's term
 //     weight (ReasonWeak), or when the best tool left out (rank TopK+1)
 //     scores at least FlatRatio of the best (ReasonFlat).
-//  3. A certain ranking yields its TopK best tools; an uncertain one its
+//  3. A certain ranking yields its TopK best tools, cut after the last
+//     that scores MinScoreRatio of the best; an uncertain one its
 //     FallbackK best, topped up in name order with unmatched tools if fewer
 //     matched (fail-open: an agent with a superfluous tool does better than
 //     one without the right tool).
@@ -314,7 +315,7 @@ func (ix *Index) Select(message string, opts Options) (Selection, error) {
 	var picked []int
 	fill := map[int]bool{}
 	for _, d := range order {
-		if len(picked) >= k {
+		if len(picked) >= k || !sel.Fallback && scores[d] < o.MinScoreRatio*scores[order[0]] {
 			break
 		}
 		if !isAlways[d] {

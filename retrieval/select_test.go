@@ -181,14 +181,14 @@ func TestOptionsFromEnv(t *testing.T) {
 	env := func(kv map[string]string) func(string) (string, bool) {
 		return func(k string) (string, bool) { v, ok := kv[k]; return v, ok }
 	}
-	o, err := optionsFromLookup(env(map[string]string{EnvTopK: "5", EnvDebug: "true", EnvAlways: "a, b,"}))
+	o, err := optionsFromLookup(DefaultOptions(), env(map[string]string{EnvTopK: "5", EnvDebug: "true", EnvAlways: "a, b,"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.TopK != 5 || o.FallbackK != DefaultFallbackK || !o.Debug || !slices.Equal(o.Always, []string{"a", "b"}) {
 		t.Fatalf("got %+v", o)
 	}
-	o, err = optionsFromLookup(env(map[string]string{EnvTopK: "40"}))
+	o, err = optionsFromLookup(DefaultOptions(), env(map[string]string{EnvTopK: "40"}))
 	if err != nil || o.FallbackK != 40 || o.MaxTools < 40 {
 		t.Fatalf("a large top-k alone must stay valid: %+v %v", o, err)
 	}
@@ -200,7 +200,7 @@ func TestOptionsFromEnv(t *testing.T) {
 		{EnvFallbackK, "3"}:  "fallback-k (3) must be at least top-k (12)",
 		{EnvMaxTools, "2.5"}: EnvMaxTools,
 	} {
-		_, err := optionsFromLookup(env(map[string]string{kv[0]: kv[1]}))
+		_, err := optionsFromLookup(DefaultOptions(), env(map[string]string{kv[0]: kv[1]}))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s=%s: want error mentioning %q, got %v", kv[0], kv[1], want, err)
 		}
@@ -235,4 +235,40 @@ func FuzzSelect(f *testing.F) {
 			t.Fatalf("bad selection size %d", len(sel.Selected))
 		}
 	})
+}
+
+// TestAScoreCutKeepsOnlyTheToolsCloseToTheBest: with MinScoreRatio a
+// confident selection ends at the last tool scoring that share of the
+// best, always-include tools stay, an uncertain selection is not cut, and
+// a ratio outside [0, 1] is refused.
+func TestAScoreCutKeepsOnlyTheToolsCloseToTheBest(t *testing.T) {
+	ix := exampleIndex(t)
+	const msg = "how many files are there per directory?"
+	whole := top(t, ix, msg, Options{TopK: 8, FallbackK: 8})
+	cut := top(t, ix, msg, Options{TopK: 8, FallbackK: 8, MinScoreRatio: 0.5})
+	if whole.Fallback || cut.Fallback {
+		t.Fatalf("%q should rank confidently: %+v", msg, whole)
+	}
+	var want []string
+	for _, s := range whole.Selected {
+		if s.Score >= 0.5*whole.Selected[0].Score {
+			want = append(want, s.Name)
+		}
+	}
+	if len(want) == len(whole.Selected) || !slices.Equal(cut.Names(), want) {
+		t.Errorf("cut at half the best: %v; want %v (of %v)", cut.Names(), want, whole.Names())
+	}
+	withAlways := top(t, ix, msg, Options{TopK: 8, FallbackK: 8, MinScoreRatio: 0.5, Always: []string{"recent_changes"}})
+	if !slices.Contains(withAlways.Names(), "recent_changes") || len(withAlways.Selected) != len(want)+1 {
+		t.Errorf("with an always-include tool: %v", withAlways.Names())
+	}
+	uncertain := top(t, ix, "zzzz qqqq", Options{TopK: 3, FallbackK: 4, MinScoreRatio: 0.9})
+	if !uncertain.Fallback || len(uncertain.Selected) != 4 {
+		t.Errorf("an uncertain selection was cut: %+v", uncertain)
+	}
+	for _, r := range []float64{-0.1, 1.5} {
+		if _, err := ix.Select(msg, Options{MinScoreRatio: r}); err == nil || !strings.Contains(err.Error(), "score cut") {
+			t.Errorf("ratio %g: %v", r, err)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ragforge/ragforge/internal/retrievaleval"
+	"github.com/ragforge/ragforge/mcpserver"
 	"github.com/ragforge/ragforge/retrieval"
 )
 
@@ -31,10 +32,11 @@ type latencyReport struct {
 
 func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("eval-retrieval", stderr,
-		"usage: ragforge-plan eval-retrieval [--data DIR] [--split dev|test] [--format text|json]",
+		"usage: ragforge-plan eval-retrieval [--data DIR] [--split dev|test] [--search-tools] [--format text|json]",
 	)
 	data := fs.String("data", "", "evaluation data folder (default: the copy vendored at "+retrievaleval.DataPath+" in the repository)")
 	split := fs.String("split", retrievaleval.SplitDev, "split to measure: dev (tune on it) or test (report it)")
+	search := fs.Bool("search-tools", false, "measure serve's search_tools selection (5 tools, the score cut) instead of select's (12, 20 when uncertain)")
 	format := formatFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -55,7 +57,11 @@ func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writ
 			return 2
 		}
 	}
-	opts, err := retrieval.OptionsFromEnv()
+	base := retrieval.DefaultOptions()
+	if *search {
+		base = mcpserver.DefaultSearchOptions()
+	}
+	opts, err := retrieval.OverrideFromEnv(base)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan eval-retrieval: %v\n", err)
 		return 2
@@ -105,7 +111,7 @@ func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	fmt.Fprintf(stdout, "\nlatency on a %d-tool pooled catalog over %d messages: p50 %v, p99 %v\n",
 		report.Latency1000.Tools, report.Latency1000.Messages, p50.Round(100), p99.Round(100))
-	fmt.Fprintf(stdout, "\nR@k: correct tools within the first k of the ranking; sel.recall: within the actual selection (top-k %d, fallback %d);\n"+
-		"tokens: mean share of catalog tokens delivered (bytes/4 of each tool's JSON definition); p50/p99: Select latency.\n", opts.TopK, opts.FallbackK)
+	fmt.Fprintf(stdout, "\nR@k: correct tools within the first k of the ranking; sel.recall: within the actual selection (top-k %d, fallback %d, score cut %g);\n"+
+		"tokens: mean share of catalog tokens delivered (o200k tokens of each tool's JSON definition); p50/p99: Select latency.\n", opts.TopK, opts.FallbackK, opts.MinScoreRatio)
 	return 0
 }

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/retrieval"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // stringList is a repeatable string flag (--catalog A --catalog B).
@@ -20,9 +18,10 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// documentsFromConfigs turns the tools generated from ragforge configs
-// (query_entities, semantic_search, ...) into retrieval documents.
-func documentsFromConfigs(paths []string) ([]retrieval.Document, error) {
+// documentsFromConfigs turns the tools the configs offer with the engine
+// flags (query_entities, semantic_search, explore, ...) into retrieval
+// documents: the catalog serve's search_tools searches with the same flags.
+func documentsFromConfigs(paths []string, ef *engineFlags, cf *capabilityFlags) ([]retrieval.Document, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -30,28 +29,27 @@ func documentsFromConfigs(paths []string) ([]retrieval.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	trees, err := customTools(m)
+	opts, err := ef.options(m, engine.DefaultTimeout)
 	if err != nil {
 		return nil, err
 	}
-	catalog, err := tools.Generate(m, tools.Options{CustomTools: trees})
+	e, err := offlineEngine(m, opts, cf)
 	if err != nil {
 		return nil, err
 	}
-	return engine.Documents(m, catalog), nil
+	return engine.Documents(m, e.Tools()), nil
 }
 
 func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("select", stderr,
-		"usage: ragforge-plan select [--config FILE]... [--catalog DIR]... [--top-k N] [--always TOOL]... [--debug] [--format text|json] MESSAGE",
+		"usage: ragforge-plan select [--config FILE]... [--catalog DIR]... [--top-k N] [--always TOOL]... [--debug] [--format text|json] [tool flags] MESSAGE",
 	)
-	var configs, catalogs, always stringList
-	fs.Var(&configs, "config", "ragforge config whose generated tools join the catalog (repeatable)")
+	var configs, catalogs stringList
+	fs.Var(&configs, "config", "ragforge config whose tools join the catalog, as the tool flags choose them (repeatable)")
 	fs.Var(&catalogs, "catalog", "folder of #ToolDoc JSON files, one per tool (repeatable)")
-	fs.Var(&always, "always", "tool to include for every message (repeatable)")
-	topK := fs.String("top-k", "", "tools in a confident selection (default "+strconv.Itoa(retrieval.DefaultTopK)+", or "+retrieval.EnvTopK+")")
-	fallbackK := fs.String("fallback-k", "", "tools in an uncertain selection (default "+strconv.Itoa(retrieval.DefaultFallbackK)+", or "+retrieval.EnvFallbackK+")")
-	debug := fs.Bool("debug", false, "show each tool's score, signals and matched terms")
+	sf := addSelectionFlags(fs, retrieval.DefaultOptions(), true)
+	ef := addEngineFlags(fs, "")
+	cf := addCapabilityFlags(fs)
 	format := formatFlag(fs)
 	positional, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -66,36 +64,13 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "ragforge-plan select: give at least one --catalog DIR (or --config FILE)")
 		return 2
 	}
-
-	opts, err := retrieval.OptionsFromEnv()
+	opts, err := sf.options()
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan select: %v\n", err)
 		return 2
 	}
-	for _, f := range []struct {
-		name, val string
-		dst       *int
-	}{{"top-k", *topK, &opts.TopK}, {"fallback-k", *fallbackK, &opts.FallbackK}} {
-		if f.val == "" {
-			continue
-		}
-		n, err := strconv.Atoi(f.val)
-		if err != nil || n <= 0 {
-			fmt.Fprintf(stderr, "ragforge-plan select: --%s %q: want a positive integer\n", f.name, f.val)
-			return 2
-		}
-		*f.dst = n
-	}
-	if *topK != "" && *fallbackK == "" && opts.FallbackK < opts.TopK {
-		opts.FallbackK = opts.TopK
-	}
-	opts.Always = append(opts.Always, always...)
-	if opts.MaxTools < opts.FallbackK+len(opts.Always) {
-		opts.MaxTools = opts.FallbackK + len(opts.Always)
-	}
-	opts.Debug = opts.Debug || *debug
 
-	docs, err := documentsFromConfigs(configs)
+	docs, err := documentsFromConfigs(configs, ef, cf)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan select: %v\n", err)
 		return 1

@@ -14,6 +14,7 @@ import (
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/mcpserver"
+	"github.com/ragforge/ragforge/retrieval"
 )
 
 // runServe serves a config's tools to MCP clients: on stdin/stdout for a
@@ -21,13 +22,14 @@ import (
 // streamable HTTP for clients that connect to a running one.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", stderr,
-		"usage: ragforge-plan serve CONFIG... [--transport stdio|http] [--addr 127.0.0.1:8080] [--tokens FILE] [--search-tools] [flags]",
+		"usage: ragforge-plan serve CONFIG... [--transport stdio|http] [--addr 127.0.0.1:8080] [--tokens FILE] [--profile P] [--search-tools [--always TOOL]...] [flags]",
 	)
 	conn := addConnectionFlags(fs)
 	transport := fs.String("transport", "stdio", "stdio (the client starts the server) or http (streamable HTTP at "+mcpserver.Path+")")
 	addr := fs.String("addr", "127.0.0.1:8080", "http: the address to listen on (loopback unless --tokens is given)")
 	tokensFile := fs.String("tokens", os.Getenv(mcpserver.EnvTokensFile), "http: bearer tokens, a JSON or YAML list of {token, tenant?}; requests without one get 401 (default $"+mcpserver.EnvTokensFile+")")
 	searchTools := fs.Bool("search-tools", false, "list only search_tools, which finds the tools a task needs (all stay callable)")
+	sel := addSelectionFlags(fs, mcpserver.DefaultSearchOptions(), false)
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "time limit of each call (and of connecting at startup)")
 	grace := fs.Duration("grace", 30*time.Second, "on SIGINT/SIGTERM, how long running calls may take to finish")
 	ef := addEngineFlags(fs, "stdio: the tenant every call runs under (needed when the config declares tenant; over http each token names its own)")
@@ -48,6 +50,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err := lf.check(); err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
 		return 2
+	}
+	if sel.given() && !*searchTools {
+		fmt.Fprintln(stderr, "ragforge-plan serve: --always, --top-k and --fallback-k choose what search_tools returns: give --search-tools")
+		return 2
+	}
+	var search *retrieval.Options
+	if *searchTools {
+		o, err := sel.options()
+		if err != nil {
+			fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
+			return 2
+		}
+		search = &o
 	}
 	var tokens []mcpserver.Token
 	if *transport == "http" && *tokensFile != "" {
@@ -93,6 +108,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer closeEngine()
 	srv, err := mcpserver.New(eng, mcpserver.Options{
 		SearchTools:   *searchTools,
+		Search:        search,
 		Logger:        slog.New(slog.NewTextHandler(stderr, nil)),
 		CallsPerToken: *lf.calls,
 		CallWait:      *lf.callWait,

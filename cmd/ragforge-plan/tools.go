@@ -20,17 +20,14 @@ import (
 func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("tools", stderr,
 		"usage: ragforge-plan tools CONFIG... [--format text|mcp|openai|anthropic|gemini|json] [flags]",
-		"       ragforge-plan tools CONFIG... --uri URI [--raw-cypher] [--tenant T] [--embedder …]   (what call offers on that server)",
+		"       ragforge-plan tools CONFIG... --uri URI [--profile P] [--raw-cypher] [--tenant T] [--embedder …]   (what call offers on that server)",
+		"The same flags list the same tools as call and serve (and vet, select): without --uri, for a server with the",
+		"config's full-text indexes and without APOC unless --no-fulltext, --apoc say otherwise.",
 	)
 	conn := addConnectionFlags(fs)
 	ef := addEngineFlags(fs, "with --uri: the tenant, as call takes it")
+	cf := addCapabilityFlags(fs)
 	formatName := fs.String("format", "text", "output: text (a listing), or a JSON array in mcp, openai, anthropic, gemini or json format")
-	aggregations := fs.Bool("aggregations", false, "add aggregate_entities")
-	noSpecialized := fs.Bool("no-specialized", false, "leave out the specialized search tools and fulltext_search")
-	noSemantic := fs.Bool("no-semantic", false, "leave out semantic_search")
-	noRelationships := fs.Bool("no-relationships", false, "leave out explore_relationships")
-	apoc := fs.Bool("apoc", false, "the server has APOC (fuzzy matching on every string field)")
-	noFullText := fs.Bool("no-fulltext", false, "the server lacks the config's full-text indexes")
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
 		return 2
@@ -49,7 +46,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	if flagGiven(fs, "uri") {
-		for _, offline := range []string{"aggregations", "no-specialized", "no-semantic", "no-relationships", "apoc", "no-fulltext"} {
+		for _, offline := range []string{"apoc", "no-fulltext"} {
 			if flagGiven(fs, offline) {
 				fmt.Fprintf(stderr, "ragforge-plan tools: --%s describes a catalog without a server; with --uri the catalog is the one call offers there (capabilities detected)\n", offline)
 				return 2
@@ -61,25 +58,17 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return printCatalog(cat, f, stdout, stderr)
 	}
-	trees, err := customTools(m)
+	opts, err := ef.options(m, engine.DefaultTimeout)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan tools: %v\n", err)
+		return 2
+	}
+	e, err := offlineEngine(m, opts, cf)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan tools: %v\n", err)
 		return 1
 	}
-	cat, err := tools.Generate(m, tools.Options{
-		CustomTools:      trees,
-		NoSemanticSearch: *noSemantic,
-		NoRelationships:  *noRelationships,
-		NoSpecialized:    *noSpecialized,
-		Aggregations:     *aggregations,
-		RawCypher:        *ef.raw,
-		Capabilities:     &tools.Capabilities{FullText: !*noFullText, APOC: *apoc},
-	})
-	if err != nil {
-		fmt.Fprintf(stderr, "ragforge-plan tools: %v\n", err)
-		return 1
-	}
-	return printCatalog(cat, f, stdout, stderr)
+	return printCatalog(e.Tools(), f, stdout, stderr)
 }
 
 // serverCatalog builds the engine call would run on the server and returns

@@ -22,7 +22,7 @@ func TestToolsPrintsOneJSONArrayPerFormatWithFlagsAfterTheConfig(t *testing.T) {
 	for _, tc := range []struct{ format, key string }{
 		{"mcp", "inputSchema"}, {"openai", "function"}, {"anthropic", "input_schema"}, {"gemini", "parameters"}, {"json", "category"},
 	} {
-		code, out, errOut := execute(t, "tools", "../../testdata/configs/valid/code-rag.yaml", "--format", tc.format, "--aggregations")
+		code, out, errOut := execute(t, "tools", "../../testdata/configs/valid/code-rag.yaml", "--format", tc.format, "--no-aggregations")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.format, code, errOut)
 		}
@@ -33,8 +33,8 @@ func TestToolsPrintsOneJSONArrayPerFormatWithFlagsAfterTheConfig(t *testing.T) {
 		if len(arr) == 0 || arr[0][tc.key] == nil {
 			t.Errorf("%s: first tool lacks %q: %v", tc.format, tc.key, arr)
 		}
-		if !strings.Contains(out, "aggregate_entities") {
-			t.Errorf("%s: --aggregations after the config was ignored", tc.format)
+		if strings.Contains(out, "aggregate_entities") {
+			t.Errorf("%s: --no-aggregations after the config was ignored", tc.format)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -28,32 +27,8 @@ func TestToolsWithURIListsExactlyTheToolsCallAccepts(t *testing.T) {
 		{"memory-graph, no embedder", []string{memoryGraph, "--tenant", "alice"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errOut := execute(t, append(append([]string{"tools"}, c.flags...), append(conn, "--format", "json")...)...)
-			if code != 0 {
-				t.Fatalf("tools --uri: exit %d: %s", code, errOut)
-			}
-			var listed []struct {
-				Name string `json:"name"`
-			}
-			if err := json.Unmarshal([]byte(out), &listed); err != nil {
-				t.Fatal(err)
-			}
-			var names []string
-			for _, l := range listed {
-				names = append(names, l.Name)
-			}
-			_, out, _ = execute(t, append(append([]string{"call"}, c.flags...), append(conn, "--tool", "no_such_tool", "--format", "json")...)...)
-			var refused struct {
-				Error struct {
-					Problems []struct {
-						Valid []string `json:"valid"`
-					} `json:"problems"`
-				} `json:"error"`
-			}
-			if err := json.Unmarshal([]byte(out), &refused); err != nil || len(refused.Error.Problems) == 0 {
-				t.Fatalf("call of an unknown tool: %v\n%s", err, out)
-			}
-			accepted := refused.Error.Problems[0].Valid
+			names := listedNames(t, slices.Concat(c.flags, conn)...)
+			accepted := acceptedNames(t, slices.Concat([]string{"call"}, c.flags, conn)...)
 			if !slices.Equal(names, accepted) {
 				t.Errorf("tools --uri lists %v\ncall accepts   %v", names, accepted)
 			}

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // vetReport is `ragforge-plan vet --format json`: what the config declares,
@@ -38,12 +38,15 @@ type vetError struct {
 
 func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("vet", stderr,
-		"usage: ragforge-plan vet [--format text|json] [--uri URI ...] CONFIG...",
+		"usage: ragforge-plan vet [--format text|json] [--uri URI ...] [tool flags] CONFIG...",
+		"The summary lists the tools serve offers with the same tool flags (--profile, --raw-cypher, --embedder, …).",
 		"With a server configured (--uri or NEO4J_URI), raw cypher: computed fields are also checked with EXPLAIN, and the",
 		"config against the graph: missing labels, properties, relationships and wrong stored types are errors, missing indexes warnings.",
 	)
 	format := formatFlag(fs)
 	conn := addConnectionFlags(fs)
+	ef := addEngineFlags(fs, "")
+	cf := addCapabilityFlags(fs)
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
 		return 2
@@ -72,15 +75,19 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	report.OK = true
 	count(&report, m)
-	trees, err := customTools(m)
-	var catalog *tools.Catalog
-	if err == nil {
-		catalog, err = tools.Generate(m, tools.Options{CustomTools: trees})
+	// The tools serve offers with the same flags (on a server with the
+	// flagged capabilities).
+	opts, err := ef.options(m, engine.DefaultTimeout)
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan vet: %v\n", err)
+		return 2
 	}
+	e, err := offlineEngine(m, opts, cf)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan vet: generating tools: %v\n", err)
 		return 1
 	}
+	catalog := e.Tools()
 	report.Tools = catalog.Names()
 	if *format == "json" {
 		writeJSON(stdout, report)

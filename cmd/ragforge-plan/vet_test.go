@@ -21,11 +21,11 @@ func execute(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestVetSummarizesAValidConfig(t *testing.T) {
-	code, out, errOut := execute(t, "vet", "../../testdata/configs/valid/code-rag.yaml")
+	code, out, errOut := execute(t, "vet", "../../testdata/configs/valid/code-rag.yaml", "--embedder", "offline")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"ok: 5 entities, 21 fields, 5 computed fields, 12 relationships;", "query_entities", "semantic_search"} {
+	for _, want := range []string{"ok: 5 entities, 21 fields, 5 computed fields, 12 relationships;", "query_entities", "semantic_search", "aggregate_entities"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary %q lacks %q", out, want)
 		}

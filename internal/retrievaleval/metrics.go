@@ -1,10 +1,12 @@
 package retrievaleval
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
 
+	"github.com/ragforge/ragforge/internal/tokens"
 	"github.com/ragforge/ragforge/retrieval"
 )
 
@@ -21,9 +23,10 @@ import (
 //     an agent really gets.
 //   - FallbackRate: share of selections that the fallback widened.
 //   - MeanSelected: mean number of tools selected.
-//   - TokenShare: mean, over messages, of the selected tools' approximate
-//     tokens divided by the whole catalog's (Document.ApproxTokens: bytes/4
-//     of each tool's compact JSON definition).
+//   - TokenShare: mean, over messages, of the selected tools' tokens
+//     divided by the whole catalog's: o200k_base tokens (internal/tokens)
+//     of each tool's compact JSON definition (Document.Definition), what
+//     an LLM reads of it.
 //   - P50/P99: latency of Index.Select per message, analysis included.
 type Result struct {
 	DataSet         string        `json:"dataset"`
@@ -55,6 +58,10 @@ func Run(ds DataSet, split string, opts retrieval.Options) (Result, error) {
 // RunIndex is Run on an index already built from ds.Docs.
 func RunIndex(ix *retrieval.Index, ds DataSet, split string, opts retrieval.Options) (Result, error) {
 	res := Result{DataSet: ds.Name, Split: split, Language: ds.Language, Tools: ix.Len()}
+	tok, total, err := definitionTokens(ds.Docs)
+	if err != nil {
+		return res, err
+	}
 	var lat []time.Duration
 	for _, c := range ds.Cases {
 		if c.Split != split {
@@ -94,14 +101,12 @@ func RunIndex(ix *retrieval.Index, ds DataSet, split string, opts retrieval.Opti
 			res.FallbackRate++
 		}
 		res.MeanSelected += float64(len(names))
-		var tok, total int
+		selected := 0
 		for _, n := range names {
-			t, all := ix.Tokens(n)
-			tok += t
-			total = all
+			selected += tok[n]
 		}
 		if total > 0 {
-			res.TokenShare += float64(tok) / float64(total)
+			res.TokenShare += float64(selected) / float64(total)
 		}
 	}
 	if res.Messages == 0 {
@@ -115,6 +120,26 @@ func RunIndex(ix *retrieval.Index, ds DataSet, split string, opts retrieval.Opti
 	res.P50 = percentile(lat, 0.50)
 	res.P99 = percentile(lat, 0.99)
 	return res, nil
+}
+
+// definitionTokens counts the o200k_base tokens of each document's
+// compact JSON definition, by name, and of all of them.
+func definitionTokens(docs []retrieval.Document) (map[string]int, int, error) {
+	byName := make(map[string]int, len(docs))
+	total := 0
+	for _, d := range docs {
+		b, err := json.Marshal(d.Definition())
+		if err != nil {
+			return nil, 0, err
+		}
+		n, err := tokens.Count(string(b))
+		if err != nil {
+			return nil, 0, err
+		}
+		byName[d.Name] = n
+		total += n
+	}
+	return byName, total, nil
 }
 
 // lastRank is the 1-based rank of the lowest-ranked correct tool, or 0 when
