@@ -165,7 +165,12 @@ ORDER BY n.departure, n.id LIMIT $limit`,
 			Call: call(tools.QueryEntities, map[string]any{"entity_type": "Flight", "conditions": []any{
 				map[string]any{"via": "FROM", "entity": "Airport", "conditions": []any{map[string]any{"field": "code", "operator": "=", "value": h.Code}}},
 			}, "order_by": map[string]any{"field": "departure", "direction": "ASC"}, "limit": Limit}),
-			Hand: `MATCH (:Airport {code: $code})<-[:FROM]-(n:Flight)
+			// A hub has a fifth of all flights: walking the departure
+			// index in order and testing each flight's FROM finds the
+			// first 50 after a few hundred (1,734 db hits at full scale)
+			// where expanding the hub's 20,000 flights and sorting them
+			// costs 40,850.
+			Hand: `MATCH (n:Flight) WHERE n.departure IS NOT NULL AND EXISTS { (n)-[:FROM]->(:Airport {code: $code}) }
 RETURN n.id AS id, n.departure AS departure, ` + flightProps + ` AS properties
 ORDER BY n.departure, n.id LIMIT $limit`,
 			HandParams: map[string]any{"code": h.Code, "limit": Limit},
@@ -191,8 +196,11 @@ ORDER BY n.departure, n.id LIMIT $limit`,
 				map[string]any{"field": "departure", "operator": "<", "value": iso(day.Add(24 * time.Hour))},
 				map[string]any{"field": "delay_minutes", "operator": ">=", "value": 60},
 			}, "order_by": map[string]any{"field": "delay_minutes", "direction": "DESC"}, "limit": Limit}),
-			Hand: `MATCH (:Airport {code: $code})<-[:FROM]-(n:Flight)
-WHERE n.departure >= $from AND n.departure < $to AND n.delay_minutes >= 60
+			// The day's departures (a range seek), then the delay and the
+			// FROM test: 8,385 db hits at full scale where starting from
+			// the hub's 20,000 flights costs 21,389.
+			Hand: `MATCH (n:Flight)
+WHERE n.departure >= $from AND n.departure < $to AND n.delay_minutes >= 60 AND EXISTS { (n)-[:FROM]->(:Airport {code: $code}) }
 RETURN n.id AS id, n.delay_minutes AS delay_minutes, ` + flightProps + ` AS properties
 ORDER BY n.delay_minutes DESC, n.id LIMIT $limit`,
 			HandParams: map[string]any{"code": h.Code, "from": day, "to": day.Add(24 * time.Hour), "limit": Limit},
