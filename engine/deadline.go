@@ -10,7 +10,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
-	"github.com/ragforge/ragforge/internal/memory/traverse"
+	"github.com/ragforge/ragforge/internal/cypher/readonly"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -71,8 +71,13 @@ func (e *Engine) deadlineError(ctx context.Context, tr *neo4jtx.Tracker) error {
 
 // callError gives a failed call's error the form its reader acts on: the
 // database unavailable as the retryable error itself (whichever handler
-// met it), a statement past the deadline as the timeout, out of memory as
-// a CallError naming the arguments that narrow the work.
+// met it), out of memory as a CallError naming the arguments that narrow
+// the work, a failure of an agent-written statement that readonly.Fault
+// finds its fault (refused, unplannable, refused by Neo4j as it ran,
+// past the deadline) as a CallError on the statement, and any other
+// statement past the deadline as the timeout. It is the one place that
+// decides for run_cypher and traverse alike, whether the handler returned
+// the error or the deadline came first.
 func (e *Engine) callError(ctx context.Context, tool string, err error) error {
 	var un *UnavailableError
 	var to *neo4jtx.TimeoutError
@@ -84,6 +89,13 @@ func (e *Engine) callError(ctx context.Context, tool string, err error) error {
 		return un
 	case errors.As(err, &oom):
 		return e.narrowError(tool, oom)
+	}
+	if arg := statementArg(tool); arg != "" {
+		if msg, ok := readonly.Fault(err); ok {
+			return tools.Fail(tool, arg, nil, "%s", msg)
+		}
+	}
+	switch {
 	case errors.As(err, &to), errors.Is(err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fmt.Errorf("engine: %s timed out (the call took longer than the configured timeout of %v): %w", tool, e.opts.Timeout, err)
 	}
@@ -110,16 +122,10 @@ var narrowing = []struct{ arg, advice string }{
 // problem per argument of the tool's schema that narrows the work.
 func (e *Engine) narrowError(tool string, oom *neo4jtx.OutOfMemoryError) error {
 	const head = "Neo4j ran out of memory running this call"
-	ce := &tools.CallError{Tool: tool}
-	switch tool {
-	case tools.RunCypher, traverse.Name:
-		path := "/query"
-		if tool == traverse.Name {
-			path = "/cypher"
-		}
-		ce.Problems = append(ce.Problems, tools.Problem{Path: path, Message: head + "; match fewer nodes early, add LIMIT, or aggregate instead of returning rows"})
-		return ce
+	if arg := statementArg(tool); arg != "" {
+		return tools.Fail(tool, arg, nil, "%s; match fewer nodes early, add LIMIT, or aggregate instead of returning rows", head)
 	}
+	ce := &tools.CallError{Tool: tool}
 	var schema struct {
 		Properties map[string]json.RawMessage `json:"properties"`
 	}

@@ -82,9 +82,6 @@ type Options struct {
 	// clock, UTC by default).
 	Now      func() time.Time
 	Location *time.Location
-	// ScanLimit bounds the candidates of regex and glob searches
-	// (planner.DefaultScanLimit if zero).
-	ScanLimit int
 	// Tenant is the tenant every call runs under unless the request
 	// context binds another (tenant.With). A config that declares a
 	// tenant runs no call without one: Execute resolves the tenant once,
@@ -196,7 +193,6 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 		Capabilities: &caps,
 		Now:          opts.Now,
 		Location:     opts.Location,
-		ScanLimit:    opts.ScanLimit,
 		Computed:     opts.Computed,
 	}
 	verbose, err := planner.New(m, popts)
@@ -265,8 +261,10 @@ func (e *Engine) Plan(ctx context.Context, call Call) (*planner.Statement, error
 		v, _ = tenant.From(ctx)
 	}
 	st.Params[tenant.Param] = v
-	if st.Fetch != nil {
-		st.Fetch.Params[tenant.Param] = v
+	for _, s := range []*planner.Statement{st.Fetch, st.Next} {
+		if s != nil {
+			s.Params[tenant.Param] = v
+		}
 	}
 	return st, nil
 }

@@ -14,8 +14,10 @@ import (
 	"github.com/ragforge/ragforge/tools"
 )
 
-// ErrNoDriver is returned by Execute on an engine built without a driver.
-var ErrNoDriver = errors.New("engine: no Neo4j driver configured")
+// ErrNoDriver is returned by Execute on an engine built without a driver,
+// whichever tool is called (the generated tools and every handler: tree,
+// write, traverse, explore, run_cypher).
+var ErrNoDriver = neo4jtx.ErrNoDriver
 
 // Execute validates a call against the tool's JSON Schema and the model,
 // plans it into one statement, runs it in a read transaction with the
@@ -118,7 +120,7 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 // embed fills the statement's embedding parameter.
 func (e *Engine) embed(ctx context.Context, st *planner.Statement) error {
 	if e.opts.Embedder == nil {
-		return &tools.CallError{Tool: tools.SemanticSearch, Problems: []tools.Problem{{Message: "semantic search needs an embedder, and none is configured"}}}
+		return tools.Fail(tools.SemanticSearch, "", nil, "semantic search needs an embedder, and none is configured")
 	}
 	var vi = e.vectorIndex(st.Embed.Index)
 	vec, err := e.opts.Embedder.Embed(ctx, st.Embed.Text, vi)
@@ -132,28 +134,21 @@ func (e *Engine) embed(ctx context.Context, st *planner.Statement) error {
 	return nil
 }
 
-// run executes the statement in a read transaction and shapes its rows.
+// run executes the statement in a read transaction and shapes its rows;
+// a regex or glob scan (a Filter statement) runs in chunks (scan).
 func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Result, error) {
-	var match func(string) bool
 	if st.Filter != nil {
-		m, err := st.Filter.Matcher()
-		if err != nil {
-			return nil, &tools.CallError{Tool: call.Name, Problems: []tools.Problem{{Path: "/pattern", Message: err.Error()}}}
-		}
-		match = m
+		return e.scan(ctx, call, st)
 	}
 	params := st.Params
 	// Ask for one row more than the call's limit, so the result can say
 	// whether it was truncated.
-	if v, ok := params["limit"].(int64); ok && st.Filter == nil && int(v) == st.Shape.Limit {
+	if v, ok := params["limit"].(int64); ok && int(v) == st.Shape.Limit {
 		params = cloneParams(params)
 		params["limit"] = v + 1
 	}
 	rowCap := e.opts.MaxRows
-	switch {
-	case st.Filter != nil:
-		rowCap = st.Filter.ScanLimit
-	case st.Shape.Kind != planner.ShapeRows:
+	if st.Shape.Kind != planner.ShapeRows {
 		// A planned statement's rows are bounded by its own LIMIT, which
 		// the planner clamps (up to Limits.MaxGroups for aggregates): read
 		// them all and the one beyond, so a full page is not reported cut.
@@ -172,72 +167,25 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 			return nil, err
 		}
 		read := 0
-		// kept are the ids of matched candidates when the statement has a
-		// Fetch step (its rows hold only id and value).
-		var kept []any
 		for res.Next(ctx) {
 			read++
 			rec := res.Record()
-			if match != nil {
-				v, _ := rec.Get(planner.ColValue)
-				s, _ := v.(string)
-				if !match(s) {
-					if read >= rowCap {
-						sh.scanCapped = true
-						break
-					}
-					continue
-				}
-			}
-			if sh.full() || st.Fetch != nil && len(kept) >= st.Shape.Limit {
+			if sh.full() {
 				sh.cut(rec)
 				break
 			}
-			if st.Fetch != nil {
-				id, _ := rec.Get(planner.ColID)
-				kept = append(kept, id)
-			} else {
-				sh.add(rec)
-			}
+			sh.add(rec)
 			if read >= rowCap {
-				if st.Filter != nil {
-					sh.scanCapped = true
-				} else {
-					sh.truncated = true
-				}
+				sh.truncated = true
 				break
 			}
 		}
-		if err := res.Err(); err != nil {
-			return nil, err
-		}
-		if st.Fetch != nil {
-			return nil, fetch(ctx, tx, st.Fetch, kept, sh)
-		}
-		return nil, nil
+		return nil, res.Err()
 	})
 	if err != nil {
-		return nil, runError(call.Name, err)
+		return nil, fmt.Errorf("engine: running %s: %w", call.Name, err)
 	}
 	return sh.result(), nil
-}
-
-// fetch runs the second step of a scan: the entity rows of the kept ids,
-// shaped in the order Fetch returns them (the scan's order).
-func fetch(ctx context.Context, tx neo4j.ManagedTransaction, st *planner.Statement, ids []any, sh *shaper) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	params := cloneParams(st.Params)
-	params[planner.FetchIDs] = ids
-	res, err := tx.Run(ctx, st.Cypher, params)
-	if err != nil {
-		return err
-	}
-	for res.Next(ctx) {
-		sh.add(res.Record())
-	}
-	return res.Err()
 }
 
 func cloneParams(p map[string]any) map[string]any {
@@ -246,17 +194,6 @@ func cloneParams(p map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-// runError turns a Neo4j failure into an error that says what happened
-// (Execute's callError finishes the classified ones); a problem with an
-// agent-written statement (run_cypher) is a CallError so the agent can
-// fix its query.
-func runError(tool string, err error) error {
-	if msg, ok := neo4jtx.StatementError(err); ok && tool == tools.RunCypher {
-		return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: "/query", Message: msg}}}
-	}
-	return fmt.Errorf("engine: running %s: %w", tool, err)
 }
 
 // as is errors.As, named for brevity in checks.

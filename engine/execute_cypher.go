@@ -2,10 +2,10 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/ragforge/ragforge/internal/cypher/readonly"
+	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -19,18 +19,27 @@ var DefaultProcedures = readonly.DefaultProcedures
 // checkRaw accepts an agent-written statement only when readonly.Check
 // does: Neo4j's EXPLAIN classifies it as read-only ("r"), it loads no CSV,
 // and it calls only allowed procedures and APOC functions. The statement
-// still runs in a read transaction with the timeout and row cap.
+// still runs in a read transaction with the timeout and row cap. A refusal
+// or a statement Neo4j cannot plan becomes the agent's CallError in
+// Execute (see [statementArg]).
 func (e *Engine) checkRaw(ctx context.Context, query string) error {
 	_, err := readonly.Check(ctx, e.opts.Driver, query, readonly.Options{Database: e.opts.Database, Timeout: e.opts.Timeout, Procedures: e.opts.Procedures})
-	var refusal *readonly.Refusal
-	var plan *readonly.PlanError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &refusal):
-		return &tools.CallError{Tool: tools.RunCypher, Problems: []tools.Problem{{Path: "/query", Message: refusal.Reason}}}
-	case errors.As(err, &plan):
-		return &tools.CallError{Tool: tools.RunCypher, Problems: []tools.Problem{{Path: "/query", Message: "Neo4j cannot plan the query: " + plan.Msg}}}
+	if err != nil {
+		return fmt.Errorf("engine: explaining the run_cypher query: %w", err)
 	}
-	return fmt.Errorf("engine: explaining run_cypher query: %w", err)
+	return nil
+}
+
+// statementArg is the argument holding the statement of a tool whose
+// statement the agent writes (run_cypher's query, traverse's cypher), ""
+// for every other tool. A failure readonly.Fault finds the statement's
+// fault is a CallError on it, whichever of the two tools ran it.
+func statementArg(tool string) string {
+	switch tool {
+	case tools.RunCypher:
+		return "/query"
+	case traverse.Name:
+		return "/cypher"
+	}
+	return ""
 }

@@ -3,12 +3,10 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"sort"
-	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jvalue"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
@@ -133,19 +131,23 @@ type shaper struct {
 	st      *planner.Statement
 	verbose bool
 	res     *Result
-	// shortened and dropped collect the names of shortened strings and
-	// dropped embedding-like lists, for the notes.
-	shortened, dropped map[string]bool
-	truncated          bool
-	scanCapped         bool
+	// c converts the values (package neo4jvalue) and remembers what it
+	// cut and left out, for the notes.
+	c         *neo4jvalue.Converter
+	truncated bool
 	// last holds the sort keys of the last row shaped (Shape.SortKeys);
 	// tie says the first row beyond the limit has the same keys.
 	last []any
 	tie  bool
+	// scan is what a regex or glob scan read (nil for other statements).
+	scan *scanReport
 }
 
 func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *shaper {
-	sh := &shaper{e: e, tool: tool, st: st, verbose: verbose}
+	sh := &shaper{e: e, tool: tool, st: st, verbose: verbose, c: neo4jvalue.New(e.m, e.opts.MaxString)}
+	if verbose {
+		sh.c.MaxString = 0
+	}
 	sh.reset()
 	return sh
 }
@@ -165,8 +167,8 @@ func (sh *shaper) reset() {
 		kind = kindRows
 	}
 	sh.res = &Result{kind: kind}
-	sh.shortened, sh.dropped = map[string]bool{}, map[string]bool{}
-	sh.truncated, sh.scanCapped = false, false
+	sh.c.Reset()
+	sh.truncated = false
 	sh.last, sh.tie = nil, false
 }
 
@@ -194,7 +196,7 @@ func (sh *shaper) add(rec *neo4j.Record) {
 	case kindRows:
 		row := map[string]any{}
 		for i, k := range rec.Keys {
-			if v := sh.value(k, rec.Values[i]); v != dropped {
+			if v, ok := sh.c.Value(k, rec.Values[i]); ok {
 				row[k] = v
 			}
 		}
@@ -246,8 +248,8 @@ func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
 		labels, _ := get(planner.ColLabels).([]any)
 		ent.EntityType = sh.entityType(labels)
 	}
-	ent.Properties = sh.props(get(planner.ColProperties), ent.EntityType)
-	if c := sh.props(get(planner.ColComputed), ""); len(c) > 0 {
+	ent.Properties = sh.props(get(planner.ColProperties))
+	if c := sh.props(get(planner.ColComputed)); len(c) > 0 {
 		ent.Computed = c
 	}
 	for _, k := range sh.st.Shape.Extra {
@@ -267,7 +269,7 @@ func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
 			d, _ := v.(int64)
 			ent.Depth = int(d)
 		case "relationship":
-			if m := sh.props(v, ""); len(m) > 0 {
+			if m := sh.props(v); len(m) > 0 {
 				ent.Relationship = m
 			}
 		case "path":
@@ -294,40 +296,27 @@ func (sh *shaper) entityType(labels []any) string {
 	return ""
 }
 
-// props converts a map column, dropping null values (absent properties)
-// and the entity's vector-index properties.
-func (sh *shaper) props(v any, entity string) map[string]any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return map[string]any{}
-	}
-	var ent *model.Entity
-	if entity != "" {
-		ent = sh.e.m.Entity(entity)
-	}
-	out := make(map[string]any, len(m))
-	for k, x := range m {
-		if x == nil {
-			continue
-		}
-		if ent != nil && slices.ContainsFunc(ent.VectorIndexes, func(vi *model.VectorIndex) bool { return vi.Property == k }) {
-			sh.dropped[k] = true
-			continue
-		}
-		if c := sh.value(k, x); c != dropped {
-			out[k] = c
-		}
-	}
+// value converts one value of a row; a value left out (an embedding) is
+// null.
+func (sh *shaper) value(name string, v any) any {
+	out, _ := sh.c.Value(name, v)
 	return out
+}
+
+// props converts a map column (an entity's properties or computed values,
+// a relationship's properties), dropping null values (absent properties)
+// and vector-index properties.
+func (sh *shaper) props(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return sh.c.Props(m)
 }
 
 // result finishes the result with its notes.
 func (sh *shaper) result() *Result {
 	r := sh.res
 	r.Truncated = sh.truncated
-	if sh.scanCapped {
-		r.Truncated = true
-		r.Notes = append(r.Notes, fmt.Sprintf("only the first %d candidates were matched against the pattern; narrow the pattern with a literal prefix or use another mode to search further", sh.st.Filter.ScanLimit))
+	if sh.scan != nil {
+		sh.scanResult()
 	}
 	if sh.truncated {
 		switch r.kind {
@@ -347,22 +336,8 @@ func (sh *shaper) result() *Result {
 		r.Notes = append(r.Notes, sh.e.catalog.TieNote(sh.tool, noun, sh.tiedOn(), sh.st.Shape.Limit))
 	}
 	r.Notes = append(r.Notes, sh.st.Shape.Notes...)
-	if len(sh.shortened) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("long text shortened to %d characters in %s (searches still match the whole text)", sh.e.opts.MaxString, joinSorted(sh.shortened)))
-	}
-	if len(sh.dropped) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("embedding vectors left out: %s", joinSorted(sh.dropped)))
-	}
+	r.Notes = append(r.Notes, sh.c.Notes()...)
 	return r
-}
-
-func joinSorted(m map[string]bool) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, ", ")
 }
 
 // vectorIndex returns the model's vector index with the given name.

@@ -59,15 +59,17 @@ func TestCatastrophicRegexAnswersQuickly(t *testing.T) {
 }
 
 // TestTimeoutStopsALongCall proves the transaction timeout applies: a raw
-// query that would run for minutes fails fast with a timeout error.
+// query that would run for minutes fails fast, and the agent is told on
+// its query that it timed out and how to narrow it.
 func TestTimeoutStopsALongCall(t *testing.T) {
 	d := neo4jtest.Open(t)
 	e := codeRAG(t, d, engine.Options{Timeout: 300 * time.Millisecond})
 	start := time.Now()
 	_, err := e.Execute(context.Background(), engine.Call{Name: tools.RunCypher,
 		Arguments: json.RawMessage(`{"query":"UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 99 RETURN count(x)"}`)})
-	if err == nil || !strings.Contains(err.Error(), "timed out") {
-		t.Fatalf("got %v, want a timeout", err)
+	var ce *tools.CallError
+	if !errorsAs(err, &ce) || ce.Problems[0].Path != "/query" || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("got %v, want a CallError on /query saying it timed out", err)
 	}
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("the timeout took %v to act", took)

@@ -49,9 +49,10 @@ func execJSON(t *testing.T, e *engine.Engine, tool, args string) result {
 }
 
 // TestDatetimeStoragesCompareAsInstants stores the same instants as epoch
-// milliseconds (Artifact), ISO strings with various offsets (Source) and
-// epoch seconds (File.mtime), and checks before/after/between/relative
-// select the same entities whatever the storage.
+// milliseconds (Artifact), ISO strings with various offsets (Source),
+// epoch seconds (File.mtime) and DATETIME values in various zones
+// (Change.timestamp), and checks before/after/between/relative select the
+// same entities whatever the storage.
 func TestDatetimeStoragesCompareAsInstants(t *testing.T) {
 	d := neo4jtest.Open(t)
 	now := time.Now().UTC()
@@ -63,7 +64,7 @@ func TestDatetimeStoragesCompareAsInstants(t *testing.T) {
 		now.Add(-2 * time.Hour).Truncate(time.Second),
 		now.Add(-10 * 24 * time.Hour).Truncate(time.Second),
 	}
-	zones := []*time.Location{time.UTC, time.FixedZone("", 2*3600), time.FixedZone("", -5*3600)}
+	zones := []*time.Location{time.UTC, time.FixedZone("", 2*3600), time.FixedZone("", -5*3600), time.FixedZone("", -18*3600), time.FixedZone("", 14*3600)}
 	var rows []map[string]any
 	for i, x := range instants {
 		rows = append(rows, map[string]any{"key": fmt.Sprintf("k%d", i), "ms": x.UnixMilli(), "s": x.Unix(),
@@ -72,12 +73,14 @@ func TestDatetimeStoragesCompareAsInstants(t *testing.T) {
 	neo4jtest.Run(t, d, `UNWIND $rows AS r
 		CREATE (:Artifact {entity_key: r.key, user_id: 'u', updated_at: r.ms, description: 'a'})
 		CREATE (:Source {entity_key: r.key, user_id: 'u', updated_at: r.iso, description: 's'})
-		CREATE (:File {path: r.key, name: r.key, mtime: r.s})`, map[string]any{"rows": rows})
+		CREATE (:File {path: r.key, name: r.key, mtime: r.s})
+		CREATE (:Change {uuid: r.key, timestamp: datetime(r.iso), kind: 'edit'})`, map[string]any{"rows": rows})
 	// A value that is no ISO datetime matches nothing instead of failing
 	// every call on the field.
 	neo4jtest.Run(t, d, "CREATE (:Source {entity_key: 'bad', user_id: 'u', updated_at: 'last tuesday', description: 's'})", nil)
 	mem := newEngine(t, d, "../testdata/configs/valid/memory-graph.yaml", engine.Options{Tenant: "u", Tools: tools.Options{Aggregations: true, Capabilities: &tools.Capabilities{}}})
 	tree := newEngine(t, d, "../testdata/configs/valid/file-tree.yaml", engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{}}})
+	code := newEngine(t, d, "../testdata/configs/valid/code-rag.yaml", engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{}}})
 	want := func(keep func(time.Time) bool) []string {
 		type kv struct {
 			k string
@@ -120,10 +123,10 @@ func TestDatetimeStoragesCompareAsInstants(t *testing.T) {
 		for _, target := range []struct {
 			e      *engine.Engine
 			entity string
-		}{{mem, "Artifact"}, {mem, "Source"}, {tree, "File"}} {
-			field := "updated_at"
-			if target.entity == "File" {
-				field = "mtime"
+		}{{mem, "Artifact"}, {mem, "Source"}, {tree, "File"}, {code, "Change"}} {
+			field := map[string]string{"File": "mtime", "Change": "timestamp"}[target.entity]
+			if field == "" {
+				field = "updated_at"
 			}
 			r := execJSON(t, target.e, tools.DatetimeRangeSearch, fmt.Sprintf(`{"entity_type":%q,"field":%q,%s,"limit":50}`, target.entity, field, c.args))
 			if got := r.ids(); !slices.Equal(got, w) {

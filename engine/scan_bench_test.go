@@ -3,11 +3,16 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
+	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -73,6 +78,62 @@ func BenchmarkRegexScanTransfer(b *testing.B) {
 			}
 			b.ReportMetric(float64(bytes)/1000, "text_kB/op")
 			b.ReportMetric(float64(len(res.Records)), "candidates/op")
+		})
+	}
+}
+
+// BenchmarkRegexScanStdlib measures regex calls over the 308,856 Scope
+// names of the whole standard library (the fixture at the scale
+// bench/peers calls stdlib, with the code-RAG config's indexes applied),
+// whose pattern has no literal for Neo4j to narrow the candidates by, so
+// every name is read and matched in Go; it reports the median latency of
+// Execute (median_ms) beside the mean:
+//
+//	go test ./engine -run XXX -bench RegexScanStdlib -benchtime 21x -timeout 30m
+//
+// Loading the standard library takes about 25 s and holds the test
+// server's lock, so CI does not run it.
+func BenchmarkRegexScanStdlib(b *testing.B) {
+	d := neo4jtest.Open(b)
+	ctx := context.Background()
+	g := fixturetest.LoadStdlib(b, d)
+	m, err := config.Load("../testdata/configs/valid/code-rag.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := schemaapply.Apply(ctx, d, schemaapply.Declared(m), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
+		b.Fatal(err)
+	}
+	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, args string }{
+		{"eight_digits", `{"entity_type":"Scope","field":"name","pattern":".*[0-9]{8}.*","mode":"regex","case_sensitive":true,"limit":50}`},
+		{"eight_digits_ignoring_case", `{"entity_type":"Scope","field":"name","pattern":".*[0-9]{8}.*","mode":"regex","limit":50}`},
+	} {
+		call := engine.Call{Name: tools.TextPatternSearch, Arguments: json.RawMessage(c.args)}
+		b.Run(c.name, func(b *testing.B) {
+			var r *engine.Result
+			for range 3 {
+				if r, err = e.Execute(ctx, call); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if r.Stats[engine.StatScanComplete] != true || r.Stats[engine.StatCandidatesScanned] != len(g.Scopes) {
+				b.Fatalf("stats %v: want all %d names scanned", r.Stats, len(g.Scopes))
+			}
+			var took []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				if _, err := e.Execute(ctx, call); err != nil {
+					b.Fatal(err)
+				}
+				took = append(took, time.Since(start))
+			}
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median_ms")
+			b.ReportMetric(float64(r.Stats[engine.StatCandidatesMatched].(int)), "matches")
 		})
 	}
 }

@@ -327,15 +327,15 @@ func TestEveryToolSeesOnlyTheBoundTenant(t *testing.T) {
 }
 
 // checkScopedPlan proves on Neo4j's plan that a generated tool's
-// statement (and its fetch step) keeps every node to the tenant: the
-// proof traverse demands of an agent's Cypher.
+// statement (and a scan's next chunks and fetch step) keeps every node to
+// the tenant: the proof traverse demands of an agent's Cypher.
 func checkScopedPlan(t *testing.T, e *engine.Engine, d neo4j.DriverWithContext, ctx context.Context, field, tool string, raw json.RawMessage) {
 	t.Helper()
 	st, err := e.Plan(ctx, engine.Call{Name: tool, Arguments: raw})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []*planner.Statement{st, st.Fetch} {
+	for _, s := range []*planner.Statement{st, st.Next, st.Fetch} {
 		if s == nil {
 			continue
 		}

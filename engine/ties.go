@@ -13,17 +13,14 @@ import (
 
 // sameKey reports whether two sort-key values tie as ORDER BY sees them:
 // numbers by value whatever their kind (1 and 1.0 tie), temporal values
-// by their ISO-8601 form, anything else by deep equality.
+// by their ISO-8601 form, anything else by deep equality of its one JSON
+// form (neo4jvalue.Value).
 func sameKey(a, b any) bool {
 	if x, ok := number(a); ok {
 		y, ok := number(b)
 		return ok && x == y
 	}
-	if x, ok := neo4jvalue.Temporal(a); ok {
-		y, ok := neo4jvalue.Temporal(b)
-		return ok && reflect.DeepEqual(x, y)
-	}
-	return reflect.DeepEqual(a, b)
+	return reflect.DeepEqual(neo4jvalue.Value(a), neo4jvalue.Value(b))
 }
 
 // number reads an int64 or float64 as a float64. Equal floats of
@@ -61,8 +58,8 @@ func (sh *shaper) tiedOn() string {
 				ms *= 1000
 			}
 			v = time.UnixMilli(ms).UTC().Format(time.RFC3339Nano)
-		} else if t, ok := neo4jvalue.Temporal(v); ok {
-			v = t
+		} else {
+			v = neo4jvalue.Value(v)
 		}
 		var b strings.Builder
 		enc := json.NewEncoder(&b)

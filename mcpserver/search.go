@@ -80,7 +80,7 @@ func (s *Server) searchTools(_ context.Context, req *mcp.CallToolRequest) (*mcp.
 		Query string `json:"query"`
 	}
 	if err := json.Unmarshal(req.Params.Arguments, &args); err != nil || strings.TrimSpace(args.Query) == "" {
-		return errorResult(&tools.CallError{Tool: SearchToolsName, Problems: []tools.Problem{{Path: "/query", Message: "query is required: describe the task in words"}}}), nil
+		return errorResult(tools.Fail(SearchToolsName, "/query", nil, "query is required: describe the task in words")), nil
 	}
 	sel, err := s.search.index.Select(args.Query, retrieval.Options{})
 	if err != nil {

@@ -173,7 +173,7 @@ func (p *Planner) aggregateEntities(a *tools.AggregateEntitiesArgs, state State)
 // script) a valid datetime() argument.
 func (b *builder) instant(vars string, r fieldRef, at string, bucket func(instant, unit string) string) (string, error) {
 	if r.f.Type.Kind() != model.Datetime {
-		return "", callError(b.tool, at, nil, "a bucket groups a datetime field; %s is a %s field", r.f.Name, r.f.Type)
+		return "", unplannable(b.tool, "a bucket on the "+string(r.f.Type)+" field", r.f.Name)
 	}
 	b.line("WITH %s, toInteger(%s) AS `instant`", vars, b.timeSide(r))
 	unit := "epochMillis"

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // builder assembles one statement: clauses in order, parameters numbered in
@@ -30,10 +31,14 @@ type builder struct {
 	err error
 	// sortKeys are the ranking keys the RETURN carries (sortKeyColumns).
 	sortKeys []SortKey
+	// starts maps the predicate of a top-level `some` relationship test
+	// whose related entity is pinned by an index to its hop; match starts
+	// the statement there instead of testing the predicate on every node.
+	starts map[string]*hop
 }
 
 func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builder, error) {
-	b := &builder{p: p, tool: tool, e: e, params: map[string]any{}, have: map[string]bool{}, haveAlias: map[string]bool{}}
+	b := &builder{p: p, tool: tool, e: e, params: map[string]any{}, have: map[string]bool{}, haveAlias: map[string]bool{}, starts: map[string]*hop{}}
 	if e != nil {
 		cc, err := p.computedFor(e, state)
 		if err != nil {
@@ -120,7 +125,7 @@ func (b *builder) field(name, path string) (fieldRef, error) {
 	if c := b.e.ComputedField(name); c != nil {
 		return fieldRef{f: &c.Field, c: c}, nil
 	}
-	return fieldRef{}, callError(b.tool, path, b.p.fieldNames(b.e), "%q is not a field of %s", name, b.e.Name)
+	return fieldRef{}, tools.Fail(b.tool, path, b.p.fieldNames(b.e), "%q is not a field of %s", name, b.e.Name)
 }
 
 // runtime reports whether the field must be computed in the statement
@@ -218,13 +223,54 @@ func (b *builder) filterScope(preds []string) {
 }
 
 // match emits the entity's MATCH with the predicates that need no computed
-// field.
+// field; it starts the statement's rows, with nothing else in scope.
+//
+// A predicate that is a pinned relationship test (see starts) becomes a
+// pattern of the MATCH instead of an EXISTS on every node:
+//
+//	MATCH (n:L)-[r0:TYPE]->(m0:R)
+//	MATCH (n)-[r1:TYPE2]->(m1:R2)
+//	WHERE <tenant of n> AND <tenant of m0> AND <conditions on m0, r0> AND … AND <other predicates>
+//	WITH DISTINCT n
+//
+// Neo4j never starts an EXISTS from its inner side: it reads every node
+// of the label (or of the tenant) and tests each (SemiApply). A pattern
+// lets its cost-based planner start from the index that pins m0 and
+// expand to n, or from another index when that is cheaper. The rows are the same: n is kept when some
+// m0 passes the related conditions, and DISTINCT makes it one row however
+// many m0 and parallel relationships lead to it, so order, paging and
+// aggregates downstream see what EXISTS gave them. Each pinned test gets a
+// MATCH of its own, since one MATCH would require its relationships to be
+// distinct, where two EXISTS may share one.
 func (b *builder) match(preds []string) {
-	b.line("MATCH (n:%s)", b.q(b.e.Name))
-	preds = b.scoped("n", preds)
-	if len(preds) > 0 {
-		b.line("WHERE %s", strings.Join(preds, " AND "))
+	var pinned []*hop
+	var rest []string
+	for _, p := range preds {
+		if h := b.starts[p]; h != nil {
+			pinned = append(pinned, h)
+			continue
+		}
+		rest = append(rest, p)
 	}
+	if len(pinned) == 0 {
+		b.line("MATCH (n:%s)", b.q(b.e.Name))
+		if preds = b.scoped("n", rest); len(preds) > 0 {
+			b.line("WHERE %s", strings.Join(preds, " AND "))
+		}
+		return
+	}
+	preds = b.scoped("n", nil)
+	n := "n:" + b.q(b.e.Name)
+	for _, h := range pinned {
+		b.line("MATCH (%s)%s(%s:%s)", n, h.step, h.m, b.q(h.entity.Name))
+		n = "n"
+		if h.tenant != "" {
+			preds = append(preds, h.tenant)
+		}
+		preds = append(preds, h.conds...)
+	}
+	b.line("WHERE %s", strings.Join(append(preds, rest...), " AND "))
+	b.line("WITH DISTINCT n")
 }
 
 // statement finishes the builder, or returns the first error met while

@@ -52,24 +52,113 @@ func (ps *preds) addAll(b *builder, refs []fieldRef, pred string) {
 // conditions renders the conditions of argument name (field tests,
 // relationship tests and groups), ANDed.
 func (b *builder) conditions(conds []tools.Condition, name string, ps *preds) error {
-	for i, c := range conds {
-		pred, refs, err := b.test(b.mainScope(), c, fmt.Sprintf("/%s/%d", name, i), 0)
-		if err != nil {
-			return err
-		}
-		for _, r := range refs {
+	preds, refs, err := b.conjunction(b.mainScope(), conds, "/"+name, 0)
+	if err != nil {
+		return err
+	}
+	for i, pred := range preds {
+		for _, r := range refs[i] {
 			b.use(r, UseFilter)
 		}
-		ps.addAll(b, refs, pred)
+		ps.addAll(b, refs[i], pred)
 	}
 	return nil
+}
+
+// conjunction renders conds, which are ANDed, in scope s at depth: one
+// predicate per condition, each with the builder-entity fields it reads,
+// except that the comparisons of one datetime field (other than epoch)
+// merge into one span at the place of the first. A date range is asked as
+// two conditions, x >= a and x < b; as two spans, each a disjunction over
+// the temporal types, Neo4j could seek only one side of the range.
+func (b *builder) conjunction(s scope, conds []tools.Condition, at string, depth int) ([]string, [][]fieldRef, error) {
+	type span struct {
+		r      fieldRef
+		lo, hi *int64
+	}
+	spans := make([]*span, len(conds))
+	merged := make([]bool, len(conds))
+	first := map[*model.Field]*span{}
+	for i, c := range conds {
+		if c.Field == "" {
+			continue
+		}
+		cat := at + "/" + itoa(i)
+		r, err := s.field(b, c.Field, cat+"/field")
+		if err != nil {
+			return nil, nil, err
+		}
+		lo, hi, ok, err := b.timeBounds(r, c, cat)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			continue
+		}
+		if sp := first[r.f]; sp != nil {
+			sp.lo, sp.hi = later(sp.lo, lo), earlier(sp.hi, hi)
+			merged[i] = true
+			continue
+		}
+		spans[i] = &span{r: r, lo: lo, hi: hi}
+		first[r.f] = spans[i]
+	}
+	var preds []string
+	var refs [][]fieldRef
+	for i, c := range conds {
+		switch {
+		case merged[i]:
+			continue
+		case spans[i] != nil:
+			sp := spans[i]
+			preds = append(preds, joinAnd(b.instantSpan(sp.r, sp.lo, sp.hi)))
+			if sp.r.node == "" {
+				refs = append(refs, []fieldRef{sp.r})
+			} else {
+				refs = append(refs, nil)
+			}
+		default:
+			p, rs, err := b.test(s, c, at+"/"+itoa(i), depth)
+			if err != nil {
+				return nil, nil, err
+			}
+			preds = append(preds, p)
+			refs = append(refs, rs)
+		}
+	}
+	return preds, refs, nil
+}
+
+// later and earlier intersect span bounds (nil is open).
+func later(a, b *int64) *int64 {
+	if a == nil || (b != nil && *b > *a) {
+		return b
+	}
+	return a
+}
+
+func earlier(a, b *int64) *int64 {
+	if a == nil || (b != nil && *b < *a) {
+		return b
+	}
+	return a
 }
 
 // condition renders one field test. Parse checked the operator against the
 // field, the value against the field's type (converting it), IN lists and
 // ignore_case; the operator is still mapped through a fixed table, since
-// it becomes Cypher.
+// it becomes Cypher. A datetime comparison or = keeps a span of instants
+// (timeBounds), written so that a range index on the property seeks it
+// (instantSpan); the other datetime tests compare timeSide's instant,
+// which no index serves: a != seeks nothing anyway, and a span per listed
+// value would make the statement grow with the list (Parse offers no IN
+// on datetimes; arguments that skipped it still get a correct statement).
 func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, error) {
+	if lo, hi, ok, err := b.timeBounds(r, c, at); err != nil {
+		return "", err
+	} else if ok {
+		return joinAnd(b.instantSpan(r, lo, hi)), nil
+	}
 	x := b.expr(r)
 	ci := c.IgnoreCase
 	if ci {
@@ -138,15 +227,53 @@ func (b *builder) value(r fieldRef, v any, at string) (any, error) {
 
 // timeParam is the parameter a datetime field is compared with: an
 // integer, epoch seconds for fields stored so, epoch milliseconds for every
-// other storage (compared with timeSide's instant). Integers compare
-// instants exactly; Neo4j's DATETIME ordering does not (two DATETIMEs of
-// one instant in different offsets are ordered by offset, so a boundary
-// instant written in another zone would fall on the wrong side).
-func timeParam(f *model.Field, t time.Time) any {
+// other storage (compared with timeSide's instant, or turned into bounds of
+// the stored type by instantSpan). Integers compare instants exactly;
+// Neo4j's DATETIME ordering does not (two DATETIMEs of one instant in
+// different offsets are ordered by offset, so a boundary instant written in
+// another zone would fall on the wrong side).
+func timeParam(f *model.Field, t time.Time) int64 {
 	if f.StoredAs == model.EpochSeconds {
 		return t.Unix()
 	}
 	return t.UnixMilli()
+}
+
+// timeBounds is the span [lo, hi) of instants, in timeParam's units, that
+// a comparison or = of datetime field r keeps (x > t keeps [t+1, ∞),
+// x = t keeps [t, t+1)); ok is false for another test, and for an epoch
+// field, whose number is compared bare.
+func (b *builder) timeBounds(r fieldRef, c tools.Condition, at string) (lo, hi *int64, ok bool, err error) {
+	if r.f.Type.Kind() != model.Datetime || epoch(r.f) {
+		return nil, nil, false, nil
+	}
+	switch c.Operator {
+	case "=", "<", "<=", ">", ">=":
+	default:
+		return nil, nil, false, nil
+	}
+	v, err := b.value(r, c.Value, at+"/value")
+	if err != nil {
+		return nil, nil, false, err
+	}
+	t, _ := v.(int64)
+	next := t + 1
+	switch c.Operator {
+	case "=":
+		return &t, &next, true, nil
+	case "<":
+		return nil, &t, true, nil
+	case "<=":
+		return nil, &next, true, nil
+	case ">":
+		return &next, nil, true, nil
+	}
+	return &t, nil, true, nil
+}
+
+// epoch reports whether datetime field f is stored as a number.
+func epoch(f *model.Field) bool {
+	return f.StoredAs == model.EpochSeconds || f.StoredAs == model.EpochMillis
 }
 
 // timeSide is the field side of a datetime comparison, as an instant in
@@ -156,10 +283,10 @@ func timeParam(f *model.Field, t time.Time) any {
 // computed reads them).
 func (b *builder) timeSide(r fieldRef) string {
 	x := b.expr(r)
-	switch r.f.StoredAs {
-	case model.EpochSeconds, model.EpochMillis:
+	switch {
+	case epoch(r.f):
 		return x
-	case model.ISOString:
+	case r.f.StoredAs == model.ISOString:
 		return isoInstant(x)
 	}
 	return "CASE WHEN " + x + " IS :: DATE NOT NULL THEN datetime({date: " + x + ", timezone: 'Z'}).epochMillis WHEN " + x +

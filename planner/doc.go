@@ -29,26 +29,35 @@
 // subqueries on the entity's variable; their related node and
 // relationship variables (m0, r0, …) are numbered per statement, and the
 // related node is kept inside the tenant like every node a statement
-// introduces. any_of and not are parenthesized OR and NOT coalesce(…,
-// false), so an entity without a value fails a test and passes its not.
+// introduces. A some-test among the call's own conditions whose related
+// entity is pinned by an indexed or unique field (=, IN, STARTS WITH) is
+// matched as a pattern instead, MATCH (n:L)-[r0]->(m0:R) … WITH DISTINCT
+// n, because Neo4j never starts an EXISTS from its inner side and would
+// test it on every node of the label (builder.match). any_of and not are
+// parenthesized OR and NOT coalesce(…, false), so an entity without a
+// value fails a test and passes its not.
 //
 // Agent-supplied regular expressions and globs never reach Neo4j's `=~`
 // (Java regex backtracks without bound and ignores transaction timeouts).
-// The statement fetches candidates with a cheap prefilter (a literal
-// prefix, suffix or required substring) and at most [Options.ScanLimit]
-// rows, each only its id and the matched text; [Statement.Filter] then
+// The statement reads candidates with a cheap prefilter (a literal
+// prefix, suffix or required substring), in unique-field order and in
+// chunks ([Statement.Next] continues after the last id read), each
+// candidate only its id and the matched text; [Statement.Filter] then
 // matches them in Go with RE2 (linear time) or doublestar globs, stopping
-// at the call's limit, and [Statement.Fetch] reads the properties of the
-// entities kept.
+// at the call's limit or its deadline, and [Statement.Fetch] reads the
+// properties of the entities kept.
 //
 // Time-zone rules: datetimes an agent writes without a zone are UTC;
 // relative periods ("today", "last_week", "last_7_days") and precision
 // truncation are computed in [Options.Location] (UTC unless set) at
 // [Options.Now]. Datetime fields are compared as instants, whatever their
-// storage (model.Field.StoredAs): epoch fields bare against an integer
-// (so a range index applies); ISO strings and temporal values through
-// their epochMillis in UTC against epoch milliseconds. Comparing DATETIME
-// values directly would be wrong at the boundary: Neo4j orders two
-// DATETIMEs of the same instant by their offset. Parameters are truncated
-// to the millisecond.
+// storage (model.Field.StoredAs), in forms a range index on the property
+// seeks (instantSpan): epoch fields bare against an integer; temporal
+// values per type, DATETIME against bounds at offset -18:00 (Neo4j orders
+// two DATETIMEs of one instant by offset, west first, so a bound in UTC
+// would be wrong at the boundary), LOCAL DATETIME as UTC, DATE as its
+// midnight UTC; ISO strings by a string range a day or two wider than the
+// span, then exactly by their epochMillis. The comparisons of one field
+// in a list of ANDed conditions merge into one span. Parameters are
+// truncated to the millisecond.
 package planner

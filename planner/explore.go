@@ -49,13 +49,13 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 	types := a.RelationshipTypes
 	for i, t := range types {
 		if !slices.Contains(all, t) {
-			return nil, callError(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
+			return nil, tools.Fail(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
 		}
 	}
 	reach := tools.Reachable(p.m, e.Name, types, dir, depth)
 	if a.TargetEntityType != "" {
 		if !slices.Contains(reach, a.TargetEntityType) {
-			return nil, callError(tool, "/target_entity_type", reach, "%s --[%s]-- (%s) never reaches %q", e.Name, strings.Join(types, "|"), dir, a.TargetEntityType)
+			return nil, tools.Fail(tool, "/target_entity_type", reach, "%s --[%s]-- (%s) never reaches %q", e.Name, strings.Join(types, "|"), dir, a.TargetEntityType)
 		}
 		reach = []string{a.TargetEntityType}
 	}

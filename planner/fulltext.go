@@ -19,12 +19,12 @@ func (p *Planner) fulltextSearch(a *tools.FulltextSearchArgs, state State) (*Sta
 	}
 	ft := e.FullTextIndex
 	if ft == nil {
-		return nil, callError(tool, "/entity_type", nil, "%s has no full-text index", e.Name)
+		return nil, tools.Fail(tool, "/entity_type", nil, "%s has no full-text index", e.Name)
 	}
 	fields := a.Fields
 	for i, f := range fields {
 		if !slices.Contains(ft.Fields, f) {
-			return nil, callError(tool, "/fields/"+itoa(i), ft.Fields, "%q is not in %s's full-text index", f, e.Name)
+			return nil, tools.Fail(tool, "/fields/"+itoa(i), ft.Fields, "%q is not in %s's full-text index", f, e.Name)
 		}
 	}
 	words := strings.Fields(a.Query)

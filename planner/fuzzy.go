@@ -48,7 +48,7 @@ func (p *Planner) fuzzySearch(a *tools.TextPatternSearchArgs, state State) (*Sta
 		return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: []string{"score"}})
 	}
 	if !p.caps.APOC {
-		return nil, callError(tool, "/mode", []string{"contains", "starts_with", "ends_with", "exact", "regex", "glob"},
+		return nil, tools.Fail(tool, "/mode", []string{"contains", "starts_with", "ends_with", "exact", "regex", "glob"},
 			"fuzzy matching on %s.%s needs a full-text index over the field or APOC on the server", e.Name, a.Field)
 	}
 	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit, notNull: true}

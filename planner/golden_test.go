@@ -66,8 +66,8 @@ func readGolden(t *testing.T) []*goldenCase {
 }
 
 // render is what a golden case records: the Cypher, the parameters as
-// JSON (the embedding placeholder as null), the Go-side filter, or the
-// error.
+// JSON (the embedding placeholder as null), the Go-side filter, a scan's
+// next chunk and fetch steps, or the error.
 func render(st *planner.Statement, err error) map[string]string {
 	if err != nil {
 		return map[string]string{"error": err.Error() + "\n"}
@@ -81,11 +81,14 @@ func render(st *planner.Statement, err error) map[string]string {
 	if st.Fetch != nil {
 		out["fetch"] = st.Fetch.Cypher + "\n"
 	}
+	if st.Next != nil {
+		out["next"] = st.Next.Cypher + "\n"
+	}
 	return out
 }
 
 // outputs are the sections of a golden case the planner writes.
-var outputs = []string{"cypher", "params", "filter", "fetch", "error"}
+var outputs = []string{"cypher", "params", "filter", "next", "fetch", "error"}
 
 // TestGoldenPlans replays every case of testdata/planner: the statement
 // for a call must equal the recorded Cypher and parameters (or error), so

@@ -37,7 +37,7 @@ func (p *Planner) findPaths(a *tools.FindPathsArgs, state State) (*Statement, er
 	types := a.RelationshipTypes
 	for i, t := range types {
 		if !slices.Contains(all, t) {
-			return nil, callError(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
+			return nil, tools.Fail(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
 		}
 	}
 	length := clamp(a.MaxLength, min(tools.DefaultPathLength, p.limits.MaxPathLength), p.limits.MaxPathLength)
@@ -48,7 +48,7 @@ func (p *Planner) findPaths(a *tools.FindPathsArgs, state State) (*Statement, er
 	end := func(v, param string, e *model.Entity, id any, at string) (string, error) {
 		f := e.Field(e.UniqueField)
 		if f == nil {
-			return "", callError(tool, at, nil, "%s has no unique field %s", e.Name, e.UniqueField)
+			return "", tools.Fail(tool, at, nil, "%s has no unique field %s", e.Name, e.UniqueField)
 		}
 		val, err := b.value(fieldRef{f: f}, id, at)
 		if err != nil {

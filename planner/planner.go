@@ -10,12 +10,6 @@ import (
 	"github.com/ragforge/ragforge/tools"
 )
 
-// DefaultScanLimit is how many candidate rows a regex or glob statement may
-// fetch for Go-side matching when Options.ScanLimit is zero: enough for the
-// label sizes the fixture and typical code graphs have, small enough that a
-// match-nothing pattern costs one bounded index or label scan.
-const DefaultScanLimit = 20000
-
 // Options configure a Planner. The zero value plans with the default limits,
 // the default capabilities (full-text indexes present, APOC absent), UTC and
 // the wall clock.
@@ -31,8 +25,6 @@ type Options struct {
 	// Location is the zone relative periods and precision truncation are
 	// computed in (UTC if nil).
 	Location *time.Location
-	// ScanLimit bounds the candidate rows of regex and glob statements.
-	ScanLimit int
 	// MaxString, when positive, cuts every string a statement returns in
 	// entity properties and computed values to MaxString+1 characters in
 	// Cypher (left()), so a long text crosses the network only as far as
@@ -82,9 +74,6 @@ func New(m *model.Model, opts Options) (*Planner, error) {
 	}
 	if p.opts.Now == nil {
 		p.opts.Now = time.Now
-	}
-	if p.opts.ScanLimit <= 0 {
-		p.opts.ScanLimit = DefaultScanLimit
 	}
 	return p, nil
 }
@@ -149,12 +138,7 @@ func (p *Planner) Plan(call Call, state State) (st *Statement, err error) {
 	case *tools.RunCypherArgs:
 		return p.runCypher(a)
 	}
-	return nil, callError(call.Tool, "", nil, "the planner has no plan for arguments of type %T", call.Args)
-}
-
-// callError builds a one-problem *tools.CallError.
-func callError(tool, path string, valid []string, format string, args ...any) error {
-	return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: path, Message: fmt.Sprintf(format, args...), Valid: valid}}}
+	return nil, tools.Fail(call.Tool, "", nil, "the planner has no plan for arguments of type %T", call.Args)
 }
 
 // unplannable is the error for a value outside the planner's fixed maps
@@ -168,7 +152,7 @@ func unplannable(tool, what string, v any) error {
 func (p *Planner) entity(tool, name, path string) (*model.Entity, error) {
 	e := p.m.Entity(name)
 	if e == nil {
-		return nil, callError(tool, path, p.m.EntityNames(), "%q is not an entity", name)
+		return nil, tools.Fail(tool, path, p.m.EntityNames(), "%q is not an entity", name)
 	}
 	return e, nil
 }

@@ -43,7 +43,7 @@ func (s scope) field(b *builder, name, at string) (fieldRef, error) {
 			}
 			valid = append(valid, f.Name)
 		}
-		return fieldRef{}, callError(b.tool, at, valid, "%q is not a stored field of %s (computed fields of related entities cannot be tested)", name, s.name)
+		return fieldRef{}, tools.Fail(b.tool, at, valid, "%q is not a stored field of %s (computed fields of related entities cannot be tested)", name, s.name)
 	}
 	for _, f := range s.rel {
 		if f.Name == name {
@@ -51,7 +51,7 @@ func (s scope) field(b *builder, name, at string) (fieldRef, error) {
 		}
 		valid = append(valid, f.Name)
 	}
-	return fieldRef{}, callError(b.tool, at, valid, "%q is not a property of %s", name, s.name)
+	return fieldRef{}, tools.Fail(b.tool, at, valid, "%q is not a property of %s", name, s.name)
 }
 
 // test renders one condition in scope s: a field test, a relationship
@@ -59,7 +59,7 @@ func (s scope) field(b *builder, name, at string) (fieldRef, error) {
 // predicate on a runtime computed field waits for its value).
 func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string, []fieldRef, error) {
 	if depth > maxConditionDepth {
-		return "", nil, callError(b.tool, at, nil, "conditions nest at most %d levels deep", maxConditionDepth)
+		return "", nil, tools.Fail(b.tool, at, nil, "conditions nest at most %d levels deep", maxConditionDepth)
 	}
 	switch {
 	case c.Field != "":
@@ -88,10 +88,11 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		}
 		return "(" + strings.Join(preds, " OR ") + ")", refs, nil
 	case len(c.Not) > 0:
-		preds, refs, err := b.tests(s, c.Not, at+"/not", depth)
+		preds, refss, err := b.conjunction(s, c.Not, at+"/not", depth+1)
 		if err != nil {
 			return "", nil, err
 		}
+		refs := slices.Concat(refss...)
 		// A test on a missing value is null; coalesce makes it false, so
 		// `not` keeps the entities without the value.
 		return "NOT coalesce(" + joinAnd(preds) + ", false)", refs, nil
@@ -121,9 +122,12 @@ func (b *builder) tests(s scope, conds []tools.Condition, at string, depth int) 
 type hop struct {
 	m, r    string
 	pattern string
-	base    []string // labels and tenant of m
-	conds   []string // the call's conditions on m and r
-	entity  *model.Entity
+	// step is the pattern's relationship with its arrows, -[r:TYPE]->.
+	step   string
+	base   []string // labels and tenant of m
+	tenant string   // the tenant predicate of m ("" without a tenant)
+	conds  []string // the call's conditions on m and r
+	entity *model.Entity
 }
 
 // related resolves a hop from scope s: the relationship type, its
@@ -141,14 +145,14 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 	}
 	reach := tools.Reachable(b.p.m, s.e.Name, []string{typ}, dir, 1)
 	if len(reach) == 0 {
-		return nil, callError(b.tool, at+"/via", relationshipTypesOf(b.p.m), "%s has no %s %s relationship", s.e.Name, dir, typ)
+		return nil, tools.Fail(b.tool, at+"/via", relationshipTypesOf(b.p.m), "%s has no %s %s relationship", s.e.Name, dir, typ)
 	}
 	h := &hop{m: "m" + itoa(b.nv), r: "r" + itoa(b.nv)}
 	b.nv++
 	switch {
 	case r.Entity != "":
 		if !slices.Contains(reach, r.Entity) {
-			return nil, callError(b.tool, at+"/entity", reach, "%s --[%s]-- (%s) does not reach %q", s.e.Name, typ, dir, r.Entity)
+			return nil, tools.Fail(b.tool, at+"/entity", reach, "%s --[%s]-- (%s) does not reach %q", s.e.Name, typ, dir, r.Entity)
 		}
 		reach = []string{r.Entity}
 	}
@@ -162,13 +166,14 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 	} else {
 		h.base = []string{"(" + strings.Join(labels, " OR ") + ")"}
 	}
-	if w := b.tenantWhere(h.m); w != "" {
-		h.base = append(h.base, w)
+	if h.tenant = b.tenantWhere(h.m); h.tenant != "" {
+		h.base = append(h.base, h.tenant)
 	}
-	h.pattern = "(" + s.v + ")" + arrow[0] + "[" + h.r + ":" + b.q(typ) + "]" + arrow[1] + "(" + h.m + ")"
+	h.step = arrow[0] + "[" + h.r + ":" + b.q(typ) + "]" + arrow[1]
+	h.pattern = "(" + s.v + ")" + h.step + "(" + h.m + ")"
 	if h.entity != nil {
 		ms := scope{v: h.m, e: h.entity, name: h.entity.Name}
-		preds, _, err := b.tests(ms, r.Conditions, at+"/conditions", depth)
+		preds, _, err := b.conjunction(ms, r.Conditions, at+"/conditions", depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -208,7 +213,11 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 	}
 	switch c.Quantifier {
 	case "", tools.QuantifierSome:
-		return h.exists(all), nil
+		pred := h.exists(all)
+		if s.v == "n" && depth == 0 && pins(h.entity, c.Conditions) {
+			b.starts[pred] = h
+		}
+		return pred, nil
 	case tools.QuantifierNone:
 		return "NOT " + h.exists(all), nil
 	case tools.QuantifierAll:
@@ -219,6 +228,27 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 		return "(" + h.exists(h.base) + " AND NOT " + h.exists(fails) + ")", nil
 	}
 	return "", unplannable(b.tool, "quantifier", c.Quantifier)
+}
+
+// pinOperators are the operators a range index answers with a seek (an
+// equality, a list of them, a prefix).
+var pinOperators = []string{"=", "IN", "STARTS WITH"}
+
+// pins reports whether conds, the conditions a relationship test sets on
+// its related entity e, pin it through an index: one of them, at the top
+// level, compares e's unique field or an indexed field with a pinOperator,
+// case-sensitively (toLower hides the property from the index).
+func pins(e *model.Entity, conds []tools.Condition) bool {
+	if e == nil {
+		return false
+	}
+	for _, c := range conds {
+		f := e.Field(c.Field)
+		if f != nil && !c.IgnoreCase && slices.Contains(pinOperators, c.Operator) && (f.Indexed || f.Name == e.UniqueField) {
+			return true
+		}
+	}
+	return false
 }
 
 // relationshipTypesOf lists the model's relationship types in declaration

@@ -20,7 +20,7 @@ func (p *Planner) semanticSearch(a *tools.SemanticSearchArgs, state State) (*Sta
 		return nil, err
 	}
 	if len(e.VectorIndexes) == 0 {
-		return nil, callError(tool, "/entity_type", nil, "%s has no vector index", e.Name)
+		return nil, tools.Fail(tool, "/entity_type", nil, "%s has no vector index", e.Name)
 	}
 	vi := e.VectorIndexes[0]
 	if a.Index != "" {
@@ -33,7 +33,7 @@ func (p *Planner) semanticSearch(a *tools.SemanticSearchArgs, state State) (*Sta
 			}
 		}
 		if vi == nil {
-			return nil, callError(tool, "/index", names, "%q is not a vector index of %s", a.Index, e.Name)
+			return nil, tools.Fail(tool, "/index", names, "%q is not a vector index of %s", a.Index, e.Name)
 		}
 	}
 	b, err := p.newBuilder(tool, e, state)

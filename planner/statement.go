@@ -21,6 +21,11 @@ type Statement struct {
 	// with Params[FetchIDs] set to the ids it kept, in row order, and
 	// shapes Fetch's rows (the same order) into the result.
 	Fetch *Statement `json:"fetch,omitempty"`
+	// Next, when set, continues a Filter statement, whose one row holds
+	// the ids and values of a chunk of candidates (lists, in unique-field
+	// order): the next chunk is Next run with Params, Params[ScanAfter]
+	// set to the last id read and Params[ScanChunk] to the chunk's size.
+	Next *Statement `json:"next,omitempty"`
 	// Embed, when set, asks the engine to embed a text and put the vector in
 	// Params[Embed.Param] before running (semantic_search).
 	Embed *Embed `json:"embed,omitempty"`
@@ -120,18 +125,14 @@ type SortKey struct {
 // keys (sort_key_0, sort_key_1, …) when no other column holds them.
 const ColSortKey = "sort_key_"
 
-// Filter is a Go-side match on the text column "value" of each row, for the
-// modes whose patterns must not reach Neo4j's regex engine.
+// Filter is a Go-side match on each candidate's text (the value column),
+// for the modes whose patterns must not reach Neo4j's regex engine.
 type Filter struct {
 	// Mode is regex or glob.
 	Mode    string `json:"mode"`
 	Pattern string `json:"pattern"`
 	// CaseSensitive is false to match ignoring case.
 	CaseSensitive bool `json:"case_sensitive"`
-	// ScanLimit is how many candidate rows the statement may return; when
-	// it returns that many, matches beyond them may exist (the result says
-	// so).
-	ScanLimit int `json:"scan_limit"`
 }
 
 // Embed asks the engine to embed Text with the named vector index's model.

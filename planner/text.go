@@ -16,8 +16,8 @@ const ColValue = "value"
 
 // textPatternSearch plans text_pattern_search. contains, starts_with,
 // ends_with and exact are Cypher string predicates on a parameter (case-
-// insensitive through toLower on both sides); regex and glob fetch at most
-// ScanLimit candidates, narrowed by a literal prefilter, for the engine to
+// insensitive through toLower on both sides); regex and glob read every
+// candidate a literal prefilter leaves, chunk by chunk, for the engine to
 // match in Go; fuzzy goes through the full-text index or APOC.
 func (p *Planner) textPatternSearch(a *tools.TextPatternSearchArgs, state State) (*Statement, error) {
 	const tool = tools.TextPatternSearch
@@ -53,9 +53,28 @@ func (p *Planner) textPatternSearch(a *tools.TextPatternSearchArgs, state State)
 	return st, err
 }
 
-// scanSearch plans regex and glob: candidates (non-null values passing a
-// literal prefilter) up to ScanLimit, in unique-field order, each with its
-// text in the value column; the Filter does the matching in Go.
+// The parameters of a scan statement ([Statement.Next]): the most
+// candidates one chunk returns, and the last id the chunk before read.
+const (
+	ScanChunk = "chunk"
+	ScanAfter = "after"
+)
+
+// FirstScanChunk is the chunk the planner writes into a scan statement's
+// parameters: the engine starts with it and grows the chunk as the scan
+// goes (small first, so a pattern that matches early answers after one
+// small chunk).
+const FirstScanChunk = 1000
+
+// scanSearch plans regex and glob: every candidate (a non-null value
+// passing a literal prefilter), in unique-field order, for the Filter to
+// match in Go. The candidates come in chunks: Statement reads the first
+// ScanChunk, Next those after the id ScanAfter, so the engine reads as
+// many as it needs (until the call's limit is full, every candidate is
+// read, or the deadline comes) and each chunk is one bounded statement.
+// A chunk is one row holding two lists, ids and values: on the standard
+// library's 308,856 Scope names that streams in about a quarter of the
+// time one row per candidate takes (engine/MEASUREMENTS.md).
 func (p *Planner) scanSearch(a *tools.TextPatternSearchArgs, mode string, state State) (*Statement, error) {
 	const tool = tools.TextPatternSearch
 	var pre prefilter
@@ -73,32 +92,54 @@ func (p *Planner) scanSearch(a *tools.TextPatternSearchArgs, mode string, state 
 	if err != nil {
 		return nil, err
 	}
-	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
+	st, r, err := p.scanChunk(tool, e, a, pre, false, state)
 	if err != nil {
 		return nil, err
 	}
-	b.use(r, UseFilter)
-	x := b.expr(r)
-	var ps preds
-	for _, pr := range append([]string{x + " IS NOT NULL"}, pre.render(b, x)...) {
-		ps.add(b, r, pr)
-	}
-	b.match(ps.stored)
-	if err := b.ensure(ps.refs...); err != nil {
+	if st.Next, _, err = p.scanChunk(tool, e, a, pre, true, state); err != nil {
 		return nil, err
 	}
-	b.filterScope(ps.computed)
-	b.line("RETURN %s AS %s, %s AS %s\nORDER BY %s\nLIMIT %s", b.prop("n", e.UniqueField), ColID, x, ColValue, orderList([]order{b.idOrder()}), b.named("limit", int64(p.opts.ScanLimit)))
-	st, err := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)})
-	if err != nil {
-		return nil, err
-	}
-	st.Filter = &Filter{Mode: mode, Pattern: a.Pattern, CaseSensitive: a.CaseSensitive, ScanLimit: p.opts.ScanLimit}
+	st.Filter = &Filter{Mode: mode, Pattern: a.Pattern, CaseSensitive: a.CaseSensitive}
 	if st.Fetch, err = p.fetchEntities(tool, e, r, state); err != nil {
 		return nil, err
 	}
 	st.Uses = mergeUses(st.Uses, st.Fetch.Uses)
 	return st, nil
+}
+
+// scanChunk writes one chunk of a scan: the first (ids from the start) or
+// a next one (ids after $after). Both have the same parameters but
+// ScanAfter. The unique field's predicate lets Neo4j read its range index
+// (the uniqueness constraint's) in order and stop after the chunk, unless
+// a prefilter it can seek (a case-sensitive prefix on an indexed field)
+// finds fewer candidates first.
+func (p *Planner) scanChunk(tool string, e *model.Entity, a *tools.TextPatternSearchArgs, pre prefilter, next bool, state State) (*Statement, fieldRef, error) {
+	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
+	if err != nil {
+		return nil, fieldRef{}, err
+	}
+	b.use(r, UseFilter)
+	id := b.prop("n", e.UniqueField)
+	start := id + " IS NOT NULL"
+	if next {
+		start = id + " > " + b.named(ScanAfter, nil)
+	}
+	x := b.expr(r)
+	var ps preds
+	// Not null, so that collect() below keeps every candidate's value
+	// beside its id.
+	for _, pr := range append([]string{x + " IS NOT NULL"}, pre.render(b, x)...) {
+		ps.add(b, r, pr)
+	}
+	b.match(append([]string{start}, ps.stored...))
+	if err := b.ensure(ps.refs...); err != nil {
+		return nil, fieldRef{}, err
+	}
+	b.filterScope(ps.computed)
+	b.line("WITH %s AS %s, %s AS %s\nORDER BY %s\nLIMIT %s", id, ColID, x, ColValue, ColID, b.named(ScanChunk, int64(FirstScanChunk)))
+	b.line("RETURN collect(%s) AS %s, collect(%s) AS %s", ColID, ColID, ColValue, ColValue)
+	st, err := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)})
+	return st, r, err
 }
 
 // fetchEntities plans the second step of a regex or glob scan: the entity

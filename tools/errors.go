@@ -43,6 +43,17 @@ func (e *CallError) Error() string {
 	return fmt.Sprintf("invalid call to %s: %s", e.Tool, strings.Join(parts, "; "))
 }
 
+// Fail returns the CallError of a call with one problem: the argument at
+// path (a JSON Pointer; "" for the call as a whole) is wrong as format
+// says, and valid, when not nil, lists its valid choices. The planner and
+// every handler (engine, tree, write, traverse, explore, the MCP server)
+// build their one-problem errors with it, so they all read alike. A
+// message that is not a constant goes in as Fail(tool, path, nil, "%s",
+// msg): Neo4j's messages and the agent's own text may hold a %.
+func Fail(tool, path string, valid []string, format string, args ...any) *CallError {
+	return &CallError{Tool: tool, Problems: []Problem{{Path: path, Message: fmt.Sprintf(format, args...), Valid: valid}}}
+}
+
 // problems collects the problems of one call.
 type problems []Problem
 

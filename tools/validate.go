@@ -56,7 +56,7 @@ func (c *Catalog) Validate(tool string, args json.RawMessage) error {
 func (c *Catalog) Parse(tool string, args json.RawMessage) (any, error) {
 	t := c.Tool(tool)
 	if t == nil {
-		return nil, &CallError{Tool: tool, Problems: []Problem{{Message: fmt.Sprintf("unknown tool %q", tool), Valid: c.Names()}}}
+		return nil, Fail(tool, "", c.Names(), "unknown tool %q", tool)
 	}
 	fail := func(p problems) error { return &CallError{Tool: tool, Problems: p} }
 	if len(bytes.TrimSpace(args)) == 0 {

@@ -22,6 +22,8 @@ type explainOutput struct {
 	Filter *planner.Filter `json:"filter,omitempty"`
 	// Fetch is the scan's second step (the kept entities' properties).
 	Fetch *planner.Statement `json:"fetch,omitempty"`
+	// Next is the scan's statement for the chunks after the first.
+	Next  *planner.Statement `json:"next,omitempty"`
 	Embed *planner.Embed     `json:"embed,omitempty"`
 	Uses  []planner.Use      `json:"uses,omitempty"`
 	Error *tools.CallError   `json:"error,omitempty"`
@@ -80,7 +82,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return reportCallError("explain", err, string(*format), stdout, stderr)
 	}
 	if *format == "json" {
-		writeJSON(stdout, explainOutput{Cypher: st.Cypher, Params: st.Params, Filter: st.Filter, Fetch: st.Fetch, Embed: st.Embed, Uses: st.Uses})
+		writeJSON(stdout, explainOutput{Cypher: st.Cypher, Params: st.Params, Filter: st.Filter, Fetch: st.Fetch, Next: st.Next, Embed: st.Embed, Uses: st.Uses})
 		return 0
 	}
 	fmt.Fprintln(stdout, st.Cypher)
@@ -91,8 +93,11 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(st.Params)
 	if st.Filter != nil {
-		fmt.Fprintf(stdout, "\nthen matched in Go: %s %q (case-sensitive: %v) on the value column, over at most %d candidates\n",
-			st.Filter.Mode, st.Filter.Pattern, st.Filter.CaseSensitive, st.Filter.ScanLimit)
+		fmt.Fprintf(stdout, "\nthen matched in Go: %s %q (case-sensitive: %v) on the value column, over every candidate until the limit or the deadline\n",
+			st.Filter.Mode, st.Filter.Pattern, st.Filter.CaseSensitive)
+	}
+	if st.Next != nil {
+		fmt.Fprintf(stdout, "\nthe chunks after the first ($%s, the last id read):\n%s\n", planner.ScanAfter, st.Next.Cypher)
 	}
 	if st.Fetch != nil {
 		fmt.Fprintf(stdout, "\nthen the kept entities ($%s, their ids in order):\n%s\n", planner.FetchIDs, st.Fetch.Cypher)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
@@ -18,10 +19,6 @@ import (
 // million-file disk to a browser; a call over it is told to narrow its
 // filters.
 const MaxDiagramNodes = 25000
-
-// ErrNoDriver is returned by a tree tool on a runner built without a
-// driver (a catalog listed for `ragforge-plan tools`).
-var ErrNoDriver = errors.New("tree: no Neo4j driver configured")
 
 // Options connect a [Runner] to Neo4j.
 type Options struct {
@@ -110,13 +107,13 @@ func (r *Runner) tree(tool, name string) (*compiledTree, error) {
 		}
 		names = append(names, t.t.Name)
 	}
-	return nil, callError(tool, "/tree", fmt.Sprintf("unknown tree %q", name), names...)
+	return nil, tools.Fail(tool, "/tree", names, "unknown tree %q", name)
 }
 
 // read reads and filters a tree, after checking the filters.
 func (r *Runner) read(ctx context.Context, tool, at string, tr *compiledTree, f Filters) (*view, error) {
 	if r.opts.Driver == nil {
-		return nil, ErrNoDriver
+		return nil, neo4jtx.ErrNoDriver
 	}
 	if ps := f.check(); len(ps) > 0 {
 		ce := &tools.CallError{Tool: tool}
@@ -127,7 +124,7 @@ func (r *Runner) read(ctx context.Context, tool, at string, tr *compiledTree, f 
 	}
 	nodes, err := r.fetch(ctx, tr, f.fetchRoot())
 	if errors.Is(err, errTooLarge) {
-		return nil, callError(tool, at+"/path_patterns", err.Error()+"; give path_patterns that start with a directory (\"src/app/**\" rather than \"**/app/**\")")
+		return nil, tools.Fail(tool, at+"/path_patterns", nil, "%v; give path_patterns that start with a directory (\"src/app/**\" rather than \"**/app/**\")", err)
 	}
 	if err != nil {
 		return nil, err
@@ -181,18 +178,18 @@ func (r *Runner) Diagram(ctx context.Context, id string) (*Diagram, error) {
 // is unknown.
 func (r *Runner) preset(ctx context.Context, tool, id string) (*preset, *compiledTree, error) {
 	if r.opts.Driver == nil {
-		return nil, nil, ErrNoDriver
+		return nil, nil, neo4jtx.ErrNoDriver
 	}
 	p, err := r.loadPreset(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
 	if p == nil {
-		return nil, nil, callError(tool, "/diagram_id", fmt.Sprintf("unknown diagram id %q: no saved diagram has it (create_diagram returns the id of a new one)", id))
+		return nil, nil, tools.Fail(tool, "/diagram_id", nil, "unknown diagram id %q: no saved diagram has it (create_diagram returns the id of a new one)", id)
 	}
 	tr, err := r.tree(tool, p.Tree)
 	if err != nil {
-		return nil, nil, callError(tool, "/diagram_id", fmt.Sprintf("diagram %s was made from tree %q, which this config does not declare", id, p.Tree))
+		return nil, nil, tools.Fail(tool, "/diagram_id", nil, "diagram %s was made from tree %q, which this config does not declare", id, p.Tree)
 	}
 	return p, tr, nil
 }
@@ -204,7 +201,7 @@ func (r *Runner) draw(ctx context.Context, tool string, tr *compiledTree, p *pre
 		return nil, err
 	}
 	if len(v.nodes) > MaxDiagramNodes {
-		return nil, callError(tool, "/filters", fmt.Sprintf("the diagram would have %d nodes (at most %d); narrow it with path_patterns, exclude_paths, languages or a smaller max_depth", len(v.nodes), MaxDiagramNodes))
+		return nil, tools.Fail(tool, "/filters", nil, "the diagram would have %d nodes (at most %d); narrow it with path_patterns, exclude_paths, languages or a smaller max_depth", len(v.nodes), MaxDiagramNodes)
 	}
 	nodes, edges := v.draw()
 	return &Diagram{ID: p.ID, Tree: tr.t.Name, Name: p.Name, Description: p.Description, Filters: p.Filters,
@@ -246,9 +243,4 @@ func (r *Runner) Query(ctx context.Context, treeName string, f Filters, limit in
 		res.Nodes = append(res.Nodes, Listed{Path: n.Path, Kind: n.Kind, Depth: n.Depth, Size: n.Size, Language: n.Language})
 	}
 	return res, nil
-}
-
-// callError is a one-problem CallError.
-func callError(tool, path, msg string, valid ...string) *tools.CallError {
-	return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: path, Message: msg, Valid: valid}}}
 }

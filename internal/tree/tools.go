@@ -273,7 +273,7 @@ func decode(tool string, raw json.RawMessage, dst any) error {
 		raw = json.RawMessage("{}")
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
-		return callError(tool, "", "arguments do not fit the tool's schema: "+err.Error())
+		return tools.Fail(tool, "", nil, "arguments do not fit the tool's schema: %v", err)
 	}
 	return nil
 }

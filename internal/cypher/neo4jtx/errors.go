@@ -12,6 +12,14 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
+// ErrNoDriver is the error of a tool call made without a Neo4j driver: an
+// engine or a handler built with none (to list or plan the tools offline,
+// as `ragforge-plan tools` does) can describe its tools but not run them.
+// Every handler returns this one error (engine.ErrNoDriver is the same
+// value), and so do [Read] and [Write] given a nil driver, so a caller
+// tests for it with errors.Is whichever tool it called.
+var ErrNoDriver = errors.New("no Neo4j driver configured: the tools can be listed and planned but not run")
+
 // ErrUnavailable is what errors.Is finds in every [*UnavailableError].
 var ErrUnavailable = errors.New("the database is unavailable")
 
@@ -82,17 +90,6 @@ var timeoutCodes = []string{
 	"Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
 }
 
-// statementCodes are Neo4j's codes for a statement that is wrong in
-// itself: what the author of an agent-written statement must fix.
-var statementCodes = []string{
-	"Neo.ClientError.Statement.SyntaxError",
-	"Neo.ClientError.Statement.SemanticError",
-	"Neo.ClientError.Statement.ParameterMissing",
-	"Neo.ClientError.Statement.TypeError",
-	"Neo.ClientError.Statement.ArgumentError",
-	"Neo.ClientError.Statement.ArithmeticError",
-}
-
 // unavailableCode reports whether a server error means the database (or
 // the cluster member) cannot serve the transaction now, though it will:
 // starting, stopping, no leader, a follower behind the chain's bookmark.
@@ -104,12 +101,31 @@ func unavailableCode(code string) bool {
 		code == "Neo.TransientError.Transaction.BookmarkTimeout"
 }
 
-// StatementError returns Neo4j's message when err is a statement Neo4j
-// refused as wrong in itself (syntax, semantics, types, a missing
-// parameter, arithmetic): the agent that wrote it can fix it.
-func StatementError(err error) (string, bool) {
+// StatementFault returns Neo4j's message when err is Neo4j refusing a
+// statement as wrong in itself, which its author can fix and no one else
+// can. It is the one reading of that question, whether Neo4j answered
+// EXPLAIN (package readonly's PlanError) or the run (run_cypher and
+// traverse answer the agent with a CallError on its statement):
+//
+//   - every Neo.ClientError.Statement.* code: syntax, semantics, types,
+//     arithmetic (RETURN 1/0, an overflow), a bad argument, a missing
+//     parameter, a write in a read transaction, a property or entity
+//     that is not there, an external resource it cannot load;
+//   - Neo.ClientError.Procedure.ProcedureNotFound: a procedure the server
+//     lacks, misspelt like a function is (a Statement error);
+//   - Neo.ClientError.Procedure.ProcedureCallFailed: a procedure refusing
+//     its arguments (an index that does not exist, a query the index
+//     cannot parse, a vector of the wrong dimension).
+//
+// Every other error is not the statement's fault: the server's
+// (DatabaseError, TransientError), the connection's, the operator's (a
+// security error, a database that does not exist), and the timeout and
+// out-of-memory errors [Classify] names.
+func StatementFault(err error) (string, bool) {
 	var ne *neo4j.Neo4jError
-	if errors.As(err, &ne) && slices.Contains(statementCodes, ne.Code) {
+	if errors.As(err, &ne) && (strings.HasPrefix(ne.Code, "Neo.ClientError.Statement.") ||
+		ne.Code == "Neo.ClientError.Procedure.ProcedureNotFound" ||
+		ne.Code == "Neo.ClientError.Procedure.ProcedureCallFailed") {
 		return ne.Msg, true
 	}
 	return "", false

@@ -85,7 +85,53 @@ func TestClassifyTellsAnUnavailableDatabaseFromASlowStatement(t *testing.T) {
 			}
 		}
 	}
-	if msg, ok := StatementError(fmt.Errorf("wrapped: %w", syntax)); !ok || msg != "Invalid input" {
-		t.Errorf("StatementError = %q, %v", msg, ok)
+	if msg, ok := StatementFault(fmt.Errorf("wrapped: %w", syntax)); !ok || msg != "Invalid input" {
+		t.Errorf("StatementFault = %q, %v", msg, ok)
+	}
+}
+
+// TestStatementFaultIsTheStatementsAndNothingElse: every client error of
+// the Statement class, an unknown procedure and a procedure refusing its
+// arguments are the statement's fault (its author gets Neo4j's message);
+// the server's, the operator's, the timeout and out of memory are not.
+func TestStatementFaultIsTheStatementsAndNothingElse(t *testing.T) {
+	for code, fault := range map[string]bool{
+		"Neo.ClientError.Statement.SyntaxError":                 true,
+		"Neo.ClientError.Statement.SemanticError":               true,
+		"Neo.ClientError.Statement.ArithmeticError":             true,
+		"Neo.ClientError.Statement.TypeError":                   true,
+		"Neo.ClientError.Statement.ArgumentError":               true,
+		"Neo.ClientError.Statement.ParameterMissing":            true,
+		"Neo.ClientError.Statement.AccessMode":                  true,
+		"Neo.ClientError.Statement.PropertyNotFound":            true,
+		"Neo.ClientError.Statement.EntityNotFound":              true,
+		"Neo.ClientError.Statement.ExternalResourceFailed":      true,
+		"Neo.ClientError.Procedure.ProcedureNotFound":           true,
+		"Neo.ClientError.Procedure.ProcedureCallFailed":         true,
+		"Neo.DatabaseError.Statement.ExecutionFailed":           false,
+		"Neo.DatabaseError.General.UnknownError":                false,
+		"Neo.ClientError.Security.Forbidden":                    false,
+		"Neo.ClientError.Database.DatabaseNotFound":             false,
+		"Neo.ClientError.Transaction.TransactionTimedOut":       false,
+		"Neo.ClientError.Procedure.ProcedureRegistrationFailed": false,
+		"Neo.TransientError.General.TransactionMemoryLimit":     false,
+		"Neo.TransientError.Transaction.DeadlockDetected":       false,
+		"Neo.ClientError.General.ForbiddenOnReadOnlyDatabase":   false,
+		"Neo.ClientError.Request.Invalid":                       false,
+		"Neo.ClientError.Cluster.NotALeader":                    false,
+		"Neo.TransientError.General.DatabaseUnavailable":        false,
+		"Neo.ClientError.Schema.ConstraintValidationFailed":     false,
+		"Neo.ClientError.Transaction.TransactionMarkedAsFailed": false,
+		"Neo.ClientError.Procedure.ProcedureTimedOut":           false,
+	} {
+		msg, ok := StatementFault(fmt.Errorf("running: %w", &neo4j.Neo4jError{Code: code, Msg: "Neo4j's words"}))
+		if ok != fault || ok && msg != "Neo4j's words" {
+			t.Errorf("%s: StatementFault = %q, %v; want fault %v", code, msg, ok, fault)
+		}
+	}
+	for _, err := range []error{errors.New("not Neo4j's"), &OutOfMemoryError{Code: "Neo.TransientError.General.TransactionMemoryLimit"}, &TimeoutError{Err: context.DeadlineExceeded}} {
+		if msg, ok := StatementFault(err); ok {
+			t.Errorf("%v: StatementFault = %q, want no fault", err, msg)
+		}
 	}
 }

@@ -92,12 +92,15 @@ func Read(ctx context.Context, d neo4j.DriverWithContext, database string, timeo
 // earlier of the two, so the server stops the statement when the caller
 // stops waiting. The session joins the bookmark chain of ctx
 // ([WithBookmarks]). A failure is classified by [Classify]; work's own
-// errors come back as work returned them.
+// errors come back as work returned them. A nil d is [ErrNoDriver].
 func Write(ctx context.Context, d neo4j.DriverWithContext, database string, timeout time.Duration, work neo4j.ManagedTransactionWork) (any, error) {
 	return run(ctx, d, database, neo4j.AccessModeWrite, timeout, work)
 }
 
 func run(ctx context.Context, d neo4j.DriverWithContext, database string, mode neo4j.AccessMode, timeout time.Duration, work neo4j.ManagedTransactionWork) (any, error) {
+	if d == nil {
+		return nil, ErrNoDriver
+	}
 	if timeout > 0 {
 		if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > timeout {
 			var cancel context.CancelFunc

@@ -5,11 +5,13 @@
 // APOC name outside an allowlist: APOC loaders and dbms/admin procedures
 // read files or reach the network even inside a read transaction.
 //
-// The raw-Cypher tool (engine's run_cypher), the check of `cypher:`
-// computed fields (`ragforge-plan vet --uri`) and materialize apply and
-// refresh all classify through [Check], so a statement is a read in one of
-// them exactly when it is in the others. The package imports only the
-// Neo4j driver.
+// The raw-Cypher tools (engine's run_cypher, traverse), the check of
+// `cypher:` computed fields (`ragforge-plan vet --uri`) and materialize
+// apply and refresh all classify through [Check], so a statement is a read
+// in one of them exactly when it is in the others. For the agent-written
+// statements, [Fault] is the one answer to "can the agent fix this
+// failure?", before and while the statement runs. The package imports only
+// the Neo4j driver and neo4jtx.
 package readonly
 
 import (
@@ -98,7 +100,7 @@ var apocName = regexp.MustCompile(`(?i)\bapoc\.[A-Za-z0-9_.]+`)
 // the timeout) is returned wrapped, and means "not known to be a read".
 func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, opts Options) (*Explained, error) {
 	if driver == nil {
-		return nil, errors.New("readonly: no Neo4j driver")
+		return nil, neo4jtx.ErrNoDriver
 	}
 	procs := opts.Procedures
 	if procs == nil {
@@ -123,9 +125,8 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 		return nil, err
 	})
 	if err != nil {
-		var ne *neo4j.Neo4jError
-		if errors.As(err, &ne) && statementFault(ne.Code) {
-			return nil, &PlanError{Msg: ne.Msg, Err: err}
+		if msg, ok := neo4jtx.StatementFault(err); ok {
+			return nil, &PlanError{Msg: msg, Err: err}
 		}
 		return nil, fmt.Errorf("readonly: explaining the statement: %w", err)
 	}
@@ -139,13 +140,33 @@ func Check(ctx context.Context, driver neo4j.DriverWithContext, query string, op
 	return &Explained{Keys: keys, Plan: plan}, nil
 }
 
-// statementFault reports whether an error code EXPLAIN returned means the
-// statement is wrong rather than the server or the connection: a syntax,
-// semantic or type error, or an unknown procedure, which Neo4j reports
-// under Procedure, not Statement, although a misspelt name is as much the
-// author's to fix as a misspelt function (a Statement error).
-func statementFault(code string) bool {
-	return strings.HasPrefix(code, "Neo.ClientError.Statement.") || code == "Neo.ClientError.Procedure.ProcedureNotFound"
+// Fault says whether err, from [Check] or from running a statement Check
+// accepted, is the statement's fault, and what its author must change:
+//
+//   - a [*Refusal]: its reason;
+//   - a [*PlanError]: "Neo4j cannot plan the query: " and Neo4j's message;
+//   - a statement Neo4j refused while running it
+//     ([neo4jtx.StatementFault]; RETURN 1/0 is one): Neo4j's message;
+//   - a statement that ran past the call's deadline
+//     ([*neo4jtx.TimeoutError]): that it timed out, and how to narrow it.
+//
+// ok is false for every other error (the server, the connection, a
+// deadline passed before the server answered), which the author cannot
+// fix. run_cypher and traverse both answer with it, so one statement gets
+// the same answer from either tool.
+func Fault(err error) (msg string, ok bool) {
+	var refusal *Refusal
+	var plan *PlanError
+	var to *neo4jtx.TimeoutError
+	switch {
+	case errors.As(err, &refusal):
+		return refusal.Reason, true
+	case errors.As(err, &plan):
+		return "Neo4j cannot plan the query: " + plan.Msg, true
+	case errors.As(err, &to):
+		return "the query timed out: it ran longer than the call's timeout; narrow it (labels and selective conditions early, LIMIT, or aggregate instead of returning rows)", true
+	}
+	return neo4jtx.StatementFault(err)
 }
 
 // walk refuses LOAD CSV, procedures outside procs and APOC names outside

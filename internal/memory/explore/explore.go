@@ -3,7 +3,6 @@ package explore
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/embedder"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
@@ -189,14 +189,10 @@ func (x *explorer) handle(ctx context.Context, raw json.RawMessage) (any, error)
 		raw = json.RawMessage("{}")
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, callError("", "arguments do not fit the tool's schema: "+err.Error())
+		return nil, tools.Fail(ToolName, "", nil, "arguments do not fit the tool's schema: %v", err)
 	}
 	return x.run(ctx, a)
 }
-
-// ErrNoDriver is returned by a call on a tool built without a driver (a
-// catalog listed for `ragforge-plan tools`).
-var ErrNoDriver = errors.New("explore: no Neo4j driver configured")
 
 // run checks the arguments, embeds the queries, reads and ranks.
 func (x *explorer) run(ctx context.Context, a Args) (*Result, error) {
@@ -212,7 +208,7 @@ func (x *explorer) run(ctx context.Context, a Args) (*Result, error) {
 		tn = v
 	}
 	if x.opts.Driver == nil {
-		return nil, ErrNoDriver
+		return nil, neo4jtx.ErrNoDriver
 	}
 	tops := x.tops(a.Top)
 	srcs, err := x.sources(ctx, a, tops)
@@ -227,29 +223,29 @@ func (x *explorer) run(ctx context.Context, a Args) (*Result, error) {
 func (x *explorer) check(a Args) error {
 	if len(a.Queries) == 0 && len(a.TextMatches) == 0 {
 		if x.vectorSearch() {
-			return callError("", "give queries (what to look for, by meaning) or text_matches (names), or both")
+			return tools.Fail(ToolName, "", nil, "give queries (what to look for, by meaning) or text_matches (names), or both")
 		}
-		return callError("", "give text_matches (names or words to look for)")
+		return tools.Fail(ToolName, "", nil, "give text_matches (names or words to look for)")
 	}
 	if len(a.Queries) > 0 && !x.vectorSearch() {
-		return callError("/queries", "search by meaning is not available here (no embedder or no vector index); use text_matches")
+		return tools.Fail(ToolName, "/queries", nil, "search by meaning is not available here (no embedder or no vector index); use text_matches")
 	}
 	for i, q := range a.Queries {
 		if strings.TrimSpace(q.Query) == "" {
-			return callError(fmt.Sprintf("/queries/%d/query", i), "the query is blank")
+			return tools.Fail(ToolName, fmt.Sprintf("/queries/%d/query", i), nil, "the query is blank")
 		}
 		if t := q.Threshold; t != nil && (*t < 0 || *t > 1) {
-			return callError(fmt.Sprintf("/queries/%d/threshold", i), fmt.Sprintf("threshold is %v; it must be within 0..1", *t))
+			return tools.Fail(ToolName, fmt.Sprintf("/queries/%d/threshold", i), nil, "threshold is %v; it must be within 0..1", *t)
 		}
 	}
 	for i, s := range a.TextMatches {
 		if len(words(s)) == 0 {
-			return callError(fmt.Sprintf("/text_matches/%d", i), "the text has no letters or digits to match")
+			return tools.Fail(ToolName, fmt.Sprintf("/text_matches/%d", i), nil, "the text has no letters or digits to match")
 		}
 	}
 	for name := range a.Top {
 		if x.m.Entity(name) == nil {
-			return &tools.CallError{Tool: ToolName, Problems: []tools.Problem{{Path: "/top/" + name, Message: "not an entity", Valid: x.m.EntityNames()}}}
+			return tools.Fail(ToolName, "/top/"+name, x.m.EntityNames(), "not an entity")
 		}
 	}
 	return nil
@@ -267,9 +263,4 @@ func (x *explorer) tops(override map[string]int) map[string]int {
 		out[ei.e.Name] = min(max(n, 1), MaxTop)
 	}
 	return out
-}
-
-// callError is the error an agent reads for a bad call.
-func callError(path, msg string) error {
-	return &tools.CallError{Tool: ToolName, Problems: []tools.Problem{{Path: path, Message: msg}}}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ragforge/ragforge/embedder"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/memory/explore"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
@@ -58,7 +59,7 @@ func TestExploreRefusesBadCallsBeforeReading(t *testing.T) {
 	if _, err := tool.Handler(context.Background(), json.RawMessage(`{"text_matches":["x"]}`)); !errors.Is(err, tenant.ErrUnbound) {
 		t.Errorf("unbound: %v; want tenant.ErrUnbound", err)
 	}
-	if _, err := tool.Handler(ctx, json.RawMessage(`{"text_matches":["x"]}`)); !errors.Is(err, explore.ErrNoDriver) {
+	if _, err := tool.Handler(ctx, json.RawMessage(`{"text_matches":["x"]}`)); !errors.Is(err, neo4jtx.ErrNoDriver) {
 		t.Errorf("no driver: %v; want ErrNoDriver", err)
 	}
 }

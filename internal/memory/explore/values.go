@@ -53,9 +53,8 @@ func epoch(x float64, storage model.DatetimeStorage) time.Time {
 
 // jsonValue converts a property of field f (nil when undeclared) to what
 // the result shows: datetimes, however stored, as ISO-8601 strings (a
-// UTC instant; a date as a date); other temporal and spatial values as
-// every tool result shows them (package neo4jvalue); non-finite numbers
-// as strings.
+// UTC instant; a date as a date); every other value as every tool result
+// shows it (package neo4jvalue).
 func jsonValue(v any, f *model.Field) any {
 	if f != nil && f.Type.Kind() == model.Datetime {
 		if t, ok := timeOf(v, f.StoredAs); ok {
@@ -65,33 +64,7 @@ func jsonValue(v any, f *model.Field) any {
 			return t.UTC().Format(time.RFC3339Nano)
 		}
 	}
-	if out, ok := neo4jvalue.Temporal(v); ok {
-		return out
-	}
-	switch x := v.(type) {
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return formatFloat(x)
-		}
-	case []any:
-		out := make([]any, len(x))
-		for i, y := range x {
-			out[i] = jsonValue(y, nil)
-		}
-		return out
-	}
-	return v
-}
-
-// formatFloat names a non-finite number.
-func formatFloat(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case x > 0:
-		return "Infinity"
-	}
-	return "-Infinity"
+	return neo4jvalue.Value(v)
 }
 
 // number reads a numeric property (relevance); ok is false otherwise.

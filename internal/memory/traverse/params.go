@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ragforge/ragforge/tenant"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // decodeParams turns the agent's parameters into statement parameters:
@@ -17,17 +18,17 @@ func decodeParams(raw map[string]json.RawMessage) (map[string]any, error) {
 	out := make(map[string]any, len(raw)+1)
 	for k, v := range raw {
 		if k == tenant.Param {
-			return nil, problem("/params/"+k, fmt.Sprintf("$%s is bound by the engine to the caller's tenant and cannot be passed; drop it from params and use $%s in the query as it is", tenant.Param, tenant.Param))
+			return nil, tools.Fail(Name, "/params/"+k, nil, "$%s is bound by the engine to the caller's tenant and cannot be passed; drop it from params and use $%s in the query as it is", tenant.Param, tenant.Param)
 		}
 		d := json.NewDecoder(bytes.NewReader(v))
 		d.UseNumber()
 		var x any
 		if err := d.Decode(&x); err != nil {
-			return nil, problem("/params/"+k, "not a JSON value: "+err.Error())
+			return nil, tools.Fail(Name, "/params/"+k, nil, "not a JSON value: %v", err)
 		}
 		p, err := param(x)
 		if err != nil {
-			return nil, problem("/params/"+k, err.Error())
+			return nil, tools.Fail(Name, "/params/"+k, nil, "%v", err)
 		}
 		out[k] = p
 	}

@@ -16,13 +16,13 @@ package traverse
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jvalue"
 	"github.com/ragforge/ragforge/internal/cypher/readonly"
 	"github.com/ragforge/ragforge/internal/cypher/scope"
 	"github.com/ragforge/ragforge/model"
@@ -120,10 +120,10 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 		raw = json.RawMessage("{}")
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, problem("", "arguments do not fit the tool's schema: "+err.Error())
+		return nil, tools.Fail(Name, "", nil, "arguments do not fit the tool's schema: %v", err)
 	}
 	if a.Cypher == "" {
-		return nil, problem("/cypher", "give the Cypher query to run")
+		return nil, tools.Fail(Name, "/cypher", nil, "give the Cypher query to run")
 	}
 	params, err := decodeParams(a.Params)
 	if err != nil {
@@ -135,21 +135,14 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	params[tenant.Param] = v
 	if t.opts.Driver == nil {
-		return nil, errors.New("traverse: no Neo4j driver configured")
+		return nil, neo4jtx.ErrNoDriver
 	}
 	ex, err := readonly.Check(ctx, t.opts.Driver, a.Cypher, readonly.Options{Database: t.opts.Database, Timeout: t.opts.Timeout, Procedures: t.opts.Procedures, Params: params})
-	var refusal *readonly.Refusal
-	var planErr *readonly.PlanError
-	switch {
-	case errors.As(err, &refusal):
-		return nil, problem("/cypher", refusal.Reason)
-	case errors.As(err, &planErr):
-		return nil, problem("/cypher", "Neo4j cannot plan the query: "+planErr.Msg)
-	case err != nil:
-		return nil, fmt.Errorf("traverse: explaining the query: %w", err)
+	if err != nil {
+		return nil, queryError(err, "explaining")
 	}
 	if err := scope.Check(ex.Plan, t.m.Tenant.Field, tenant.Param); err != nil {
-		return nil, problem("/cypher", err.Error())
+		return nil, tools.Fail(Name, "/cypher", nil, "%v", err)
 	}
 	return t.run(ctx, a.Cypher, params, ex.Keys)
 }
@@ -159,7 +152,10 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 func (t *tool) run(ctx context.Context, cypher string, params map[string]any, keys []string) (*Result, error) {
 	var out *Result
 	_, err := neo4jtx.Read(ctx, t.opts.Driver, t.opts.Database, t.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
-		c := newConverter(t.m)
+		// Rows show nodes as traverse's description promises: without the
+		// tenant field, the same on every node the query may read.
+		c := neo4jvalue.New(t.m, 0)
+		c.Hidden = []string{t.m.Tenant.Field}
 		out = &Result{Columns: keys, Rows: []map[string]any{}}
 		res, err := tx.Run(ctx, cypher, params)
 		if err != nil {
@@ -176,7 +172,9 @@ func (t *tool) run(ctx context.Context, cypher string, params map[string]any, ke
 			rec := res.Record()
 			row := make(map[string]any, len(rec.Keys))
 			for i, k := range rec.Keys {
-				row[k] = c.value(rec.Values[i])
+				if v, ok := c.Value(k, rec.Values[i]); ok {
+					row[k] = v
+				}
 			}
 			out.Rows = append(out.Rows, row)
 			out.Count++
@@ -184,11 +182,11 @@ func (t *tool) run(ctx context.Context, cypher string, params map[string]any, ke
 		if err := res.Err(); err != nil {
 			return nil, err
 		}
-		out.Notes = c.notes()
+		out.Notes = c.Notes()
 		return nil, nil
 	})
 	if err != nil {
-		return nil, runError(err)
+		return nil, queryError(err, "running")
 	}
 	if out.Truncated {
 		out.Notes = append(out.Notes, fmt.Sprintf("only the first %d rows are returned; add LIMIT, aggregate, or narrow the query", t.opts.MaxRows))
@@ -196,19 +194,13 @@ func (t *tool) run(ctx context.Context, cypher string, params map[string]any, ke
 	return out, nil
 }
 
-// runError turns a Neo4j failure into an error that says what happened; a
-// problem with the query itself is the agent's to fix.
-func runError(err error) error {
-	var to *neo4jtx.TimeoutError
-	if errors.As(err, &to) {
-		return problem("/cypher", "the query took longer than the time limit; narrow it (labels, tenant predicates early, LIMIT)")
+// queryError is the error of a query that failed while Neo4j was doing
+// (explaining or running) it: a CallError on /cypher when readonly.Fault
+// finds it the query's fault, as run_cypher answers the same query, else
+// an internal error saying what failed.
+func queryError(err error, doing string) error {
+	if msg, ok := readonly.Fault(err); ok {
+		return tools.Fail(Name, "/cypher", nil, "%s", msg)
 	}
-	if msg, ok := neo4jtx.StatementError(err); ok {
-		return problem("/cypher", msg)
-	}
-	return fmt.Errorf("traverse: running the query: %w", err)
-}
-
-func problem(path, msg string) error {
-	return &tools.CallError{Tool: Name, Problems: []tools.Problem{{Path: path, Message: msg}}}
+	return fmt.Errorf("traverse: %s the query: %w", doing, err)
 }

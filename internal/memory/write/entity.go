@@ -16,6 +16,7 @@ import (
 	"github.com/ragforge/ragforge/materialize"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // keyArg is the argument that names the entity an update changes.
@@ -130,11 +131,11 @@ func (w *Writer) entityHandler(e *model.Entity, create bool) func(context.Contex
 		}
 		var args map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &args); err != nil {
-			return nil, callError(tool, "", "the arguments are not a JSON object: %v", err)
+			return nil, tools.Fail(tool, "", nil, "the arguments are not a JSON object: %v", err)
 		}
 		var prov provenanceArgs
 		if err := json.Unmarshal(raw, &prov); err != nil {
-			return nil, callError(tool, "", "source must be a string and confidence a number: %v", err)
+			return nil, tools.Fail(tool, "", nil, "source must be a string and confidence a number: %v", err)
 		}
 		values := map[string]any{}
 		var names []string
@@ -144,11 +145,11 @@ func (w *Writer) entityHandler(e *model.Entity, create bool) func(context.Contex
 				continue
 			}
 			if !create && immutable(e, f.Name) {
-				return nil, callError(tool, "/"+f.Name, "%s of a %s is immutable: it was set when the %s was created and cannot change (create a new %s instead)", f.Name, e.Name, e.Name, e.Name)
+				return nil, tools.Fail(tool, "/"+f.Name, nil, "%s of a %s is immutable: it was set when the %s was created and cannot change (create a new %s instead)", f.Name, e.Name, e.Name, e.Name)
 			}
 			v, err := storedValue(f, rv)
 			if err != nil {
-				return nil, callError(tool, "/"+f.Name, "%v", err)
+				return nil, tools.Fail(tool, "/"+f.Name, nil, "%v", err)
 			}
 			values[f.Name] = v
 			names = append(names, f.Name)
@@ -157,7 +158,7 @@ func (w *Writer) entityHandler(e *model.Entity, create bool) func(context.Contex
 		if create {
 			for _, r := range e.Required {
 				if values[r] == nil {
-					return nil, callError(tool, "/"+r, "%s is required to create a %s", r, e.Name)
+					return nil, tools.Fail(tool, "/"+r, nil, "%s is required to create a %s", r, e.Name)
 				}
 			}
 			parts := make([]any, len(e.Key.From))
@@ -167,16 +168,16 @@ func (w *Writer) entityHandler(e *model.Entity, create bool) func(context.Contex
 					continue
 				}
 				if values[f] == nil {
-					return nil, callError(tool, "/"+f, "%s is needed to derive the %s's key (from %s)", f, e.Name, strings.Join(keyFrom(w.m, e), ", "))
+					return nil, tools.Fail(tool, "/"+f, nil, "%s is needed to derive the %s's key (from %s)", f, e.Name, strings.Join(keyFrom(w.m, e), ", "))
 				}
 				parts[i] = values[f]
 			}
 			if key, err = Key(e.Key.Prefix, parts); err != nil {
-				return nil, callError(tool, "", "%v", err)
+				return nil, tools.Fail(tool, "", nil, "%v", err)
 			}
 		} else {
 			if err := json.Unmarshal(args[keyArg], &key); err != nil || key == "" {
-				return nil, callError(tool, "/"+keyArg, "entity_key must be the key of an existing %s", e.Name)
+				return nil, tools.Fail(tool, "/"+keyArg, nil, "entity_key must be the key of an existing %s", e.Name)
 			}
 		}
 		embeddings, unembedded, err := w.embed(ctx, e, values)
@@ -234,7 +235,7 @@ func (w *Writer) embed(ctx context.Context, e *model.Entity, values map[string]a
 // computed fields in one write transaction.
 func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, create bool, wr entityWrite) (any, error) {
 	if w.opts.Driver == nil {
-		return nil, fmt.Errorf("write: no Neo4j driver configured")
+		return nil, neo4jtx.ErrNoDriver
 	}
 	label, err := ident.Quote(e.Name)
 	if err != nil {
@@ -289,7 +290,7 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 			return nil, err
 		}
 		if len(recs) == 0 {
-			return nil, callError(tool, "/"+keyArg, "no %s has entity_key %q in this user's memory (create it with %s, or find its key with a search)", e.Name, wr.key, CreateToolName(e.Name))
+			return nil, tools.Fail(tool, "/"+keyArg, nil, "no %s has entity_key %q in this user's memory (create it with %s, or find its key with a search)", e.Name, wr.key, CreateToolName(e.Name))
 		}
 		existed, _ := recs[0].Get("existed")
 		before, _ := recs[0].Get("before")

@@ -169,7 +169,7 @@ func (w *Writer) relationshipHandler(rels []*relDecl, create bool) func(context.
 		}
 		var a relationshipArgs
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return nil, callError(tool, "", "bad arguments: %v", err)
+			return nil, tools.Fail(tool, "", nil, "bad arguments: %v", err)
 		}
 		var candidates []*relDecl
 		for _, d := range rels {
@@ -178,10 +178,10 @@ func (w *Writer) relationshipHandler(rels []*relDecl, create bool) func(context.
 			}
 		}
 		if len(candidates) == 0 {
-			return nil, &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: "/relationship_type", Message: fmt.Sprintf("%q is not a writable relationship type", a.Type), Valid: relationshipTypes(rels)}}}
+			return nil, tools.Fail(tool, "/relationship_type", relationshipTypes(rels), "%q is not a writable relationship type", a.Type)
 		}
 		if w.opts.Driver == nil {
-			return nil, fmt.Errorf("write: no Neo4j driver configured")
+			return nil, neo4jtx.ErrNoDriver
 		}
 		return neo4jtx.Write(ctx, w.opts.Driver, w.opts.Database, w.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 			return w.writeRelationship(ctx, tx, tool, candidates, a, tn)
@@ -197,14 +197,14 @@ func (w *Writer) writeRelationship(ctx context.Context, tx neo4j.ManagedTransact
 		return nil, err
 	}
 	if len(fromLabels) == 0 {
-		return nil, callError(tool, "/from_entity_key", "no node has entity_key %q in this user's memory (create it first, or find its key with a search)", a.From)
+		return nil, tools.Fail(tool, "/from_entity_key", nil, "no node has entity_key %q in this user's memory (create it first, or find its key with a search)", a.From)
 	}
 	toLabels, err := w.labelsOf(ctx, tx, candidates, a.To, tn)
 	if err != nil {
 		return nil, err
 	}
 	if len(toLabels) == 0 {
-		return nil, callError(tool, "/to_entity_key", "no node has entity_key %q in this user's memory (create it first, or find its key with a search)", a.To)
+		return nil, tools.Fail(tool, "/to_entity_key", nil, "no node has entity_key %q in this user's memory (create it first, or find its key with a search)", a.To)
 	}
 	d, from, to := match(candidates, fromLabels, toLabels)
 	if d == nil {
@@ -212,7 +212,7 @@ func (w *Writer) writeRelationship(ctx context.Context, tx neo4j.ManagedTransact
 		for _, c := range candidates {
 			pairs = append(pairs, c.From+" -> "+c.To)
 		}
-		return nil, callError(tool, "/relationship_type", "%s cannot join a %s to a %s (it joins %s)", a.Type, strings.Join(fromLabels, "/"), strings.Join(toLabels, "/"), strings.Join(pairs, ", "))
+		return nil, tools.Fail(tool, "/relationship_type", nil, "%s cannot join a %s to a %s (it joins %s)", a.Type, strings.Join(fromLabels, "/"), strings.Join(toLabels, "/"), strings.Join(pairs, ", "))
 	}
 	props := map[string]any{}
 	var set, dropped []string
@@ -224,7 +224,7 @@ func (w *Writer) writeRelationship(ctx context.Context, tx neo4j.ManagedTransact
 		}
 		v, err := storedValue(p, rv)
 		if err != nil {
-			return nil, callError(tool, "/properties/"+name, "%v", err)
+			return nil, tools.Fail(tool, "/properties/"+name, nil, "%v", err)
 		}
 		props[name] = v
 		set = append(set, name)

@@ -3,7 +3,6 @@ package write
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 	"unicode"
@@ -210,9 +209,4 @@ func (w *Writer) provenanceField(name string) bool {
 func marshal(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
-}
-
-// callError is the error an agent reads for a bad write.
-func callError(tool, path, format string, args ...any) error {
-	return &tools.CallError{Tool: tool, Problems: []tools.Problem{{Path: path, Message: fmt.Sprintf(format, args...)}}}
 }

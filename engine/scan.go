@@ -1,0 +1,220 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
+	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// The chunks of a regex or glob scan (measured in engine/MEASUREMENTS.md):
+// they start at planner.FirstScanChunk candidates and double, up to
+// maxScanChunk candidates and about maxScanBytes of matched text, so one
+// chunk holds a bounded amount of memory on the server and here whatever
+// the label's size and the length of its texts.
+const (
+	minScanChunk = 100
+	maxScanChunk = 65536
+	maxScanBytes = 4 << 20
+)
+
+// fetchReserve is the part of a call's remaining time a scan leaves for
+// fetching the entities it kept: a fifth, at most a second. The scan stops
+// reading candidates when only that is left, so a scan longer than the
+// call's timeout answers with the matches it found (and says so) instead
+// of a timeout error (docs/design.md, invariant 9).
+func fetchReserve(left time.Duration) time.Duration { return min(left/5, time.Second) }
+
+// scanReport is what a scan read, for the result's stats and notes.
+type scanReport struct {
+	// scanned counts the candidates matched against the pattern; matched
+	// those that matched (at most the call's limit plus one: the scan
+	// stops at the first match the page has no room for).
+	scanned, matched int
+	// complete is true when every candidate was read; deadline when the
+	// scan stopped for the call's deadline.
+	complete, deadline bool
+}
+
+// scan runs a regex or glob search (docs/design.md, invariant 5): it
+// reads every candidate's id and text, chunk by chunk in unique-field
+// order (st, then st.Next after the last id read), matches each text in
+// Go, keeps the ids of the first matches up to the call's limit, and
+// fetches those entities (st.Fetch). It stops when the page is full (plus
+// one match, to say the result is truncated), when every candidate was
+// read, or when the time left is the fetch's reserve; each chunk runs in
+// a read transaction of its own whose timeout is that point, so even a
+// chunk Neo4j is slow to produce cannot take the fetch's time.
+func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*Result, error) {
+	match, err := st.Filter.Matcher()
+	if err != nil {
+		return nil, &tools.CallError{Tool: call.Name, Problems: []tools.Problem{{Path: "/pattern", Message: err.Error()}}}
+	}
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(e.opts.Timeout)
+	}
+	stop := deadline.Add(-fetchReserve(time.Until(deadline)))
+	scanCtx, cancel := context.WithDeadline(ctx, stop)
+	defer cancel()
+
+	var (
+		rep       scanReport
+		kept      []any
+		after     any
+		truncated bool
+	)
+	chunk, stmt := planner.FirstScanChunk, st
+	for !truncated {
+		if rep.scanned > 0 && !time.Now().Before(stop) {
+			rep.deadline = true
+			break
+		}
+		params := cloneParams(stmt.Params)
+		params[planner.ScanChunk] = int64(chunk)
+		if after != nil {
+			params[planner.ScanAfter] = after
+		}
+		start := time.Now()
+		out, err := neo4jtx.Read(scanCtx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+			return readChunk(scanCtx, tx, stmt.Cypher, params)
+		})
+		if err != nil {
+			// Past the scan's own deadline with candidates read: answer
+			// with their matches. Nothing read yet: nothing to answer.
+			if rep.scanned > 0 && scanCtx.Err() != nil && ctx.Err() == nil {
+				rep.deadline = true
+				break
+			}
+			return nil, err
+		}
+		c := out.(chunkRows)
+		bytes := 0
+		for i, v := range c.values {
+			s, _ := v.(string)
+			bytes += len(s)
+			rep.scanned++
+			if !match(s) {
+				continue
+			}
+			rep.matched++
+			if len(kept) >= st.Shape.Limit {
+				truncated = true
+				break
+			}
+			kept = append(kept, c.ids[i])
+		}
+		if truncated {
+			break
+		}
+		if len(c.ids) < chunk {
+			rep.complete = true
+			break
+		}
+		after = c.ids[len(c.ids)-1]
+		chunk = nextChunk(chunk, bytes, time.Since(start), time.Until(stop))
+		stmt = st.Next
+	}
+
+	sh := newShaper(e, call.Name, st, call.Verbose)
+	if len(kept) > 0 {
+		_, err := neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+			sh.reset()
+			return nil, fetch(ctx, tx, st.Fetch, kept, sh)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sh.truncated = truncated || rep.deadline
+	sh.scan = &rep
+	return sh.result(), nil
+}
+
+// chunkRows is one chunk of a scan: its candidates' ids and texts, in
+// unique-field order.
+type chunkRows struct{ ids, values []any }
+
+// readChunk runs one chunk statement, whose one row holds the lists of
+// ids and texts.
+func readChunk(ctx context.Context, tx neo4j.ManagedTransaction, cypher string, params map[string]any) (chunkRows, error) {
+	res, err := tx.Run(ctx, cypher, params)
+	if err != nil {
+		return chunkRows{}, err
+	}
+	rec, err := res.Single(ctx)
+	if err != nil {
+		return chunkRows{}, err
+	}
+	ids, _ := rec.Values[0].([]any)
+	values, _ := rec.Values[1].([]any)
+	if len(ids) != len(values) {
+		return chunkRows{}, fmt.Errorf("engine: a scan chunk returned %d ids and %d values", len(ids), len(values))
+	}
+	return chunkRows{ids, values}, nil
+}
+
+// nextChunk sizes the chunk after one of n candidates holding bytes of
+// text that took so long to read: twice as large, within maxScanChunk and
+// maxScanBytes, and no larger than the rate of this chunk reads in the
+// time left, so that the last chunk before the deadline ends in time
+// rather than being cut off.
+func nextChunk(n, bytes int, took, left time.Duration) int {
+	next := min(2*n, maxScanChunk)
+	if bytes > 0 {
+		next = min(next, int(int64(maxScanBytes)*int64(n)/int64(bytes)))
+	}
+	if took > 0 {
+		// In floats: a very fast chunk must not overflow an int.
+		if fit := float64(n) * left.Seconds() / took.Seconds(); fit < float64(next) {
+			next = int(fit)
+		}
+	}
+	return max(next, minScanChunk)
+}
+
+// fetch runs the second step of a scan: the entity rows of the kept ids,
+// shaped in the order Fetch returns them (the scan's order).
+func fetch(ctx context.Context, tx neo4j.ManagedTransaction, st *planner.Statement, ids []any, sh *shaper) error {
+	params := cloneParams(st.Params)
+	params[planner.FetchIDs] = ids
+	res, err := tx.Run(ctx, st.Cypher, params)
+	if err != nil {
+		return err
+	}
+	for res.Next(ctx) {
+		sh.add(res.Record())
+	}
+	return res.Err()
+}
+
+// The stats of a scan's result: how many candidates were matched against
+// the pattern, how many of them matched, and whether they were all of
+// them (false when the page filled up first or the deadline came).
+const (
+	StatCandidatesScanned = "candidates_scanned"
+	StatCandidatesMatched = "candidates_matched"
+	StatScanComplete      = "scan_complete"
+)
+
+// scanResult adds a scan's stats to the result, and a note when the
+// deadline stopped it: the answer is then the matches among the
+// candidates read, which the agent should know before trusting that
+// nothing else matches.
+func (sh *shaper) scanResult() {
+	r, rep := sh.res, sh.scan
+	if r.Stats == nil {
+		r.Stats = map[string]any{}
+	}
+	r.Stats[StatCandidatesScanned] = rep.scanned
+	r.Stats[StatCandidatesMatched] = rep.matched
+	r.Stats[StatScanComplete] = rep.complete
+	if rep.deadline {
+		r.Notes = append(r.Notes, fmt.Sprintf("the call's time ran out after the pattern was matched against %d candidates (in %s order; %d matched), so matches may exist among the candidates not read: narrow the pattern with a literal prefix or suffix, search another field or mode, or raise the timeout", rep.scanned, sh.e.m.Entity(sh.st.Shape.Entity).UniqueField, rep.matched))
+	}
+}
