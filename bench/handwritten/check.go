@@ -162,10 +162,7 @@ func norm(v any) string {
 	if t, ok := v.(time.Time); ok {
 		return t.UTC().Format(time.RFC3339Nano)
 	}
-	if x, ok := neo4jvalue.Temporal(v); ok {
-		v = x
-	}
-	switch x := v.(type) {
+	switch x := neo4jvalue.Value(v).(type) {
 	case nil:
 		return "null"
 	case string:

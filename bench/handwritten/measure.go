@@ -68,10 +68,13 @@ func Measure(ctx context.Context, d neo4j.DriverWithContext, db string, es Engin
 			return nil, fmt.Errorf("%s: ragforge: %w", w.Key, err)
 		}
 		m := Measurement{Workload: w, Rows: rows[w.Key], RagforgeCypher: st.Cypher, Runs: n}
+		if st.Next != nil {
+			m.RagforgeCypher += "\n-- the chunks after the first:\n" + st.Next.Cypher
+		}
 		if st.Fetch != nil {
 			m.RagforgeCypher += "\n-- then, for the ids kept:\n" + st.Fetch.Cypher
 		}
-		if m.RagforgePlan, m.RagforgeHits, err = profilePlanned(ctx, d, db, st); err != nil {
+		if m.RagforgePlan, m.RagforgeHits, err = profileSteps(ctx, d, db, st); err != nil {
 			return nil, fmt.Errorf("%s: ragforge's statement: %w", w.Key, err)
 		}
 		if m.HandPlan, m.HandHits, err = peers.ProfileCypher(ctx, d, db, w.Hand, w.HandParams); err != nil {
@@ -80,7 +83,7 @@ func Measure(ctx context.Context, d neo4j.DriverWithContext, db string, es Engin
 		rf, hw, ex := make([]time.Duration, 0, n), make([]time.Duration, 0, n), make([]time.Duration, 0, n)
 		round := func(k int, keep bool) error {
 			for range k {
-				a, err := peers.TimeRead(ctx, d, db, planned(st))
+				a, err := timeSteps(ctx, d, db, st)
 				if err != nil {
 					return fmt.Errorf("%s: ragforge's statement: %w", w.Key, err)
 				}
@@ -122,81 +125,124 @@ func Measure(ctx context.Context, d neo4j.DriverWithContext, db string, es Engin
 	return out, nil
 }
 
-// planned is the read work of ragforge's statement as engine.Execute runs
-// it: the statement, and for a regex or glob scan (Filter) the candidates
-// matched in Go until one more than the limit matched, then the fetch step
-// for the kept ids, in the same transaction.
-func planned(st *planner.Statement) peers.ReadWork {
-	if st.Filter == nil {
-		return peers.Collect(st.Cypher, st.Params)
-	}
-	return func(ctx context.Context, tx neo4j.ManagedTransaction) error {
-		_, err := scan(ctx, tx, st)
-		return err
-	}
+// step is one statement engine.Execute ran for a call, with its
+// parameters.
+type step struct {
+	cypher string
+	params map[string]any
 }
 
-// scan runs a Filter statement's candidates and its fetch step, and
-// returns the ids it kept.
-func scan(ctx context.Context, tx neo4j.ManagedTransaction, st *planner.Statement) ([]any, error) {
+// steps runs ragforge's statement as engine.Execute does and returns what
+// it ran: the statement itself, or for a regex or glob scan (Filter) its
+// chunks — each in a transaction of its own, in unique-field order, sizes
+// doubling from planner.FirstScanChunk (engine.scan's caps on a chunk's
+// bytes and time do not bind on these texts) — with the candidates
+// matched in Go until one match more than the limit, then the fetch step
+// for the kept ids. Rows are collected, as a caller reads them.
+func steps(ctx context.Context, d neo4j.DriverWithContext, db string, st *planner.Statement) ([]step, error) {
+	// Each step runs as the hand-written statement is timed: a read
+	// transaction on a new session (peers.TimeRead).
+	run := func(cypher string, params map[string]any) (recs []*neo4j.Record, err error) {
+		_, err = peers.TimeRead(ctx, d, db, func(ctx context.Context, tx neo4j.ManagedTransaction) error {
+			res, err := tx.Run(ctx, cypher, params)
+			if err == nil {
+				recs, err = res.Collect(ctx)
+			}
+			return err
+		})
+		return recs, err
+	}
+	if st.Filter == nil {
+		_, err := run(st.Cypher, st.Params)
+		return []step{{st.Cypher, st.Params}}, err
+	}
 	match, err := st.Filter.Matcher()
 	if err != nil {
 		return nil, err
 	}
-	res, err := tx.Run(ctx, st.Cypher, st.Params)
-	if err != nil {
-		return nil, err
-	}
-	var kept []any
-	for res.Next(ctx) {
-		v, _ := res.Record().Get(planner.ColValue)
-		s, _ := v.(string)
-		if !match(s) {
-			continue
+	var (
+		out   []step
+		kept  []any
+		after any
+	)
+	chunk, stmt := planner.FirstScanChunk, st
+	for stmt != nil {
+		params := map[string]any{planner.ScanChunk: int64(chunk)}
+		for k, v := range stmt.Params {
+			if k != planner.ScanChunk {
+				params[k] = v
+			}
 		}
-		if len(kept) == st.Shape.Limit {
+		if after != nil {
+			params[planner.ScanAfter] = after
+		}
+		recs, err := run(stmt.Cypher, params)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, step{stmt.Cypher, params})
+		if len(recs) != 1 || len(recs[0].Values) < 2 {
+			return nil, fmt.Errorf("a scan chunk returned %d rows, want one of ids and values", len(recs))
+		}
+		ids, _ := recs[0].Values[0].([]any)
+		values, _ := recs[0].Values[1].([]any)
+		full := false
+		for i, v := range values {
+			if s, _ := v.(string); match(s) {
+				if full = len(kept) == st.Shape.Limit; full {
+					break
+				}
+				kept = append(kept, ids[i])
+			}
+		}
+		if full || len(ids) < chunk {
 			break
 		}
-		id, _ := res.Record().Get(planner.ColID)
-		kept = append(kept, id)
+		after, chunk, stmt = ids[len(ids)-1], min(2*chunk, 65536), st.Next
 	}
-	if err := res.Err(); err != nil {
-		return nil, err
-	}
-	if len(kept) == 0 {
-		return kept, nil
-	}
-	return kept, peers.Collect(st.Fetch.Cypher, fetchParams(st, kept))(ctx, tx)
-}
-
-// fetchParams are the parameters of a scan's fetch step for the kept ids.
-func fetchParams(st *planner.Statement, kept []any) map[string]any {
-	params := map[string]any{planner.FetchIDs: kept}
-	for k, v := range st.Fetch.Params {
-		if k != planner.FetchIDs {
-			params[k] = v
+	if len(kept) > 0 {
+		params := map[string]any{planner.FetchIDs: kept}
+		for k, v := range st.Fetch.Params {
+			if k != planner.FetchIDs {
+				params[k] = v
+			}
 		}
+		if _, err := run(st.Fetch.Cypher, params); err != nil {
+			return nil, err
+		}
+		out = append(out, step{st.Fetch.Cypher, params})
 	}
-	return params
+	return out, nil
 }
 
-// profilePlanned PROFILEs ragforge's statement; for a regex or glob scan,
-// the candidate statement (PROFILE reads it to its end, where Execute
-// stops once it has one match beyond the limit) plus the fetch step of
-// the ids Execute keeps.
-func profilePlanned(ctx context.Context, d neo4j.DriverWithContext, db string, st *planner.Statement) (string, int64, error) {
-	plan, hits, err := peers.ProfileCypher(ctx, d, db, st.Cypher, st.Params)
-	if err != nil || st.Fetch == nil {
-		return plan, hits, err
-	}
-	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
-	kept, err := neo4j.ExecuteRead(ctx, sess, func(tx neo4j.ManagedTransaction) ([]any, error) { return scan(ctx, tx, st) })
+// timeSteps is how long steps takes: ragforge's statements on the driver.
+func timeSteps(ctx context.Context, d neo4j.DriverWithContext, db string, st *planner.Statement) (time.Duration, error) {
+	start := time.Now()
+	_, err := steps(ctx, d, db, st)
+	return time.Since(start), err
+}
+
+// profileSteps PROFILEs every statement steps ran, with the same
+// parameters, and adds up their db hits.
+func profileSteps(ctx context.Context, d neo4j.DriverWithContext, db string, st *planner.Statement) (string, int64, error) {
+	ss, err := steps(ctx, d, db, st)
 	if err != nil {
 		return "", 0, err
 	}
-	fplan, fhits, err := peers.ProfileCypher(ctx, d, db, st.Fetch.Cypher, fetchParams(st, kept))
-	return plan + "    -- fetch step:\n" + fplan, hits + fhits, err
+	var plan strings.Builder
+	var hits int64
+	for i, s := range ss {
+		p, h, err := peers.ProfileCypher(ctx, d, db, s.cypher, s.params)
+		if err != nil {
+			return "", 0, err
+		}
+		if len(ss) > 1 {
+			fmt.Fprintf(&plan, "    -- step %d of %d (%d db hits):\n", i+1, len(ss), h)
+		}
+		plan.WriteString(p)
+		hits += h
+	}
+	return plan.String(), hits, nil
 }
 
 // Report is one run's result, as README.md quotes it.
@@ -230,7 +276,7 @@ func (r *Report) Write(w io.Writer, plans bool) {
 	runs := 0
 	for _, wl := range r.Order {
 		if err, ok := r.Failed[wl.Key]; ok {
-			fmt.Fprintf(w, "| %s | – | – | – | – | – | – | – | ✗ %s |\n", wl.Key, firstLine(err.Error()))
+			fmt.Fprintf(w, "| %s | – | – | – | – | – | – | – | ✗ not timed: %s |\n", wl.Key, short(err))
 			continue
 		}
 		m, ok := byKey[wl.Key]
@@ -265,6 +311,15 @@ func (r *Report) Write(w io.Writer, plans bool) {
 	}
 }
 
-func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+// short is an error's first line, at most 80 characters, for a table
+// cell (the whole error follows the table).
+func short(err error) string {
+	l, _, _ := strings.Cut(err.Error(), "\n")
+	l = strings.ReplaceAll(l, "|", "/")
+	if r := []rune(l); len(r) > 80 {
+		l = string(r[:80]) + "…"
+	}
+	return l
+}
 
 func indent(s string) string { return "    " + strings.ReplaceAll(s, "\n", "\n    ") }
