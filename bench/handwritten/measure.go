@@ -295,7 +295,7 @@ func (r *Report) Write(w io.Writer, plans bool) {
 	fmt.Fprintf(w, "\nmedians of %d runs each on the Go driver after warm-up; ratio = ragforge's ÷ the hand-written statement's; ✗ marks a ratio over %.2f× (db hits or statement time) or a workload that was not timed\n", runs, Target)
 	fmt.Fprintln(w, "\n| workload | question |\n|---|---|")
 	for _, wl := range r.Order {
-		fmt.Fprintf(w, "| %s | %s |\n", wl.Key, wl.Name)
+		fmt.Fprintf(w, "| %s | %s |\n", wl.Key, strings.ReplaceAll(wl.Name, "|", `\|`))
 	}
 	for _, wl := range r.Order {
 		if err, ok := r.Failed[wl.Key]; ok {

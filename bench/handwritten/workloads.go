@@ -364,7 +364,7 @@ ORDER BY n.id LIMIT $limit`,
 // page (ragforge returns one) is then a shortestPath per row.
 func exploreRoutes(key, what, code string, depth int) Workload {
 	w := Workload{
-		Key: key, Name: fmt.Sprintf("airports within %d ROUTE hops of %s %s (explore_relationships)", depth, what, code),
+		Key: key, Name: fmt.Sprintf("airports within %d ROUTE hop%s of %s %s (explore_relationships)", depth, map[bool]string{true: "s"}[depth > 1], what, code),
 		Call: call(tools.ExploreRelationships, map[string]any{"start_entity_type": "Airport",
 			"start_conditions":  []any{map[string]any{"field": "code", "operator": "=", "value": code}},
 			"relationship_type": "ROUTE", "direction": "outgoing", "depth": depth, "limit": Limit}),
