@@ -68,7 +68,7 @@ func Measure(ctx context.Context, e *engine.Engine, gql *GraphQL, ws []Workload,
 			}
 			gq = append(gq, ds...)
 		}
-		t.Ragforge, t.GraphQL = median(rf), median(gq)
+		t.Ragforge, t.GraphQL = Median(rf), Median(gq)
 		out = append(out, t)
 	}
 	return out, nil
@@ -103,7 +103,8 @@ func lineCountUse(ctx context.Context, e *engine.Engine, w Workload) (string, er
 	return "not used", nil
 }
 
-func median(ds []time.Duration) time.Duration {
+// Median is the middle of ds (the mean of the two middle ones when even).
+func Median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	if len(s)%2 == 1 {
@@ -145,15 +146,15 @@ func (r *Report) Write(w io.Writer) {
 	fmt.Fprintln(w, "| workload | rows | ragforge | @neo4j/graphql | ragforge speed-up | ragforge's line_count |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|")
 	for _, t := range r.Timings {
-		fmt.Fprintf(w, "| %s | %d | %s | %s | %.1f× | %s |\n", t.Workload.Name, t.Rows, ms(t.Ragforge), ms(t.GraphQL), t.Speedup(), t.LineCount)
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %.1f× | %s |\n", t.Workload.Name, t.Rows, Millis(t.Ragforge), Millis(t.GraphQL), t.Speedup(), t.LineCount)
 	}
 	if len(r.Timings) > 0 {
 		fmt.Fprintf(w, "\nmedians of %d runs per side after warm-up; speed-up = @neo4j/graphql's median ÷ ragforge's\n", r.Timings[0].Runs)
 	}
 }
 
-// ms formats a latency in milliseconds with three significant digits.
-func ms(d time.Duration) string {
+// Millis formats a latency in milliseconds with three significant digits.
+func Millis(d time.Duration) string {
 	v := float64(d) / float64(time.Millisecond)
 	switch {
 	case v >= 100:

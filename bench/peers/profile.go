@@ -47,19 +47,19 @@ func ProfileWorkloads(ctx context.Context, d neo4j.DriverWithContext, db string,
 			return nil, fmt.Errorf("%s: %w", w.Key, err)
 		}
 		p := Profile{Workload: w, RagforgeCypher: st.Cypher, GraphQLCypher: gc}
-		if p.RagforgePlan, p.RagforgeHits, err = profile(ctx, d, db, st.Cypher, st.Params); err != nil {
+		if p.RagforgePlan, p.RagforgeHits, err = ProfileCypher(ctx, d, db, st.Cypher, st.Params); err != nil {
 			return nil, fmt.Errorf("%s: ragforge's statement: %w", w.Key, err)
 		}
-		if p.GraphQLPlan, p.GraphQLHits, err = profile(ctx, d, db, gc, gp); err != nil {
+		if p.GraphQLPlan, p.GraphQLHits, err = ProfileCypher(ctx, d, db, gc, gp); err != nil {
 			return nil, fmt.Errorf("%s: @neo4j/graphql's statement: %w", w.Key, err)
 		}
 		var rf, gq []time.Duration
 		for i := range n + 5 {
-			a, err := runRead(ctx, d, db, st.Cypher, st.Params)
+			a, err := TimeRead(ctx, d, db, Collect(st.Cypher, st.Params))
 			if err != nil {
 				return nil, err
 			}
-			b, err := runRead(ctx, d, db, gc, gp)
+			b, err := TimeRead(ctx, d, db, Collect(gc, gp))
 			if err != nil {
 				return nil, err
 			}
@@ -67,30 +67,44 @@ func ProfileWorkloads(ctx context.Context, d neo4j.DriverWithContext, db string,
 				rf, gq = append(rf, a), append(gq, b)
 			}
 		}
-		p.RagforgeDriver, p.GraphQLDriver = median(rf), median(gq)
+		p.RagforgeDriver, p.GraphQLDriver = Median(rf), Median(gq)
 		out = append(out, p)
 	}
 	return out, nil
 }
 
-// runRead runs one statement in a read transaction, collecting its
-// records, and returns how long it took.
-func runRead(ctx context.Context, d neo4j.DriverWithContext, db, cypher string, params map[string]any) (time.Duration, error) {
+// ReadWork is the work of one read transaction: a statement (Collect), or
+// the steps of a statement the engine runs in two (a scan and its fetch).
+type ReadWork func(ctx context.Context, tx neo4j.ManagedTransaction) error
+
+// Collect is the work of running one statement and collecting its records,
+// so every record crosses the network as it does for a caller.
+func Collect(cypher string, params map[string]any) ReadWork {
+	return func(ctx context.Context, tx neo4j.ManagedTransaction) error {
+		res, err := tx.Run(ctx, cypher, params)
+		if err != nil {
+			return err
+		}
+		_, err = res.Collect(ctx)
+		return err
+	}
+}
+
+// TimeRead runs work in one read transaction on a new session and returns
+// how long it took, the session's opening included (as for every call).
+func TimeRead(ctx context.Context, d neo4j.DriverWithContext, db string, work ReadWork) (time.Duration, error) {
 	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(ctx)
 	start := time.Now()
 	_, err := sess.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, cypher, params)
-		if err != nil {
-			return nil, err
-		}
-		return res.Collect(ctx)
+		return nil, work(ctx, tx)
 	})
 	return time.Since(start), err
 }
 
-// profile runs PROFILE of a statement and renders its plan.
-func profile(ctx context.Context, d neo4j.DriverWithContext, db, cypher string, params map[string]any) (string, int64, error) {
+// ProfileCypher runs PROFILE of a statement and returns its plan, one
+// operator a line with its rows and db hits, and the plan's total db hits.
+func ProfileCypher(ctx context.Context, d neo4j.DriverWithContext, db, cypher string, params map[string]any) (string, int64, error) {
 	res, err := neo4j.ExecuteQuery(ctx, d, "PROFILE "+cypher, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(db), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {
@@ -122,8 +136,8 @@ func WriteProfiles(w io.Writer, ps []Profile, ts []Timing) {
 	fmt.Fprintln(w, "\n| workload | ragforge's statement on the Go driver | @neo4j/graphql's statement on the Go driver | Execute adds | graphql() adds | db hits (ragforge / graphql) |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
 	for i, p := range ps {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d / %d |\n", p.Workload.Key, ms(p.RagforgeDriver), ms(p.GraphQLDriver),
-			ms(ts[i].Ragforge-p.RagforgeDriver), ms(ts[i].GraphQL-p.GraphQLDriver), p.RagforgeHits, p.GraphQLHits)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d / %d |\n", p.Workload.Key, Millis(p.RagforgeDriver), Millis(p.GraphQLDriver),
+			Millis(ts[i].Ragforge-p.RagforgeDriver), Millis(ts[i].GraphQL-p.GraphQLDriver), p.RagforgeHits, p.GraphQLHits)
 	}
 	for _, p := range ps {
 		fmt.Fprintf(w, "\n%s — ragforge:\n%s  @neo4j/graphql:\n%s", p.Workload.Name, p.RagforgePlan, p.GraphQLPlan)
