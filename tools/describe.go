@@ -3,10 +3,17 @@ package tools
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ragforge/ragforge/model"
 )
+
+// The graph is described once, in the overview query_entities carries:
+// every entity with its unique field, every field with its type and
+// description, every relationship with its properties. The other tools
+// name the fields and relationships they offer and refer to it, so a
+// catalog pays for each description once (issue 20).
 
 // typeLabel renders a field's type for a description: the declared type,
 // an enum's values, and for a computed field what it is computed from, so
@@ -15,39 +22,164 @@ import (
 func typeLabel(f *fieldOffer) string {
 	t := string(f.Field.Type)
 	if f.Field.Type == model.Enum {
-		t = "enum: " + strings.Join(f.Field.Values, "|")
+		t = strings.Join(f.Field.Values, "|")
 	}
 	if f.Computed != nil {
 		if f.Computed.Expression != "" {
-			t += ", computed: " + f.Computed.Expression
+			t += " = " + f.Computed.Expression
 		} else {
-			t += ", computed by a Cypher subquery"
+			t += " = a Cypher subquery"
 		}
 	}
 	return t
 }
 
-// fieldLine renders one field of an entity block.
-func fieldLine(e *model.Entity, f *fieldOffer, extra string) string {
+// described records the fields the overview describes ("Entity.field",
+// in order, with their kind), so a tool that offers a field the overview
+// lacks (an entity query_entities does not offer) describes it itself,
+// and a tool that offers every field of a kind says so.
+type described struct {
+	keys []string
+	kind map[string]model.Type
+}
+
+func (d *described) add(e *model.Entity, f *model.Field) {
+	k := e.Name + "." + f.Name
+	d.keys = append(d.keys, k)
+	d.kind[k] = f.Type.Kind()
+}
+
+func (d *described) has(e *model.Entity, f *model.Field) bool {
+	_, ok := d.kind[e.Name+"."+f.Name]
+	return ok
+}
+
+// overview describes the entities query_entities offers and the
+// relationships between them. A field whose name, type and description
+// repeat an earlier entity's is written without its description.
+func (g *generator) overview(offers []*entityOffer, odd map[*fieldOffer]bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "  * %s (%s)", f.Field.Name, typeLabel(f))
-	if f.Field.Description != "" {
-		b.WriteString(" - " + f.Field.Description)
+	b.WriteString(GraphSchemaTitle + " (the tools refer to it). Entities (unique id field) and fields (name type: description; type = expression: computed, read-only):\n")
+	said := map[string]bool{}
+	for _, o := range offers {
+		fmt.Fprintf(&b, "- %s (%s)", o.Entity.Name, o.Entity.UniqueField)
+		if o.Entity.Description != "" {
+			b.WriteString(": " + o.Entity.Description)
+		}
+		b.WriteString("\n  ")
+		for i, f := range o.Fields {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(f.Field.Name + " " + typeLabel(f))
+			key := f.Field.Name + " " + typeLabel(f) + ": " + f.Field.Description
+			if f.Field.Description != "" && !said[key] {
+				b.WriteString(": " + f.Field.Description)
+				said[key] = true
+			}
+			if odd[f] {
+				b.WriteString(" {operators " + strings.Join(f.Modes, ", ") + "}")
+			}
+			g.described.add(o.Entity, f.Field)
+		}
+		b.WriteByte('\n')
 	}
-	if f.Field.Name == e.UniqueField {
-		b.WriteString(" [UNIQUE FIELD]")
+	if len(g.c.edges) > 0 {
+		b.WriteString(relationshipList(g.c.edges))
+		g.edgesDescribed = true
 	}
-	b.WriteString(extra)
+	b.WriteString(provenanceLine(g.m))
 	return b.String()
 }
 
-// entityHeader renders an entity's heading line with its unique field.
-func entityHeader(e *model.Entity) string {
-	h := fmt.Sprintf("- %s (unique id: %s)", e.Name, e.UniqueField)
-	if e.Description != "" {
-		h += ": " + e.Description
+// provenanceLine says once, for every write tool, what a write records
+// (source and confidence from its arguments) and returns.
+func provenanceLine(m *model.Model) string {
+	p := m.Provenance
+	writes := false
+	for _, e := range m.Entities {
+		writes = writes || e.Writable.Any()
+		for _, r := range e.Relationships {
+			writes = writes || r.Writable
+		}
 	}
-	return h
+	if !writes {
+		return ""
+	}
+	var parts []string
+	if p != nil && p.SourceField != "" {
+		parts = append(parts, "source (where you learned it: a conversation, a document) as "+p.SourceField)
+	}
+	if p != nil && p.ConfidenceField != "" {
+		parts = append(parts, "confidence (0 to 1) as "+p.ConfidenceField)
+	}
+	s := "Writes return {entity_key (of an entity), created, message}"
+	if len(parts) > 0 {
+		s += " and record " + strings.Join(parts, " and ")
+	}
+	return s + ".\n"
+}
+
+// InGraphSchema reports whether the graph schema of m's catalog describes
+// the entity (field "") or its field: whether query_entities offers it.
+// Tools built outside this package (the write tools, traverse) refer to
+// the schema for what it describes and describe the rest themselves.
+func InGraphSchema(m *model.Model, entity, field string) bool {
+	for _, o := range queryOffers(m) {
+		if o.Entity.Name == entity {
+			return field == "" || o.field(field) != nil
+		}
+	}
+	return false
+}
+
+// relationshipList renders every relationship once: the stored direction,
+// its properties and description.
+func relationshipList(edges []edge) string {
+	var b strings.Builder
+	b.WriteString("Relationships (--> is the stored direction, -- undirected; {properties}):\n")
+	for _, e := range mergeTargets(edges) {
+		b.WriteString("- " + e.String())
+		if e.Description != "" {
+			b.WriteString(": " + e.Description)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// GraphSchemaTitle opens the graph schema; tools refer to it by this name
+// wherever it is (query_entities' description, an MCP server's
+// instructions).
+const GraphSchemaTitle = "Graph schema"
+
+// relationshipsRef is how a tool that follows relationships names them:
+// a reference to the graph schema when it has them, else the list.
+func (g *generator) relationshipsRef() string {
+	if g.edgesDescribed {
+		return "Relationships: see the graph schema.\n"
+	}
+	return relationshipList(g.c.edges)
+}
+
+// propertyLabel renders a relationship property: its type, an enum's
+// values, a number's bounds.
+func propertyLabel(f *model.Field) string {
+	t := string(f.Type)
+	if f.Type == model.Enum {
+		t = strings.Join(f.Values, "|")
+	}
+	if f.Min != nil || f.Max != nil {
+		t += " "
+		if f.Min != nil {
+			t += strconv.FormatFloat(*f.Min, 'f', -1, 64)
+		}
+		t += ".."
+		if f.Max != nil {
+			t += strconv.FormatFloat(*f.Max, 'f', -1, 64)
+		}
+	}
+	return t
 }
 
 // uniqueFields renders "Scope.uuid, File.path, …" for the entities given.
@@ -88,93 +220,159 @@ func commonModes(offers []*entityOffer) []string {
 	return lists[best]
 }
 
-// specializedFieldList renders the "Available … fields" list of a
-// specialized tool: Entity.field (type): description, with the field's
-// modes when they differ from the common list.
-func specializedFieldList(offers []*entityOffer, label string, showModes bool) string {
-	all := commonModes(offers)
-	var b strings.Builder
+// fieldList renders the fields of kind a specialized tool offers:
+// "every string field but Scope.uuid" when the overview describes them
+// all and that is shorter, else by entity ("Scope: name, file; File:
+// path"), with type and description for a field the overview lacks; and a
+// field's own modes when they differ from the common list.
+func (g *generator) fieldList(offers []*entityOffer, kind model.Type, showModes bool) string {
+	common := commonModes(offers)
+	own := func(f *fieldOffer) string {
+		if !showModes || slices.Equal(f.Modes, common) {
+			return ""
+		}
+		return " [" + ownModes(f.Modes, common) + "]"
+	}
+	offered := map[string]bool{}
+	all := true
+	var odd []string
 	for _, o := range offers {
 		for _, f := range o.Fields {
-			fmt.Fprintf(&b, "- %s.%s", o.Entity.Name, f.Field.Name)
-			if f.Field.Type == model.Enum {
-				fmt.Fprintf(&b, " [%s]", strings.Join(f.Field.Values, ", "))
-			} else if f.Computed != nil {
-				b.WriteString(" (" + typeLabel(f) + ")")
-			} else if f.Field.Type != model.Type(label) {
-				fmt.Fprintf(&b, " (%s)", f.Field.Type)
+			offered[o.Entity.Name+"."+f.Field.Name] = true
+			all = all && g.described.has(o.Entity, f.Field)
+			if m := own(f); m != "" {
+				odd = append(odd, o.Entity.Name+"."+f.Field.Name+m)
 			}
-			if f.Field.Description != "" {
-				b.WriteString(": " + f.Field.Description)
-			}
-			if showModes && !slices.Equal(f.Modes, all) {
-				fmt.Fprintf(&b, " [%s: %s]", modesWord(label), strings.Join(f.Modes, ", "))
-			}
-			b.WriteByte('\n')
 		}
 	}
-	return b.String()
-}
-
-// modesWord is what the seeds call a specialized tool's modes argument:
-// number_range_search says operator, the others mode.
-func modesWord(kind string) string {
-	if kind == string(model.Number) {
-		return "operators"
+	if all {
+		// A field name left out of every entity that has it is named
+		// once (entity_key), others with their entity (Scope.uuid).
+		var missing []string
+		out := map[string]int{}
+		for _, k := range g.described.keys {
+			_, name, _ := strings.Cut(k, ".")
+			if g.described.kind[k] != kind {
+				continue
+			}
+			if offered[k] {
+				out[name] = -1 << 30
+			} else {
+				out[name]++
+			}
+		}
+		for _, k := range g.described.keys {
+			_, name, _ := strings.Cut(k, ".")
+			switch {
+			case g.described.kind[k] != kind || offered[k]:
+			case out[name] > 0:
+				if !slices.Contains(missing, name) {
+					missing = append(missing, name)
+				}
+			default:
+				missing = append(missing, k)
+			}
+		}
+		if len(missing) < len(offered) {
+			s := "every " + string(kind) + " field"
+			if len(missing) > 0 {
+				s += " but " + strings.Join(missing, ", ")
+			}
+			if len(odd) > 0 {
+				s += "; " + strings.Join(odd, ", ")
+			}
+			return s + "\n"
+		}
 	}
-	return "modes"
-}
-
-// modeHelp explains what each specialized-tool mode does, for the modes a
-// tool actually offers. It says nothing about which type has which modes:
-// that mapping is the CUE schema's and is read from the model.
-var modeHelp = map[string]string{
-	"contains":        "value contains pattern",
-	"starts_with":     "value starts with pattern",
-	"ends_with":       "value ends with pattern",
-	"exact":           "value equals pattern",
-	"regex":           "pattern is an RE2 regular expression matching the whole value (no backreferences or lookaround)",
-	"glob":            "shell wildcards: * any run of characters, ? one character, [abc] one of",
-	"fuzzy":           "tolerates typos (edit distance up to 2 per word)",
-	"equal":           "= value",
-	"gt":              "> value",
-	"gte":             ">= value",
-	"lt":              "< value",
-	"lte":             "<= value",
-	"between":         "value <= x <= upper_value",
-	"approximately":   fmt.Sprintf("within tolerance of value (default tolerance: %g%% of value)", DefaultTolerancePercent),
-	"rounded_equal":   fmt.Sprintf("rounds to value: floor(value/round_to)*round_to <= x < that + round_to (round_to default %g)", DefaultRoundTo),
-	"percentile":      fmt.Sprintf("at or above the given percentile of the field's values (percentile, default %g)", DefaultPercentile),
-	"outlier":         fmt.Sprintf("more than k standard deviations from the mean (k, default %g)", DefaultOutlierK),
-	"histogram":       fmt.Sprintf("returns counts per bucket instead of entities (buckets, default %d, or bucket_width)", DefaultBuckets),
-	"before":          "strictly before datetime",
-	"after":           "strictly after datetime",
-	"relative":        "within relative_period, up to now",
-	"in":              "value is one of values",
-	"not_in":          "value is none of values (exclude: true)",
-	"within_distance": "within radius_km of latitude/longitude, nearest first",
-	"is":              "value is the given boolean",
-}
-
-// modeLines renders "- mode: help" for the given modes.
-func modeLines(modes []string) string {
 	var b strings.Builder
-	for _, m := range modes {
-		if h, ok := modeHelp[m]; ok {
-			fmt.Fprintf(&b, "- %s: %s\n", m, h)
-		} else {
-			fmt.Fprintf(&b, "- %s\n", m)
+	for i, o := range offers {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(o.Entity.Name + ": ")
+		for j, f := range o.Fields {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.Field.Name)
+			if !g.described.has(o.Entity, f.Field) {
+				b.WriteString(" (" + typeLabel(f))
+				if f.Field.Description != "" {
+					b.WriteString(": " + f.Field.Description)
+				}
+				b.WriteString(")")
+			}
+			b.WriteString(own(f))
 		}
 	}
+	b.WriteByte('\n')
 	return b.String()
 }
 
-// modesHeader introduces the mode list of a specialized tool, saying which
-// modes a field without its own list offers.
-func modesHeader(word string, offers []*entityOffer) string {
-	common := commonModes(offers)
-	if slices.Equal(common, unionModes(offers)) {
-		return "\n" + word + " (a field offers all of them unless its own are listed):\n"
+// ownModes renders a field's modes beside the common list: the extra ones
+// ("+fuzzy") when it offers all of the common list, else its own list.
+func ownModes(modes, common []string) string {
+	var extra []string
+	for _, m := range common {
+		if !slices.Contains(modes, m) {
+			return strings.Join(modes, ", ")
+		}
 	}
-	return "\n" + word + " (a field offers " + strings.Join(common, ", ") + " unless its own are listed):\n"
+	for _, m := range modes {
+		if !slices.Contains(common, m) {
+			extra = append(extra, "+"+m)
+		}
+	}
+	return strings.Join(extra, ", ")
+}
+
+// patternHelp and numberHelp explain the modes of text_pattern_search
+// and number_range_search that need it, for the modes a tool actually
+// offers. They say nothing about which type has which modes: that mapping
+// is the CUE schema's and is read from the model.
+var (
+	patternHelp = map[string]string{
+		"regex": "RE2, matching the whole value",
+		"glob":  "shell wildcards",
+		"fuzzy": "tolerates typos (2 edits a word)",
+	}
+	numberHelp = map[string]string{
+		"between":       "value..upper_value",
+		"approximately": fmt.Sprintf("within tolerance, default %g%% of value", DefaultTolerancePercent),
+		"rounded_equal": "x rounded down to round_to is value",
+		"percentile":    "at or above the percentile-th percentile",
+		"outlier":       "more than k standard deviations from the mean",
+		"histogram":     "counts per bucket of buckets or bucket_width, not entities",
+	}
+	// plainModes say what they do by their names (datetime_range_search's
+	// description explains its modes itself), so no description repeats
+	// them beside the schema's enum.
+	plainModes = []string{"contains", "starts_with", "ends_with", "exact", "equal", "gt", "gte", "lt", "lte", "before", "after", "between", "relative", "in", "not_in", "within_distance", "is"}
+)
+
+// modeNotes explains the modes of a specialized tool that need it (its
+// input schema lists them all) and, when fields differ, which modes a
+// field without brackets offers.
+func modeNotes(offers []*entityOffer, modes []string, helps map[string]string) string {
+	var help []string
+	for _, m := range modes {
+		if h, ok := helps[m]; ok {
+			help = append(help, m+": "+h)
+		}
+	}
+	var b strings.Builder
+	if len(help) > 0 {
+		b.WriteString(strings.Join(help, "; ") + ".\n")
+	}
+	common, union := commonModes(offers), unionModes(offers)
+	var rest []string
+	for _, m := range union {
+		if !slices.Contains(common, m) {
+			rest = append(rest, m)
+		}
+	}
+	if len(rest) > 0 {
+		b.WriteString("Fields without brackets offer every mode but " + strings.Join(rest, ", ") + ".\n")
+	}
+	return b.String()
 }

@@ -69,6 +69,9 @@ func (c *Catalog) Parse(tool string, args json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, fail(problems{{Message: "arguments are not valid JSON: " + err.Error()}})
 	}
+	if !t.Custom() {
+		listForms(tool, inst)
+	}
 	if err := c.compiled[tool].Validate(inst); err != nil {
 		return nil, fail(c.schemaProblems(t, err))
 	}
@@ -76,6 +79,29 @@ func (c *Catalog) Parse(tool string, args json.RawMessage) (any, error) {
 		return args, nil
 	}
 	return c.check(tool, args)
+}
+
+// listForms turns the older one-item forms of two arguments into the
+// lists the schemas show, so the schema checks both forms the same way
+// and each catalog describes one: order_by's single key ({field,
+// direction}) and explore_relationships' relationship_type (one type,
+// added first to relationship_types; check does the same on the decoded
+// arguments).
+func listForms(tool string, inst any) {
+	args, ok := inst.(map[string]any)
+	if !ok {
+		return
+	}
+	if key, ok := args["order_by"].(map[string]any); ok {
+		args["order_by"] = []any{key}
+	}
+	if typ, ok := args["relationship_type"]; ok && tool == ExploreRelationships {
+		types, _ := args["relationship_types"].([]any)
+		if !slices.Contains(types, typ) {
+			args["relationship_types"] = append([]any{typ}, types...)
+		}
+		delete(args, "relationship_type")
+	}
 }
 
 var printer = message.NewPrinter(language.English)
@@ -190,11 +216,21 @@ func stringsOf(vs []any) []string {
 	return out
 }
 
-// schemaAt follows an instance location through properties and items to the
-// subschema that describes it (nil when the path leaves the schema).
+// schemaAt follows an instance location through properties, items and
+// references to the root's $defs to the subschema that describes it (nil
+// when the path leaves the schema).
 func schemaAt(s any, loc []string) map[string]any {
-	cur, _ := s.(map[string]any)
+	root, _ := s.(map[string]any)
+	deref := func(m map[string]any) map[string]any {
+		if r, ok := m["$ref"].(string); ok {
+			defs, _ := root["$defs"].(map[string]any)
+			m, _ = defs[strings.TrimPrefix(r, "#/$defs/")].(map[string]any)
+		}
+		return m
+	}
+	cur := root
 	for _, seg := range loc {
+		cur = deref(cur)
 		if cur == nil {
 			return nil
 		}
@@ -207,7 +243,10 @@ func schemaAt(s any, loc []string) map[string]any {
 		next, _ := cur["items"].(map[string]any)
 		cur = next
 	}
-	return cur
+	if cur == nil {
+		return nil
+	}
+	return deref(cur)
 }
 
 // propertyNames lists an object schema's properties, sorted.

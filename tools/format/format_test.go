@@ -129,7 +129,7 @@ func TestGeminiKeepsDefaultsAndBoundsInTheDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"description":"Maximum results (default 10, at most 50)"`, `"enum":["ASC","DESC"],"description":"(default ASC)"`} {
+	for _, want := range []string{`"limit":{"type":"INTEGER","minimum":1,"maximum":50,"description":"(default 10)"}`, `"direction":{"enum":["ASC","DESC"],"type":"STRING","description":"(default ASC)"}`} {
 		if !strings.Contains(string(fn.Parameters), want) {
 			t.Errorf("Gemini parameters lack %s: %s", want, fn.Parameters)
 		}
@@ -160,7 +160,7 @@ func TestMCPMarksGeneratedToolsReadOnly(t *testing.T) {
 	c := examples(t, tools.Options{})[0].cat
 	for _, tool := range c.Tools {
 		m := format.ToMCP(tool)
-		if !m.Annotations.ReadOnlyHint || m.Annotations.DestructiveHint == nil || *m.Annotations.DestructiveHint {
+		if !m.Annotations.ReadOnlyHint || m.Annotations.OpenWorldHint == nil || *m.Annotations.OpenWorldHint {
 			t.Errorf("%s annotations %+v", tool.Name, m.Annotations)
 		}
 	}

@@ -157,17 +157,18 @@ type provenanceArgs struct {
 	Confidence *float64 `json:"confidence"`
 }
 
-// provenanceSchema adds the provenance arguments the config records.
+// provenanceSchema adds the provenance arguments the config records (the
+// graph schema says what they are, once for every write tool).
 func (w *Writer) provenanceSchema(props map[string]any) {
 	p := w.m.Provenance
 	if p == nil {
 		return
 	}
 	if p.SourceField != "" {
-		props["source"] = map[string]any{"type": "string", "description": "Where this was learned (a conversation id, a document), recorded as " + p.SourceField}
+		props["source"] = map[string]any{"type": "string"}
 	}
 	if p.ConfidenceField != "" {
-		props["confidence"] = map[string]any{"type": "number", "minimum": 0, "maximum": 1, "description": "How sure you are, 0 to 1, recorded as " + p.ConfidenceField}
+		props["confidence"] = map[string]any{"type": "number", "minimum": 0, "maximum": 1}
 	}
 }
 
