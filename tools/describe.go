@@ -55,32 +55,49 @@ func (d *described) has(e *model.Entity, f *model.Field) bool {
 }
 
 // overview describes the entities query_entities offers and the
-// relationships between them. A field whose name, type and description
-// repeat an earlier entity's is written without its description.
+// relationships between them. A field every entity has alike (name, type,
+// operators, no two descriptions that differ) is written once for all; a
+// field whose name, type and description repeat an earlier entity's is
+// written without its description.
 func (g *generator) overview(offers []*entityOffer, odd map[*fieldOffer]bool) string {
+	field := func(f *fieldOffer, describe bool) string {
+		s := f.Field.Name + " " + typeLabel(f)
+		if describe && f.Field.Description != "" {
+			s += ": " + f.Field.Description
+		}
+		if odd[f] {
+			s += " {operators " + strings.Join(f.Modes, ", ") + "}"
+		}
+		return s
+	}
+	shared := sharedFields(offers)
 	var b strings.Builder
 	b.WriteString(GraphSchemaTitle + " (the tools refer to it). Entities (unique id field) and fields (name type: description; type = expression: computed, read-only):\n")
+	if len(offers) > 1 && len(shared) > 0 {
+		var parts []string
+		for _, f := range shared {
+			parts = append(parts, field(f, true))
+		}
+		b.WriteString("Every entity has " + strings.Join(parts, "; ") + "\n")
+	}
 	said := map[string]bool{}
 	for _, o := range offers {
 		fmt.Fprintf(&b, "- %s (%s)", o.Entity.Name, o.Entity.UniqueField)
 		if o.Entity.Description != "" {
 			b.WriteString(": " + o.Entity.Description)
 		}
-		b.WriteString("\n  ")
-		for i, f := range o.Fields {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			b.WriteString(f.Field.Name + " " + typeLabel(f))
-			key := f.Field.Name + " " + typeLabel(f) + ": " + f.Field.Description
-			if f.Field.Description != "" && !said[key] {
-				b.WriteString(": " + f.Field.Description)
-				said[key] = true
-			}
-			if odd[f] {
-				b.WriteString(" {operators " + strings.Join(f.Modes, ", ") + "}")
-			}
+		var parts []string
+		for _, f := range o.Fields {
 			g.described.add(o.Entity, f.Field)
+			if len(offers) > 1 && slices.ContainsFunc(shared, func(s *fieldOffer) bool { return s.Field.Name == f.Field.Name }) {
+				continue
+			}
+			key := f.Field.Name + " " + typeLabel(f) + ": " + f.Field.Description
+			parts = append(parts, field(f, !said[key]))
+			said[key] = true
+		}
+		if len(parts) > 0 {
+			b.WriteString("\n  " + strings.Join(parts, "; "))
 		}
 		b.WriteByte('\n')
 	}
@@ -90,6 +107,35 @@ func (g *generator) overview(offers []*entityOffer, odd map[*fieldOffer]bool) st
 	}
 	b.WriteString(provenanceLine(g.m))
 	return b.String()
+}
+
+// sharedFields lists the fields every offer has alike: the same name,
+// type and operators, and at most one description (a field without one
+// takes the others'). It returns the offer of the first entity that
+// describes each, in the first entity's order.
+func sharedFields(offers []*entityOffer) []*fieldOffer {
+	if len(offers) == 0 {
+		return nil
+	}
+	var out []*fieldOffer
+	for _, f := range offers[0].Fields {
+		best, ok := f, true
+		for _, o := range offers[1:] {
+			h := o.field(f.Field.Name)
+			if h == nil || typeLabel(h) != typeLabel(f) || !slices.Equal(h.Modes, f.Modes) ||
+				h.Field.Description != "" && best.Field.Description != "" && h.Field.Description != best.Field.Description {
+				ok = false
+				break
+			}
+			if best.Field.Description == "" {
+				best = h
+			}
+		}
+		if ok {
+			out = append(out, best)
+		}
+	}
+	return out
 }
 
 // provenanceLine says once, for every write tool, what a write records
@@ -106,16 +152,16 @@ func provenanceLine(m *model.Model) string {
 	if !writes {
 		return ""
 	}
-	var parts []string
+	var args, fields []string
 	if p != nil && p.SourceField != "" {
-		parts = append(parts, "source (where you learned it: a conversation, a document) as "+p.SourceField)
+		args, fields = append(args, "source (where you learned it)"), append(fields, p.SourceField)
 	}
 	if p != nil && p.ConfidenceField != "" {
-		parts = append(parts, "confidence (0 to 1) as "+p.ConfidenceField)
+		args, fields = append(args, "confidence"), append(fields, p.ConfidenceField)
 	}
 	s := "Writes return {entity_key (of an entity), created, message}"
-	if len(parts) > 0 {
-		s += " and record " + strings.Join(parts, " and ")
+	if len(args) > 0 {
+		s += " and record their " + strings.Join(args, " and ") + " as " + strings.Join(fields, " and ")
 	}
 	return s + ".\n"
 }
@@ -182,11 +228,17 @@ func propertyLabel(f *model.Field) string {
 	return t
 }
 
-// uniqueFields renders "Scope.uuid, File.path, …" for the entities given.
+// uniqueFields renders "Scope.uuid, File.path, …" for the entities given,
+// or the one name they all use ("entity_key").
 func uniqueFields(entities []*model.Entity) string {
 	parts := make([]string, len(entities))
+	same := true
 	for i, e := range entities {
 		parts[i] = e.Name + "." + e.UniqueField
+		same = same && e.UniqueField == entities[0].UniqueField
+	}
+	if same && len(entities) > 1 {
+		return entities[0].UniqueField
 	}
 	return strings.Join(parts, ", ")
 }
@@ -338,11 +390,11 @@ var (
 	}
 	numberHelp = map[string]string{
 		"between":       "value..upper_value",
-		"approximately": fmt.Sprintf("within tolerance, default %g%% of value", DefaultTolerancePercent),
-		"rounded_equal": "x rounded down to round_to is value",
-		"percentile":    "at or above the percentile-th percentile",
-		"outlier":       "more than k standard deviations from the mean",
-		"histogram":     "counts per bucket of buckets or bucket_width, not entities",
+		"approximately": fmt.Sprintf("within tolerance (default %g%% of value)", DefaultTolerancePercent),
+		"rounded_equal": "value once floored to round_to",
+		"percentile":    "from the percentile-th percentile up",
+		"outlier":       "over k standard deviations from the mean",
+		"histogram":     "counts per bucket (buckets or bucket_width)",
 	}
 	// plainModes say what they do by their names (datetime_range_search's
 	// description explains its modes itself), so no description repeats

@@ -44,13 +44,13 @@ func (g *generator) limitProp() prop { return g.limitUpTo(g.c.limits.MaxLimit) }
 
 // limitUpTo is a limit of at most max. The schema's maximum is the one
 // truncation notes read (TruncationNote); its default and bounds say all
-// an agent needs, so it has no description.
+// an agent needs, so it has no description. That it is at least 1 goes
+// without saying, and Parse checks it (positiveLimit).
 func (g *generator) limitUpTo(max int) prop {
 	l := g.c.limits
 	return prop{"limit", &schema{
 		Type:    "integer",
 		Default: l.DefaultLimit,
-		Minimum: num(1),
 		Maximum: num(float64(max)),
 	}}
 }
@@ -149,7 +149,7 @@ func (g *generator) queryEntities() {
 
 	in := object(
 		entityTypeProp(offerEntities(offers)),
-		conditionsProp("conditions", conditionDef),
+		prop{"conditions", ref(conditionsDef)},
 		orderByProp(),
 		g.limitProp(),
 		g.offsetProp(),
@@ -210,7 +210,7 @@ func (g *generator) exploreRelationships() {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("Follow relationship_types up to depth hops from the start entities (start_entity_type, start_conditions, e.g. its id field = an id); direction from the start: outgoing along the stored arrow, incoming against it. Returns each connected entity once per start, at its shortest depth, with from_id, depth and path (relationship types and properties). Conditions are field tests (query_entities); target_conditions and order_by (default: nearest first) read target_entity_type's stored fields and need it when several types are reachable.\n")
+	b.WriteString("Follow relationship_types up to depth hops from the start entities (start_entity_type, start_conditions: e.g. its id field = an id); direction from the start: outgoing along the stored arrow, incoming against it. Each connected entity comes once per start, at its shortest depth, with from_id, depth and path (relationship types and properties). Conditions are field tests (query_entities); target_conditions and order_by (default: nearest first) need target_entity_type when several types are reachable, and read its stored fields.\n")
 	b.WriteString(g.relationshipsRef())
 
 	var targets []string

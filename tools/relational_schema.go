@@ -7,10 +7,12 @@ import (
 	"github.com/ragforge/ragforge/model"
 )
 
-// conditionDef and testDef name the definitions in a tool's $defs.
+// conditionDef, conditionsDef (a list of them) and testDef name the
+// definitions in a tool's $defs.
 const (
-	conditionDef = "condition"
-	testDef      = "test"
+	conditionDef  = "condition"
+	conditionsDef = "conditions"
+	testDef       = "test"
 )
 
 // ref refers to a definition of the tool's $defs.
@@ -59,10 +61,10 @@ func (g *generator) conditionDefs() []prop {
 		)
 	}
 	c.Props = append(c.Props,
-		prop{"any_of", &schema{Type: "array", Items: ref(conditionDef)}},
-		prop{"not", &schema{Type: "array", Items: ref(conditionDef)}},
+		prop{"any_of", ref(conditionsDef)},
+		prop{"not", ref(conditionsDef)},
 	)
-	return []prop{{conditionDef, c}}
+	return []prop{{conditionsDef, &schema{Type: "array", Items: ref(conditionDef)}}, {conditionDef, c}}
 }
 
 // relatedProps are the properties that name a hop to related entities:
@@ -72,8 +74,8 @@ func (g *generator) relatedProps() []prop {
 		{"via", &schema{Type: "string", Enum: relationshipTypes(g.c.edges)}},
 		{"direction", &schema{Type: "string", Enum: Directions}},
 		{"entity", &schema{Type: "string"}},
-		{"conditions", &schema{Type: "array", Items: ref(conditionDef)}},
-		{"relationship_conditions", &schema{Type: "array", Items: ref(conditionDef)}},
+		{"conditions", ref(conditionsDef)},
+		{"relationship_conditions", ref(conditionsDef)},
 	}
 }
 
@@ -105,7 +107,7 @@ func (g *generator) conditionHelp(offers []*entityOffer) string {
 	b.WriteString("Conditions (all must hold), each one of:\n")
 	b.WriteString("- {field, operator, value, ignore_case}: value is a list for IN/NOT IN, none for IS NULL/IS NOT NULL; ignore_case for strings. Operators: " + ops + "\n")
 	if len(g.c.edges) > 0 {
-		b.WriteString("- {via, direction, entity, quantifier, conditions, relationship_conditions}: some (default), none or all (at least one, each meeting them) of the entities related by via (direction from the tested entity, default the stored one) meet conditions on their stored fields and relationship_conditions on the relationship's properties; count {operator, value} compares how many do instead\n")
+		b.WriteString("- {via, direction, entity, quantifier, conditions, relationship_conditions}: some (default), none or all (at least one, and each) of the entities related by via (direction from the tested entity, default the stored one) meet conditions on their stored fields and relationship_conditions on the relationship's properties; or count {operator, value} compares how many do\n")
 	}
 	b.WriteString("- {any_of: [conditions]}: one holds; {not: [conditions]}: not all hold\n")
 	return b.String()
@@ -128,7 +130,7 @@ func (g *generator) findPaths() {
 	}
 	l := g.c.limits
 	var b strings.Builder
-	b.WriteString("Find the shortest path (all: every shortest one, up to limit) between two entities given by unique id, over relationship_types (default all), at most max_length long; direction both ignores the stored arrows, outgoing follows them from the first entity, incoming goes against them. A path lists its nodes (entity_type, id, properties) and relationships (type, from and to ids, properties) from the first entity; none within max_length gives no rows.\n")
+	b.WriteString("Find the shortest path (all: every shortest one, up to limit) between two entities given by unique id, over relationship_types (default all), at most max_length long; direction both ignores stored arrows, outgoing follows them from the first entity, incoming goes against them. A path lists its nodes (entity_type, id, properties) and relationships (type, from/to ids, properties) in order; none within max_length: no rows.\n")
 	b.WriteString(g.relationshipsRef())
 	in := object(
 		prop{"from_entity_type", &schema{Type: "string", Enum: offerEntities(offers)}},

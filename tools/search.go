@@ -200,7 +200,7 @@ func (g *generator) numberRangeSearch() {
 
 // numberOrderHelp describes number_range_search's order: with it, "the 10
 // largest over 200 lines" is one call (gt 200, order desc, limit 10).
-const numberOrderHelp = "order sorts by the field (gt, desc, limit 10: the 10 largest above value); default smallest first, but largest for lt, lte and percentile, nearest for approximately, farthest for outlier; not for histogram."
+const numberOrderHelp = "order sorts by the field (gt, desc, limit 10: the 10 largest above value); by default smallest first, largest for lt, lte, percentile, nearest for approximately, farthest for outlier."
 
 // relativePeriodPattern accepts the named periods and last_N_<unit>.
 const relativePeriodPattern = `^(today|yesterday|this_week|last_week|this_month|last_month|this_year|last_year|last_minute|last_hour|last_day|last_([1-9][0-9]{0,3})_(minutes|hours|days|weeks|months))$`
@@ -219,7 +219,7 @@ func (g *generator) datetimeRangeSearch() {
 	b.WriteString(modeNotes(offers, modes, nil))
 	b.WriteString("Datetimes: YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM], UTC by default; precision truncates both sides.")
 	if slices.Contains(modes, "relative") {
-		b.WriteString(" relative_period: today, yesterday, this_ or last_ week|month|year (calendar; weeks start on Monday), last_minute|hour|day, last_N_minutes|hours|days|weeks|months.")
+		b.WriteString(" relative_period: today, yesterday, this_ or last_ + week|month|year (calendar; weeks from Monday), last_minute|hour|day, last_N_minutes|hours|days|weeks|months.")
 	}
 	def := modes[0]
 	if slices.Contains(modes, "after") {
@@ -303,7 +303,7 @@ func (g *generator) aggregateEntities() {
 		fieldProp("field"),
 		fieldProp("group_by"),
 		{"bucket", &schema{Type: "string", Enum: Buckets}},
-		conditionsProp("conditions", conditionDef),
+		prop{"conditions", ref(conditionsDef)},
 	}
 	if len(g.c.edges) > 0 {
 		b.WriteString(" over {via, direction, entity, conditions, relationship_conditions}, as in a relationship test, aggregates the entities related to the matching ones instead, each counted once per group (field is then a stored field of over.entity; e.g. AVG of Movie.released over the movies a Person acted in); over.group_by groups by a property of that relationship instead of group_by.")

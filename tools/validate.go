@@ -75,6 +75,11 @@ func (c *Catalog) Parse(tool string, args json.RawMessage) (any, error) {
 	if err := c.compiled[tool].Validate(inst); err != nil {
 		return nil, fail(c.schemaProblems(t, err))
 	}
+	if !t.Custom() {
+		if p := positiveLimit(inst); len(p) > 0 {
+			return nil, fail(p)
+		}
+	}
 	if t.Custom() {
 		return args, nil
 	}
@@ -102,6 +107,20 @@ func listForms(tool string, inst any) {
 		}
 		delete(args, "relationship_type")
 	}
+}
+
+// positiveLimit refuses a limit below 1, which the schemas leave unsaid
+// (a decoded 0 would read as no limit given, and take the default).
+func positiveLimit(inst any) problems {
+	var p problems
+	if args, ok := inst.(map[string]any); ok {
+		if n, ok := args["limit"].(json.Number); ok {
+			if i, err := n.Int64(); err == nil && i < 1 {
+				p.add("/limit", "limit is at least 1")
+			}
+		}
+	}
+	return p
 }
 
 var printer = message.NewPrinter(language.English)

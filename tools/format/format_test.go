@@ -129,7 +129,7 @@ func TestGeminiKeepsDefaultsAndBoundsInTheDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"limit":{"type":"INTEGER","minimum":1,"maximum":50,"description":"(default 10)"}`, `"direction":{"enum":["ASC","DESC"],"type":"STRING","description":"(default ASC)"}`} {
+	for _, want := range []string{`"limit":{"type":"INTEGER","maximum":50,"description":"(default 10)"}`, `"direction":{"enum":["ASC","DESC"],"type":"STRING","description":"(default ASC)"}`} {
 		if !strings.Contains(string(fn.Parameters), want) {
 			t.Errorf("Gemini parameters lack %s: %s", want, fn.Parameters)
 		}

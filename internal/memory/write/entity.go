@@ -83,7 +83,7 @@ func (w *Writer) describeEntity(e *model.Entity, create bool) string {
 		}
 	}
 	if create {
-		fmt.Fprintf(&b, "Create %s, or find it by its key (from %s): calling again never duplicates it; fields given again are updated", article(e.Name), strings.Join(keyFrom(w.m, e), " + "))
+		fmt.Fprintf(&b, "Create %s or find it by its key (from %s), never a duplicate; fields given again are updated", article(e.Name), strings.Join(keyFrom(w.m, e), " + "))
 		if len(fixed) > 0 {
 			fmt.Fprintf(&b, ", %s kept", strings.Join(fixed, ", "))
 		}
@@ -139,6 +139,9 @@ func (w *Writer) entityHandler(e *model.Entity, create bool) func(context.Contex
 		var prov provenanceArgs
 		if err := json.Unmarshal(raw, &prov); err != nil {
 			return nil, tools.Fail(tool, "", nil, "source must be a string and confidence a number: %v", err)
+		}
+		if err := prov.check(tool); err != nil {
+			return nil, err
 		}
 		values := map[string]any{}
 		var names []string

@@ -94,9 +94,9 @@ func relationshipSchema(rels []*relDecl) json.RawMessage {
 		"from_entity_key":   map[string]any{"type": "string"},
 		"to_entity_key":     map[string]any{"type": "string"},
 		"relationship_type": map[string]any{"enum": relationshipTypes(rels)},
-		"properties":        map[string]any{"type": "object", "description": "Unknown ones are dropped and listed in the message"},
+		"properties":        map[string]any{"type": "object", "description": "Unknown ones are dropped"},
 		"source":            map[string]any{"type": "string"},
-		"confidence":        map[string]any{"type": "number", "minimum": 0, "maximum": 1},
+		"confidence":        map[string]any{"type": "number"},
 	}
 	return marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false,
 		"required": []string{"from_entity_key", "to_entity_key", "relationship_type"}})
@@ -110,7 +110,7 @@ func (w *Writer) describeRelationships(rels []*relDecl, create bool) string {
 	if create {
 		b.WriteString("Connect two nodes, given by entity_key (from: the source of the stored arrow), with a relationship; calling again with the same ends and type finds it and sets the properties given.")
 	} else {
-		b.WriteString("Change the properties of the relationship between two nodes given by entity_key (from: the source of the stored arrow): only those given change; it is made if missing.")
+		b.WriteString("Change the properties of the relationship between two nodes (as for " + CreateRelationship + "): only those given change; it is made if missing.")
 	}
 	described := true
 	for _, d := range rels {
@@ -180,6 +180,9 @@ func (w *Writer) relationshipHandler(rels []*relDecl, create bool) func(context.
 		var a relationshipArgs
 		if err := json.Unmarshal(raw, &a); err != nil {
 			return nil, tools.Fail(tool, "", nil, "bad arguments: %v", err)
+		}
+		if err := a.check(tool); err != nil {
+			return nil, err
 		}
 		var candidates []*relDecl
 		for _, d := range rels {
