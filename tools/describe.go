@@ -403,28 +403,22 @@ var (
 )
 
 // modeNotes explains the modes of a specialized tool that need it (its
-// input schema lists them all) and, when fields differ, which modes a
-// field without brackets offers.
+// input schema lists them all); a mode only some fields offer says so,
+// and those fields show it in brackets.
 func modeNotes(offers []*entityOffer, modes []string, helps map[string]string) string {
-	var help []string
+	common := commonModes(offers)
+	var notes []string
 	for _, m := range modes {
-		if h, ok := helps[m]; ok {
-			help = append(help, m+": "+h)
-		}
-	}
-	var b strings.Builder
-	if len(help) > 0 {
-		b.WriteString(strings.Join(help, "; ") + ".\n")
-	}
-	common, union := commonModes(offers), unionModes(offers)
-	var rest []string
-	for _, m := range union {
+		h := helps[m]
 		if !slices.Contains(common, m) {
-			rest = append(rest, m)
+			h = strings.TrimPrefix(h+", only where marked", ", ")
+		}
+		if h != "" {
+			notes = append(notes, m+": "+h)
 		}
 	}
-	if len(rest) > 0 {
-		b.WriteString("Fields without brackets offer every mode but " + strings.Join(rest, ", ") + ".\n")
+	if len(notes) == 0 {
+		return ""
 	}
-	return b.String()
+	return strings.Join(notes, "; ") + ".\n"
 }

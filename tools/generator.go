@@ -45,7 +45,7 @@ func (g *generator) limitProp() prop { return g.limitUpTo(g.c.limits.MaxLimit) }
 // limitUpTo is a limit of at most max. The schema's maximum is the one
 // truncation notes read (TruncationNote); its default and bounds say all
 // an agent needs, so it has no description. That it is at least 1 goes
-// without saying, and Parse checks it (positiveLimit).
+// without saying, and Parse checks it (countFloors).
 func (g *generator) limitUpTo(max int) prop {
 	l := g.c.limits
 	return prop{"limit", &schema{
@@ -56,9 +56,10 @@ func (g *generator) limitUpTo(max int) prop {
 }
 
 // offsetProp is the offset of a tool that pages its results. Like a
-// boolean flag's false, its default (0) goes without saying.
+// boolean flag's false, its default (0) goes without saying, and so does
+// its lower bound, which Parse checks (countFloors).
 func (g *generator) offsetProp() prop {
-	return prop{"offset", &schema{Type: "integer", Minimum: num(0), Maximum: num(float64(g.c.limits.MaxOffset))}}
+	return prop{"offset", &schema{Type: "integer", Maximum: num(float64(g.c.limits.MaxOffset))}}
 }
 
 // fieldProp is a field name argument. The description lists the fields a
@@ -90,8 +91,9 @@ func operatorSummary(offers []*entityOffer) (summary string, odd map[*fieldOffer
 				byKind[k] = g
 				groups = append(groups, g)
 			}
-			if !slices.Contains(g.types, string(f.Field.Type)) {
-				g.types = append(g.types, string(f.Field.Type))
+			// Types are named by kind: an integer is a number.
+			if !slices.Contains(g.types, string(k)) {
+				g.types = append(g.types, string(k))
 			}
 			if !slices.Equal(g.ops, f.Modes) {
 				odd[f] = true
@@ -142,7 +144,7 @@ func (g *generator) queryEntities() {
 	_, odd := operatorSummary(offers)
 	graph := g.overview(offers, odd)
 	var b strings.Builder
-	b.WriteString("Find entities by conditions on their fields and relationships, sorted and paged.\n\n")
+	b.WriteString("Find entities by conditions on their fields and relationships; sorted, paged.\n\n")
 	b.WriteString(graph)
 	b.WriteString("\n" + g.conditionHelp(offers))
 	b.WriteString("order_by: most significant key first; entities without a value come last.")
@@ -210,7 +212,7 @@ func (g *generator) exploreRelationships() {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("Follow relationship_types up to depth hops from the start entities (start_entity_type, start_conditions: e.g. its id field = an id); direction from the start: outgoing along the stored arrow, incoming against it. Each connected entity comes once per start, at its shortest depth, with from_id, depth and path (relationship types and properties). Conditions are field tests (query_entities); target_conditions and order_by (default: nearest first) need target_entity_type when several types are reachable, and read its stored fields.\n")
+	b.WriteString("Follow relationship_types from the start entities (start_entity_type, start_conditions: e.g. its id field = an id) up to depth hops, direction seen from the start (outgoing: along the stored arrow). Each connected entity comes once per start, at its shortest depth, with from_id, depth and path (relationship types and properties). Conditions are field tests (query_entities); target_conditions and order_by (default: nearest first) read target_entity_type's stored fields (needed when several types are reachable).\n")
 	b.WriteString(g.relationshipsRef())
 
 	var targets []string
@@ -231,7 +233,7 @@ func (g *generator) exploreRelationships() {
 		prop{"target_entity_type", &schema{Type: "string", Enum: targets}},
 		conditionsProp("target_conditions", testDef),
 		orderByProp(),
-		prop{"depth", &schema{Type: "integer", Default: DefaultDepth, Minimum: num(1), Maximum: num(float64(l.MaxDepth))}},
+		prop{"depth", &schema{Type: "integer", Default: DefaultDepth, Maximum: num(float64(l.MaxDepth))}},
 		g.limitProp(),
 		g.offsetProp(),
 	).require("start_entity_type")

@@ -91,11 +91,13 @@ func (g *generator) queryOffersOf(names []string) []*entityOffer {
 }
 
 // orderByProp is a list of sort keys, most significant first. Parse
-// also takes one key alone (the older form), as a list of it.
+// also takes one key alone (the older form), as a list of it, and bounds
+// the keys (maxOrderKeys); a key is ascending unless it says DESC, as in
+// ORDER BY.
 func orderByProp() prop {
-	return prop{"order_by", &schema{Type: "array", MaxItems: count(maxOrderKeys), Items: object(
+	return prop{"order_by", &schema{Type: "array", Items: object(
 		prop{"field", &schema{Type: "string"}},
-		prop{"direction", &schema{Type: "string", Enum: []string{"ASC", "DESC"}, Default: "ASC"}},
+		prop{"direction", &schema{Type: "string", Enum: []string{"ASC", "DESC"}}},
 	).require("field")}}
 }
 
@@ -105,9 +107,9 @@ func (g *generator) conditionHelp(offers []*entityOffer) string {
 	ops, _ := operatorSummary(offers)
 	var b strings.Builder
 	b.WriteString("Conditions (all must hold), each one of:\n")
-	b.WriteString("- {field, operator, value, ignore_case}: value is a list for IN/NOT IN, none for IS NULL/IS NOT NULL; ignore_case for strings. Operators: " + ops + "\n")
+	b.WriteString("- {field, operator, value, ignore_case}: value a list for IN/NOT IN, none for IS (NOT) NULL; ignore_case for strings. Operators: " + ops + "\n")
 	if len(g.c.edges) > 0 {
-		b.WriteString("- {via, direction, entity, quantifier, conditions, relationship_conditions}: some (default), none or all (at least one, and each) of the entities related by via (direction from the tested entity, default the stored one) meet conditions on their stored fields and relationship_conditions on the relationship's properties; or count {operator, value} compares how many do\n")
+		b.WriteString("- {via, direction, entity, quantifier, conditions, relationship_conditions}: some (default), none or all (at least one, and each) of the entities related by via (direction from the tested entity; default: the stored one) meet conditions on their stored fields and relationship_conditions on the relationship's; count {operator, value} compares how many do\n")
 	}
 	b.WriteString("- {any_of: [conditions]}: one holds; {not: [conditions]}: not all hold\n")
 	return b.String()
@@ -130,7 +132,7 @@ func (g *generator) findPaths() {
 	}
 	l := g.c.limits
 	var b strings.Builder
-	b.WriteString("Find the shortest path (all: every shortest one, up to limit) between two entities given by unique id, over relationship_types (default all), at most max_length long; direction both ignores stored arrows, outgoing follows them from the first entity, incoming goes against them. A path lists its nodes (entity_type, id, properties) and relationships (type, from/to ids, properties) in order; none within max_length: no rows.\n")
+	b.WriteString("Find the shortest path (all: every shortest one, up to limit) between two entities given by unique id, over relationship_types (default all), at most max_length long; direction both ignores stored arrows, outgoing follows them from the first entity, incoming goes against them. A path lists its nodes (entity_type, id, properties) and relationships (type, from/to ids, properties); none found: no rows.\n")
 	b.WriteString(g.relationshipsRef())
 	in := object(
 		prop{"from_entity_type", &schema{Type: "string", Enum: offerEntities(offers)}},
@@ -139,7 +141,7 @@ func (g *generator) findPaths() {
 		prop{"to_id", &schema{Types: []string{"string", "number"}}},
 		prop{"relationship_types", &schema{Type: "array", Items: &schema{Type: "string"}, MinItems: count(1), UniqueItems: true}},
 		prop{"direction", &schema{Type: "string", Enum: []string{string(model.Both), string(model.Outgoing), string(model.Incoming)}, Default: string(model.Both)}},
-		prop{"max_length", &schema{Type: "integer", Default: min(DefaultPathLength, l.MaxPathLength), Minimum: num(1), Maximum: num(float64(l.MaxPathLength))}},
+		prop{"max_length", &schema{Type: "integer", Default: min(DefaultPathLength, l.MaxPathLength), Maximum: num(float64(l.MaxPathLength))}},
 		prop{"all", &schema{Type: "boolean"}},
 		g.limitProp(),
 	).require("from_entity_type", "from_id", "to_entity_type", "to_id")

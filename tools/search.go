@@ -36,7 +36,7 @@ func (g *generator) semanticSearch() {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("Find entities closest in meaning to a natural-language query (embedded with the index's model): unique ids, scores and a snippet (get_entity_by_id fetches the rest). conditions are field tests (query_entities) on the hits.\nIndexes: ")
+	b.WriteString("Find entities closest in meaning to a natural-language query (embedded with the index's model): unique ids, scores and a snippet. conditions: field tests (query_entities) on the hits.\nIndexes: ")
 	var idx []string
 	for _, e := range entities {
 		for i, vi := range e.VectorIndexes {
@@ -53,7 +53,7 @@ func (g *generator) semanticSearch() {
 		entityTypeProp(offerEntities(offers)),
 		prop{"query", &schema{Type: "string", MinLength: count(1), MaxLength: count(4000)}},
 		prop{"index", &schema{Type: "string", Enum: indexNames}},
-		prop{"top_k", &schema{Type: "integer", Default: l.DefaultTopK, Minimum: num(1), Maximum: num(float64(l.MaxTopK))}},
+		prop{"top_k", &schema{Type: "integer", Default: l.DefaultTopK, Maximum: num(float64(l.MaxTopK))}},
 		prop{"min_score", &schema{Type: "number", Default: DefaultMinScore, Minimum: num(0), Maximum: num(1)}},
 		prop{"conditions", &schema{Type: "array", Items: fieldTest().require("field", "operator")}},
 	).require("entity_type", "query")
@@ -189,7 +189,7 @@ func (g *generator) numberRangeSearch() {
 	}
 	if slices.Contains(ops, "histogram") {
 		props = append(props,
-			prop{"buckets", &schema{Type: "integer", Default: DefaultBuckets, Minimum: num(1), Maximum: num(float64(g.c.limits.MaxBuckets))}},
+			prop{"buckets", &schema{Type: "integer", Default: DefaultBuckets, Maximum: num(float64(g.c.limits.MaxBuckets))}},
 			prop{"bucket_width", &schema{Type: "number", ExclusiveMinimum: num(0)}})
 	}
 	props = append(props,
@@ -200,7 +200,7 @@ func (g *generator) numberRangeSearch() {
 
 // numberOrderHelp describes number_range_search's order: with it, "the 10
 // largest over 200 lines" is one call (gt 200, order desc, limit 10).
-const numberOrderHelp = "order sorts by the field (gt, desc, limit 10: the 10 largest above value); by default smallest first, largest for lt, lte, percentile, nearest for approximately, farthest for outlier."
+const numberOrderHelp = "order sorts by the field (gt, desc, limit 10: the 10 largest above value); default: smallest first, but largest for lt, lte, percentile, nearest for approximately, farthest for outlier."
 
 // relativePeriodPattern accepts the named periods and last_N_<unit>.
 const relativePeriodPattern = `^(today|yesterday|this_week|last_week|this_month|last_month|this_year|last_year|last_minute|last_hour|last_day|last_([1-9][0-9]{0,3})_(minutes|hours|days|weeks|months))$`

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -76,7 +77,7 @@ func (c *Catalog) Parse(tool string, args json.RawMessage) (any, error) {
 		return nil, fail(c.schemaProblems(t, err))
 	}
 	if !t.Custom() {
-		if p := positiveLimit(inst); len(p) > 0 {
+		if p := leastCounts(inst); len(p) > 0 {
 			return nil, fail(p)
 		}
 	}
@@ -109,14 +110,23 @@ func listForms(tool string, inst any) {
 	}
 }
 
-// positiveLimit refuses a limit below 1, which the schemas leave unsaid
-// (a decoded 0 would read as no limit given, and take the default).
-func positiveLimit(inst any) problems {
+// countFloors are the generated tools' count arguments and their least
+// values, which the schemas leave unsaid (a count of results, hops or
+// buckets is at least 1, an offset at least 0).
+var countFloors = map[string]int64{"limit": 1, "depth": 1, "max_length": 1, "top_k": 1, "buckets": 1, "offset": 0}
+
+// leastCounts refuses a count argument below its least value (decoded, a
+// 0 would read as the argument not given, and take the default).
+func leastCounts(inst any) problems {
 	var p problems
 	if args, ok := inst.(map[string]any); ok {
-		if n, ok := args["limit"].(json.Number); ok {
-			if i, err := n.Int64(); err == nil && i < 1 {
-				p.add("/limit", "limit is at least 1")
+		for _, name := range slices.Sorted(maps.Keys(countFloors)) {
+			n, ok := args[name].(json.Number)
+			if !ok {
+				continue
+			}
+			if i, err := n.Int64(); err == nil && i < countFloors[name] {
+				p.add("/"+name, "%s is at least %d", name, countFloors[name])
 			}
 		}
 	}

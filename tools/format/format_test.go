@@ -129,7 +129,7 @@ func TestGeminiKeepsDefaultsAndBoundsInTheDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"limit":{"type":"INTEGER","maximum":50,"description":"(default 10)"}`, `"direction":{"enum":["ASC","DESC"],"type":"STRING","description":"(default ASC)"}`} {
+	for _, want := range []string{`"limit":{"type":"INTEGER","maximum":50,"description":"(default 10)"}`, `"description":"Fields to return (default: stored ones) (no duplicates)"`} {
 		if !strings.Contains(string(fn.Parameters), want) {
 			t.Errorf("Gemini parameters lack %s: %s", want, fn.Parameters)
 		}
@@ -186,7 +186,15 @@ func TestMeasurementsAreCurrent(t *testing.T) {
 	b.WriteString("encoding (package internal/tokens, vocabulary embedded). Other providers'\n")
 	b.WriteString("tokenizers differ by some percent; use the figures to compare configs and formats.\n\n")
 	b.WriteString("Measured by `RAGFORGE_UPDATE=1 go test ./tools/format -run TestMeasurementsAreCurrent`\n")
-	b.WriteString("(the test fails when this file is stale).\n")
+	b.WriteString("(the test fails when this file is stale). The graph schema (entities, fields,\n")
+	b.WriteString("relationships) is written once: query_entities' description carries it in the\n")
+	b.WriteString("openai, anthropic, gemini and json formats, and an MCP server sends it as its\n")
+	b.WriteString("instructions, so the mcp column leaves it out (the instructions column of the\n")
+	b.WriteString("served catalogs counts it).\n\n")
+	b.WriteString("Budgets (`go test ./tools/format -run TestCatalogBudgets` fails over them): code-rag at most\n")
+	b.WriteString(printer.Sprintf("%d tokens in MCP format (generated catalog and the server's tools/list), memory-graph at most\n", budgetCodeRAG))
+	b.WriteString(printer.Sprintf("%d for every tool it serves (MCP format, no embedder), no tool of any example config over\n", budgetMemoryGraph))
+	b.WriteString(printer.Sprintf("%d in any format.\n", budgetTool))
 	for _, set := range []struct {
 		title string
 		opts  tools.Options
@@ -234,5 +242,6 @@ func TestMeasurementsAreCurrent(t *testing.T) {
 			b.WriteString("\n")
 		}
 	}
+	servedTable(t, &b)
 	golden.Check(t, "../MEASUREMENTS.md", b.String())
 }
