@@ -10,7 +10,8 @@ import (
 
 // TestParseRefusesWhatTheCompactSchemasLeaveUnsaid: the compact schemas
 // no longer list field names, operators, IN-list item types, relative
-// periods, datetime lengths or the lower bound of limit; Parse refuses
+// periods, datetime lengths, the number of sort keys or the lower bounds
+// of counts (limit, offset, depth, …); Parse refuses
 // each call those schema parts refused, at the argument's path, naming the
 // valid choices where there are some.
 func TestParseRefusesWhatTheCompactSchemasLeaveUnsaid(t *testing.T) {
@@ -35,6 +36,12 @@ func TestParseRefusesWhatTheCompactSchemasLeaveUnsaid(t *testing.T) {
 		{c, tools.QueryEntities, `{"entity_type":"File","order_by":{"field":"size","dir":"DESC"}}`, "/order_by/0", []string{"field", "direction"}},
 		{c, tools.QueryEntities, `{"entity_type":"File","limit":0}`, "/limit", nil},
 		{c, tools.QueryEntities, `{"entity_type":"File","limit":-1}`, "/limit", nil},
+		{c, tools.QueryEntities, `{"entity_type":"File","offset":-1}`, "/offset", nil},
+		{c, tools.ExploreRelationships, `{"start_entity_type":"File","relationship_types":["CONTAINS"],"depth":0}`, "/depth", nil},
+		{c, tools.FindPaths, `{"from_entity_type":"File","from_id":"a","to_entity_type":"File","to_id":"b","max_length":0}`, "/max_length", nil},
+		{c, tools.SemanticSearch, `{"entity_type":"Scope","query":"x","top_k":0}`, "/top_k", nil},
+		{c, tools.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"histogram","buckets":0}`, "/buckets", nil},
+		{c, tools.QueryEntities, `{"entity_type":"File","order_by":[{"field":"size"},{"field":"size"},{"field":"size"},{"field":"size"},{"field":"size"},{"field":"size"}]}`, "/order_by", nil},
 		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"via":"CONTAINS","entity":"Change"}]}`, "/conditions/0/entity", []string{"Scope"}},
 		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"via":"CONTAINS","count":{"operator":"~","value":1}}]}`, "/conditions/0/count/operator", []string{">="}},
 		{c, tools.ExploreRelationships, `{"start_entity_type":"File","relationship_type":"CALLZ"}`, "/relationship_types/0", []string{"CALLS"}},
