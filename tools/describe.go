@@ -54,6 +54,30 @@ func (d *described) has(e *model.Entity, f *model.Field) bool {
 	return ok
 }
 
+// leftOut lists the described fields of kind that offered (keys
+// "Entity.field") leaves out: a name left out of every entity that has it
+// once (entity_key), others with their entity (Scope.uuid).
+func (d *described) leftOut(kind model.Type, offered map[string]bool) []string {
+	somewhere := map[string]bool{}
+	for _, k := range d.keys {
+		if _, name, _ := strings.Cut(k, "."); d.kind[k] == kind && offered[k] {
+			somewhere[name] = true
+		}
+	}
+	var out []string
+	for _, k := range d.keys {
+		_, name, _ := strings.Cut(k, ".")
+		switch {
+		case d.kind[k] != kind || offered[k]:
+		case somewhere[name]:
+			out = append(out, k)
+		case !slices.Contains(out, name):
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // overview describes the entities query_entities offers and the
 // relationships between them. A field every entity has alike (name, type,
 // operators, no two descriptions that differ) is written once for all; a
@@ -298,33 +322,7 @@ func (g *generator) fieldList(offers []*entityOffer, kind model.Type, showModes 
 		}
 	}
 	if all {
-		// A field name left out of every entity that has it is named
-		// once (entity_key), others with their entity (Scope.uuid).
-		var missing []string
-		out := map[string]int{}
-		for _, k := range g.described.keys {
-			_, name, _ := strings.Cut(k, ".")
-			if g.described.kind[k] != kind {
-				continue
-			}
-			if offered[k] {
-				out[name] = -1 << 30
-			} else {
-				out[name]++
-			}
-		}
-		for _, k := range g.described.keys {
-			_, name, _ := strings.Cut(k, ".")
-			switch {
-			case g.described.kind[k] != kind || offered[k]:
-			case out[name] > 0:
-				if !slices.Contains(missing, name) {
-					missing = append(missing, name)
-				}
-			default:
-				missing = append(missing, k)
-			}
-		}
+		missing := g.described.leftOut(kind, offered)
 		if len(missing) < len(offered) {
 			s := "every " + string(kind) + " field"
 			if len(missing) > 0 {

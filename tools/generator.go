@@ -71,52 +71,40 @@ func fieldProp(name string) prop {
 
 // operatorSummary renders the operators, read from the fields themselves:
 // each set of operators with the field types that take them ("<, <=, >,
-// >=: string, integer, datetime"), every type when all do. A field whose
+// >= (string, number, datetime)"), "any type" when all do. A field whose
 // operators differ from its type's (narrowed by exposed_tools) is odd: the
 // overview lists its own.
 func operatorSummary(offers []*entityOffer) (summary string, odd map[*fieldOffer]bool) {
-	type group struct {
-		types []string
-		ops   []string
-	}
-	var groups []*group
-	byKind := map[model.Type]*group{}
+	// The operators of each kind of field (an integer is a number), from
+	// its first field; kinds in first-seen order.
+	var kinds []model.Type
+	ops := map[model.Type][]string{}
 	odd = map[*fieldOffer]bool{}
 	for _, o := range offers {
 		for _, f := range o.Fields {
 			k := f.Field.Type.Kind()
-			g, ok := byKind[k]
-			if !ok {
-				g = &group{ops: f.Modes}
-				byKind[k] = g
-				groups = append(groups, g)
+			if _, ok := ops[k]; !ok {
+				kinds = append(kinds, k)
+				ops[k] = f.Modes
 			}
-			// Types are named by kind: an integer is a number.
-			if !slices.Contains(g.types, string(k)) {
-				g.types = append(g.types, string(k))
-			}
-			if !slices.Equal(g.ops, f.Modes) {
+			if !slices.Equal(ops[k], f.Modes) {
 				odd[f] = true
 			}
 		}
 	}
-	// takers lists the types taking op; sets collects the operators of
-	// each distinct list, in the order of the first operator.
-	all := 0
-	for _, g := range groups {
-		all += len(g.types)
-	}
+	// takers names the kinds taking op; sets collects the operators each
+	// list of kinds takes, in the order of their first operator.
 	takers := func(op string) string {
-		var ts []string
-		for _, g := range groups {
-			if slices.Contains(g.ops, op) {
-				ts = append(ts, g.types...)
+		var ks []string
+		for _, k := range kinds {
+			if slices.Contains(ops[k], op) {
+				ks = append(ks, string(k))
 			}
 		}
-		if len(ts) == all {
+		if len(ks) == len(kinds) {
 			return "any type"
 		}
-		return strings.Join(ts, ", ")
+		return strings.Join(ks, ", ")
 	}
 	var keys []string
 	sets := map[string][]string{}

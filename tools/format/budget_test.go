@@ -173,30 +173,34 @@ func load(t testing.TB, path string) *model.Model {
 }
 
 // servedTable writes the measurements of the served catalogs: tools, MCP
-// format, what the server sends (tools/list, instructions), the largest
-// tool, with and without an embedder.
+// format and what the server sends (tools/list, instructions), without an
+// embedder and with one, and the largest tool in any format.
 func servedTable(t *testing.T, b *strings.Builder) {
 	b.WriteString("\n## Served catalogs\n\n")
 	b.WriteString("What `ragforge-plan serve CONFIG` offers (default options: the generated tools and the config's\n")
 	b.WriteString("tree, write, traverse and explore tools), without an embedder and with one (which adds\n")
 	b.WriteString("semantic_search and explore's search by meaning). mcp is the MCP format (`ragforge-plan tools\n")
 	b.WriteString("--format mcp`); tools/list and instructions are what the server sends, as the MCP SDK encodes\n")
-	b.WriteString("them (HTML characters escaped); instructions are the graph schema the tools refer to.\n\n")
-	b.WriteString("| config | tools | mcp | tools/list | largest tool (mcp) | with an embedder: tools | mcp | tools/list | instructions |\n")
-	b.WriteString("|---|---:|---:|---:|---|---:|---:|---:|---:|\n")
+	b.WriteString("them (HTML characters escaped); instructions are the graph schema the tools refer to. The\n")
+	b.WriteString("largest tool is the largest in any format, with an embedder (query_entities carries the graph\n")
+	b.WriteString("schema outside MCP).\n\n")
+	b.WriteString("| config | tools | mcp | tools/list | with an embedder: tools | mcp | tools/list | instructions | largest tool |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, ex := range examples(t, tools.Options{}) {
 		path := "../../testdata/configs/valid/" + ex.name + ".yaml"
 		plain, embed := served(t, path, false, tools.Options{}), served(t, path, true, tools.Options{})
 		largest, most := "", 0
-		for _, tool := range plain.Tools().Tools {
-			if n := catalogTokens(t, []*tools.Tool{tool}, format.MCP); n > most {
-				largest, most = tool.Name, n
+		for _, tool := range embed.Tools().Tools {
+			for _, f := range format.Formats() {
+				if n := catalogTokens(t, []*tools.Tool{tool}, f); n > most {
+					largest, most = fmt.Sprintf("%s (%s)", tool.Name, f), n
+				}
 			}
 		}
 		list, _ := wire(t, plain)
 		listE, instructions := wire(t, embed)
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %s %d | %d | %d | %d | %d |\n", ex.name,
-			len(plain.Tools().Tools), catalogTokens(t, plain.Tools().Tools, format.MCP), list, largest, most,
-			len(embed.Tools().Tools), catalogTokens(t, embed.Tools().Tools, format.MCP), listE, instructions)
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d, %s |\n", ex.name,
+			len(plain.Tools().Tools), catalogTokens(t, plain.Tools().Tools, format.MCP), list,
+			len(embed.Tools().Tools), catalogTokens(t, embed.Tools().Tools, format.MCP), listE, instructions, most, largest)
 	}
 }
