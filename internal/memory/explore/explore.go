@@ -159,11 +159,15 @@ func (x *explorer) schema() json.RawMessage {
 		"items": map[string]any{"type": "string", "minLength": 1, "maxLength": 200},
 	}
 	props["explanations"] = map[string]any{"type": "boolean", "description": "Also return counts (hits per source and entity, dropped by threshold or top) and each hit's score parts"}
-	top := map[string]any{}
+	// The entity names are checked by the handler (an unknown one is
+	// refused at its path), so the defaults go in one line rather than a
+	// property each.
+	var defaults []string
 	for _, ei := range x.ents {
-		top[ei.e.Name] = map[string]any{"type": "integer", "minimum": 1, "default": ei.top}
+		defaults = append(defaults, fmt.Sprintf("%s %d", ei.e.Name, ei.top))
 	}
-	props["top"] = map[string]any{"type": "object", "description": fmt.Sprintf("Hits kept per entity (at most %d)", MaxTop), "properties": top, "additionalProperties": false}
+	props["top"] = map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer", "minimum": 1},
+		"description": fmt.Sprintf("Hits kept per entity, at most %d (defaults: %s)", MaxTop, strings.Join(defaults, ", "))}
 	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false})
 	return raw
 }

@@ -19,7 +19,7 @@ func (t *tool) describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Run your own read-only Cypher for what the other tools cannot ask (multi-hop patterns, joins, custom aggregations). It reads only your user's data: $%s is bound to your user (never pass it in params); Neo4j's plan is checked first, and a query reading a node not kept to it is refused with the reason.\n", p)
 	fmt.Fprintf(&b, "\nScope every node of every pattern with a variable and x.%s = $%s (in WHERE or as {%s: $%s}): both ends of each relationship, OPTIONAL MATCH nodes, nodes in EXISTS, COUNT and COLLECT { … } and pattern comprehensions (in their own WHERE), nodes YIELDed by procedures. Example: MATCH (p:Person {%s: $%s})-[r]->(c:Concept) WHERE c.%s = $%s RETURN p.name, type(r), c.name\n", f, p, f, p, f, p, f, p)
-	fmt.Fprintf(&b, "\nThe predicate is AND-ed at the top of its WHERE (not under OR, XOR, NOT or CASE), before any LIMIT, SKIP, DISTINCT, ORDER BY … LIMIT or aggregation; a subquery may not reuse a variable name. Variable-length patterns and shortestPath need a named path with every node scoped: MATCH p = (a)-[*1..3]->(b) WHERE all(x IN nodes(p) WHERE x.%[1]s = $%[2]s). Refused: counting nodes without the predicate (MATCH (n:Label) RETURN count(n)), subqueries inside CASE, writes, LOAD CSV. Procedures allowed: %[3]s (YIELD node and scope it).\n", f, p, strings.Join(t.opts.Procedures, ", "))
+	fmt.Fprintf(&b, "\nThe predicate is AND-ed at the top of its WHERE (not under OR, XOR, NOT or CASE), before any LIMIT, SKIP, DISTINCT, ORDER BY … LIMIT or aggregation; subqueries do not reuse variable names. Variable-length patterns and shortestPath need a named path with every node scoped: MATCH p = (a)-[*1..3]->(b) WHERE all(x IN nodes(p) WHERE x.%[1]s = $%[2]s). Refused: counting unscoped nodes (MATCH (n:Label) RETURN count(n)), subqueries in CASE, writes, LOAD CSV. Procedures allowed: %[3]s (YIELD node and scope it).\n", f, p, strings.Join(t.opts.Procedures, ", "))
 	fmt.Fprintf(&b, "\nAt most %d rows; nodes and relationships come back as their properties (embeddings left out).\n", t.opts.MaxRows)
 	var labels, rels []string
 	described := true
@@ -34,13 +34,14 @@ func (t *tool) describe() string {
 			rels = append(rels, fmt.Sprintf("%s (%s%s%s)", r.Type, e.Name, arrow, strings.Join(r.Targets, "|")))
 		}
 	}
-	fmt.Fprintf(&b, "\nLabels: %s", strings.Join(labels, ", "))
 	switch {
-	case len(rels) == 0:
 	case described:
-		b.WriteString("; relationship types and properties: see the graph schema")
+		b.WriteString("\nLabels (the entities), relationship types and properties: see the graph schema")
 	default:
-		fmt.Fprintf(&b, "\nRelationship types: %s", strings.Join(rels, ", "))
+		fmt.Fprintf(&b, "\nLabels: %s", strings.Join(labels, ", "))
+		if len(rels) > 0 {
+			fmt.Fprintf(&b, "\nRelationship types: %s", strings.Join(rels, ", "))
+		}
 	}
 	return b.String()
 }

@@ -88,9 +88,9 @@ func (w *Writer) describeEntity(e *model.Entity, create bool) string {
 			fmt.Fprintf(&b, ", %s kept", strings.Join(fixed, ", "))
 		}
 	} else {
-		fmt.Fprintf(&b, "Update the %s with entity_key: only the fields given change", e.Name)
+		fmt.Fprintf(&b, "Update the fields given of the %s with entity_key", e.Name)
 		if len(fixed) > 0 {
-			fmt.Fprintf(&b, "; %s cannot", strings.Join(fixed, ", "))
+			fmt.Fprintf(&b, " (not %s)", strings.Join(fixed, ", "))
 		}
 	}
 	// What every write returns and records is said once, in the graph
