@@ -105,7 +105,13 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{eng: eng, interval: opts.ProgressInterval, log: opts.Logger, bookmarks: map[*mcp.ServerSession]neo4j.BookmarkManager{}}
-	sopts := &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}
+	// The graph schema every tool refers to goes to the client once, as
+	// the server's instructions, which clients put in the model's context;
+	// tools/list leaves it out of query_entities (format.MCPDescription).
+	sopts := &mcp.ServerOptions{
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Instructions: format.MCPInstructions(cat),
+	}
 	if opts.SearchTools {
 		// One page holds every tool, so filtering tools/list down to
 		// search_tools never hides it on a later page.
@@ -134,7 +140,7 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // definition renders a catalog tool for tools/list: the same name,
 // description, schema and read-only hints `ragforge-plan tools --format
-// mcp` prints.
+// mcp` prints (the graph schema is the server's instructions).
 func definition(t *tools.Tool) (*mcp.Tool, error) {
 	r := format.ToMCP(t)
 	var schema struct {

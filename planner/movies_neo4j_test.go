@@ -282,6 +282,55 @@ func TestQueryEntitiesCombinesAnyOfAndNot(t *testing.T) {
 	}
 }
 
+// TestQueryEntitiesNestsTheConditionGrammar: the schema defines the
+// condition grammar once ($defs) and refers to it at every level, so
+// groups nest in groups and relationship tests in relationship tests, as
+// far as Parse allows (four levels).
+func TestQueryEntitiesNestsTheConditionGrammar(t *testing.T) {
+	d, g, f := loadMovies(t)
+	directors := map[string]bool{}
+	for _, x := range g.Directed {
+		directors[x.Person] = true
+	}
+	// Movies with an actor who also directed a film: a relationship test
+	// inside a relationship test's conditions.
+	got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[
+		{"via":"ACTED_IN","conditions":[{"via":"DIRECTED"}]}]}`)
+	var want []string
+	for _, m := range g.Movies {
+		if slices.ContainsFunc(g.ActedIn, func(a actedIn) bool { return a.Movie == m.Title && directors[a.Person] }) {
+			want = append(want, m.Title)
+		}
+	}
+	if want = sorted(want); len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("movies with an actor who directed: got %v, want %v", got, want)
+	}
+	// Released in the 1990s, or after 2005 and not with Tom Hanks: groups
+	// inside a group.
+	got = f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"any_of":[
+		{"not":[{"any_of":[{"field":"released","operator":"<","value":1990},{"field":"released","operator":">=","value":2000}]}]},
+		{"not":[{"field":"released","operator":"<=","value":2005},{"via":"ACTED_IN","conditions":[{"field":"name","operator":"=","value":"Tom Hanks"}]}]}]}]}`)
+	hanks := g.moviesOf("Tom Hanks")
+	want = nil
+	for _, m := range g.Movies {
+		nineties := m.Released >= 1990 && m.Released < 2000
+		if nineties || !(m.Released <= 2005 && slices.Contains(hanks, m.Title)) {
+			want = append(want, m.Title)
+		}
+	}
+	if want = sorted(want); len(want) == 0 || len(want) == len(g.Movies) || !slices.Equal(got, want) {
+		t.Errorf("nested groups: got %v, want %v", got, want)
+	}
+	// Five levels are refused, naming the limit.
+	deep := `{"field":"released","operator":">","value":1}`
+	for range 5 {
+		deep = `{"any_of":[` + deep + `]}`
+	}
+	if _, err := f.plan(tools.QueryEntities, `{"entity_type":"Movie","conditions":[`+deep+`]}`, nil); err == nil || !strings.Contains(err.Error(), "nest at most 4 levels") {
+		t.Errorf("five levels: %v, want a refusal naming the limit", err)
+	}
+}
+
 func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), sub) }
 
 func TestQueryEntitiesIgnoresCaseOnlyWhenAsked(t *testing.T) {

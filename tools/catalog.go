@@ -58,6 +58,12 @@ type Tool struct {
 	// Description tells the agent what the tool does and everything about
 	// the graph it needs to call it well.
 	Description string `json:"description"`
+	// GraphSchema is set on the one tool whose description carries the
+	// graph's schema (query_entities): that part of Description, the
+	// entities, fields and relationships the other tools refer to. An MCP
+	// server sends it once, as its instructions, and the MCP rendering
+	// leaves it out of the tool (see [Catalog.GraphSchema]).
+	GraphSchema string `json:"-"`
 	// InputSchema is the JSON Schema (draft 2020-12) of the arguments.
 	InputSchema json.RawMessage `json:"input_schema"`
 	// ReadOnly says calling the tool changes nothing (true for every
@@ -123,6 +129,21 @@ func (c *Catalog) Names() []string {
 	return names
 }
 
+// GraphSchema is the graph's schema the generated tools refer to: every
+// entity query_entities offers with its unique field and fields (types,
+// descriptions, computed expressions) and every relationship with its
+// properties. query_entities' description carries it, so a whole catalog
+// describes the graph once; an MCP server sends it as its instructions
+// instead, and an application that hands its LLM only some tools (tool
+// retrieval) puts it in the system prompt. It is "" when the catalog has
+// no query_entities.
+func (c *Catalog) GraphSchema() string {
+	if t := c.Tool(QueryEntities); t != nil {
+		return t.GraphSchema
+	}
+	return ""
+}
+
 // Limits returns the limits the catalog was generated with (defaults
 // filled), which the planner applies when an agent omits a limit.
 func (c *Catalog) Limits() Limits { return c.limits }
@@ -151,7 +172,7 @@ func Generate(m *model.Model, opts Options) (*Catalog, error) {
 		c.caps = *opts.Capabilities
 	}
 	c.edges = collectEdges(m)
-	g := &generator{c: c, m: m, opts: opts}
+	g := &generator{c: c, m: m, opts: opts, described: &described{kind: map[string]model.Type{}}}
 	g.queryEntities()
 	g.getEntityByID()
 	if !opts.NoRelationships {

@@ -145,37 +145,53 @@ func TestRawCypherToolSaysItIsReadOnly(t *testing.T) {
 	}
 }
 
-func TestDescriptionsTellTheAgentTheGraph(t *testing.T) {
+// TestDescriptionsTellTheAgentTheGraphOnce: query_entities' description
+// carries the graph schema (entities, fields, relationships), the other
+// tools refer to it instead of describing the graph again.
+func TestDescriptionsTellTheAgentTheGraphOnce(t *testing.T) {
 	c := codeRAG(t, allOn)
-	q := c.Tool(tools.QueryEntities).Description
-	for _, want := range []string{
-		"uuid (string) - Stable identifier of the scope [UNIQUE FIELD]",
-		"line_count (integer, computed: endLine - startLine + 1)",
-		"modified_at (datetime, computed by a Cypher subquery)",
-		"type (enum: function|method|type|interface|var|const)",
-		"- File (unique id: path): A source file",
-		"CONTAINS, STARTS WITH",
-		"ORDER BY",
-	} {
-		if !strings.Contains(q, want) {
-			t.Errorf("query_entities description lacks %q", want)
-		}
+	q := c.Tool(tools.QueryEntities)
+	graph := c.GraphSchema()
+	if graph == "" || q.GraphSchema != graph || !strings.Contains(q.Description, graph) {
+		t.Fatalf("query_entities does not carry the graph schema:\n%s", q.Description)
 	}
-	x := c.Tool(tools.ExploreRelationships).Description
 	for _, want := range []string{
+		"uuid string: Stable identifier of the scope",
+		"line_count integer = endLine - startLine + 1",
+		"modified_at datetime = a Cypher subquery",
+		"type function|method|type|interface|var|const",
+		"- File (path): A source file",
 		"File --[CONTAINS]--> Scope: Top-level declarations of the file",
 		"File --[IMPORTS]--> Directory|ExternalLibrary",
 		"Scope --[HAS_CHANGE {order: integer}]--> Change",
 		"Directory --[CONTAINS]--> Directory|File",
 	} {
-		if !strings.Contains(x, want) {
-			t.Errorf("explore_relationships description lacks %q", want)
+		if !strings.Contains(graph, want) {
+			t.Errorf("the graph schema lacks %q", want)
 		}
 	}
-	if strings.Count(x, "File --[CONTAINS]--> Scope") != 1 {
-		t.Errorf("an edge declared from both ends is listed twice:\n%s", x)
+	for _, want := range []string{"CONTAINS, STARTS WITH", "order_by", "any_of"} {
+		if !strings.Contains(q.Description, want) {
+			t.Errorf("query_entities description lacks %q", want)
+		}
 	}
-	if s := c.Tool(tools.SemanticSearch).Description; !strings.Contains(s, "scope_source_embeddings: Scope.source") {
+	if strings.Count(graph, "File --[CONTAINS]--> Scope") != 1 {
+		t.Errorf("an edge declared from both ends is listed twice:\n%s", graph)
+	}
+	for _, tool := range c.Tools {
+		if tool.Name == tools.QueryEntities {
+			continue
+		}
+		for _, once := range []string{"Declared name, e.g. ServeHTTP", "Top-level declarations of the file"} {
+			if strings.Contains(tool.Description, once) {
+				t.Errorf("%s describes the graph again (%q):\n%s", tool.Name, once, tool.Description)
+			}
+		}
+	}
+	if x := c.Tool(tools.ExploreRelationships).Description; !strings.Contains(x, "see the graph schema") {
+		t.Errorf("explore_relationships does not refer to the graph schema:\n%s", x)
+	}
+	if s := c.Tool(tools.SemanticSearch).Description; !strings.Contains(s, "scope_source_embeddings (Scope.source, default)") {
 		t.Errorf("semantic_search description lacks the index and its field:\n%s", s)
 	}
 }
@@ -183,7 +199,7 @@ func TestDescriptionsTellTheAgentTheGraph(t *testing.T) {
 func TestSpecializedToolsOfferTheModesTheRulesDerived(t *testing.T) {
 	c := codeRAG(t, tools.Options{})
 	d := c.Tool(tools.TextPatternSearch).Description
-	if !strings.Contains(d, "Scope.source: Full source text of the declaration [modes: contains, regex]") {
+	if !strings.Contains(d, "Scope.source [contains, regex]") {
 		t.Errorf("tool_modes narrowing not shown:\n%s", d)
 	}
 	if strings.Contains(d, "Scope.uuid") {
@@ -412,23 +428,20 @@ func TestAddingAFieldChangesDescriptionsAndSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := c.Tool(tools.QueryEntities).Description; !strings.Contains(d, "owner (string) - Team that owns the file") {
-		t.Errorf("query_entities does not describe the new field:\n%s", d)
+	if d := c.GraphSchema(); !strings.Contains(d, "owner string: Team that owns the file") || !strings.Contains(d, "reviewed_at datetime: Last code review") {
+		t.Errorf("the graph schema does not describe the new fields:\n%s", d)
 	}
-	if d := c.Tool(tools.TextPatternSearch).Description; !strings.Contains(d, "File.owner: Team that owns the file") {
-		t.Errorf("text_pattern_search does not offer the new field:\n%s", d)
+	if d := c.Tool(tools.TextPatternSearch).Description; !strings.Contains(d, "every string field") {
+		t.Errorf("text_pattern_search does not offer every string field:\n%s", d)
 	}
-	if d := c.Tool(tools.DatetimeRangeSearch).Description; !strings.Contains(d, "File.reviewed_at: Last code review") {
-		t.Errorf("datetime_range_search does not offer the new field:\n%s", d)
+	if err := c.Validate(tools.TextPatternSearch, json.RawMessage(`{"entity_type":"File","field":"owner","pattern":"net"}`)); err != nil {
+		t.Errorf("new string field rejected: %v", err)
 	}
 	if err := c.Validate(tools.QueryEntities, json.RawMessage(`{"entity_type":"File","conditions":[{"field":"owner","operator":"=","value":"net"}]}`)); err != nil {
 		t.Errorf("new field rejected: %v", err)
 	}
 	if err := c.Validate(tools.DatetimeRangeSearch, json.RawMessage(`{"entity_type":"File","field":"reviewed_at","datetime":"2024-01-01"}`)); err != nil {
 		t.Errorf("new datetime field rejected: %v", err)
-	}
-	if !strings.Contains(string(c.Tool(tools.QueryEntities).InputSchema), `"owner"`) {
-		t.Error("query_entities schema lacks the new field")
 	}
 	old := codeRAG(t, tools.Options{})
 	if err := old.Validate(tools.QueryEntities, json.RawMessage(`{"entity_type":"File","conditions":[{"field":"owner","operator":"=","value":"net"}]}`)); err == nil {

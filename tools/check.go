@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ragforge/ragforge/model"
 )
@@ -559,6 +560,8 @@ func (c *Catalog) checkDatetimeRange(a *DatetimeRangeSearchArgs, p *problems) {
 	case "relative":
 		if a.RelativePeriod == "" {
 			p.add("/relative_period", "mode relative needs relative_period")
+		} else if _, _, err := RelativePeriod(a.RelativePeriod, time.Time{}); err != nil {
+			p.add("/relative_period", "%v", err)
 		}
 		unused("datetime", a.Datetime)
 		unused("start_datetime", a.StartDatetime)

@@ -3,10 +3,17 @@ package tools
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ragforge/ragforge/model"
 )
+
+// The graph is described once, in the overview query_entities carries:
+// every entity with its unique field, every field with its type and
+// description, every relationship with its properties. The other tools
+// name the fields and relationships they offer and refer to it, so a
+// catalog pays for each description once (issue 20).
 
 // typeLabel renders a field's type for a description: the declared type,
 // an enum's values, and for a computed field what it is computed from, so
@@ -15,46 +22,247 @@ import (
 func typeLabel(f *fieldOffer) string {
 	t := string(f.Field.Type)
 	if f.Field.Type == model.Enum {
-		t = "enum: " + strings.Join(f.Field.Values, "|")
+		t = strings.Join(f.Field.Values, "|")
 	}
 	if f.Computed != nil {
 		if f.Computed.Expression != "" {
-			t += ", computed: " + f.Computed.Expression
+			t += " = " + f.Computed.Expression
 		} else {
-			t += ", computed by a Cypher subquery"
+			t += " = a Cypher subquery"
 		}
 	}
 	return t
 }
 
-// fieldLine renders one field of an entity block.
-func fieldLine(e *model.Entity, f *fieldOffer, extra string) string {
+// described records the fields the overview describes ("Entity.field",
+// in order, with their kind), so a tool that offers a field the overview
+// lacks (an entity query_entities does not offer) describes it itself,
+// and a tool that offers every field of a kind says so.
+type described struct {
+	keys []string
+	kind map[string]model.Type
+}
+
+func (d *described) add(e *model.Entity, f *model.Field) {
+	k := e.Name + "." + f.Name
+	d.keys = append(d.keys, k)
+	d.kind[k] = f.Type.Kind()
+}
+
+func (d *described) has(e *model.Entity, f *model.Field) bool {
+	_, ok := d.kind[e.Name+"."+f.Name]
+	return ok
+}
+
+// leftOut lists the described fields of kind that offered (keys
+// "Entity.field") leaves out: a name left out of every entity that has it
+// once (entity_key), others with their entity (Scope.uuid).
+func (d *described) leftOut(kind model.Type, offered map[string]bool) []string {
+	somewhere := map[string]bool{}
+	for _, k := range d.keys {
+		if _, name, _ := strings.Cut(k, "."); d.kind[k] == kind && offered[k] {
+			somewhere[name] = true
+		}
+	}
+	var out []string
+	for _, k := range d.keys {
+		_, name, _ := strings.Cut(k, ".")
+		switch {
+		case d.kind[k] != kind || offered[k]:
+		case somewhere[name]:
+			out = append(out, k)
+		case !slices.Contains(out, name):
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// overview describes the entities query_entities offers and the
+// relationships between them. A field every entity has alike (name, type,
+// operators, no two descriptions that differ) is written once for all; a
+// field whose name, type and description repeat an earlier entity's is
+// written without its description.
+func (g *generator) overview(offers []*entityOffer, odd map[*fieldOffer]bool) string {
+	field := func(f *fieldOffer, describe bool) string {
+		s := f.Field.Name + " " + typeLabel(f)
+		if describe && f.Field.Description != "" {
+			s += ": " + f.Field.Description
+		}
+		if odd[f] {
+			s += " {operators " + strings.Join(f.Modes, ", ") + "}"
+		}
+		return s
+	}
+	shared := sharedFields(offers)
 	var b strings.Builder
-	fmt.Fprintf(&b, "  * %s (%s)", f.Field.Name, typeLabel(f))
-	if f.Field.Description != "" {
-		b.WriteString(" - " + f.Field.Description)
+	b.WriteString(GraphSchemaTitle + " (the tools refer to it). Entities (unique id field) and fields (name type: description; type = expression: computed, read-only):\n")
+	if len(offers) > 1 && len(shared) > 0 {
+		var parts []string
+		for _, f := range shared {
+			parts = append(parts, field(f, true))
+		}
+		b.WriteString("Every entity has " + strings.Join(parts, "; ") + "\n")
 	}
-	if f.Field.Name == e.UniqueField {
-		b.WriteString(" [UNIQUE FIELD]")
+	said := map[string]bool{}
+	for _, o := range offers {
+		fmt.Fprintf(&b, "- %s (%s)", o.Entity.Name, o.Entity.UniqueField)
+		if o.Entity.Description != "" {
+			b.WriteString(": " + o.Entity.Description)
+		}
+		var parts []string
+		for _, f := range o.Fields {
+			g.described.add(o.Entity, f.Field)
+			if len(offers) > 1 && slices.ContainsFunc(shared, func(s *fieldOffer) bool { return s.Field.Name == f.Field.Name }) {
+				continue
+			}
+			key := f.Field.Name + " " + typeLabel(f) + ": " + f.Field.Description
+			parts = append(parts, field(f, !said[key]))
+			said[key] = true
+		}
+		if len(parts) > 0 {
+			b.WriteString("\n  " + strings.Join(parts, "; "))
+		}
+		b.WriteByte('\n')
 	}
-	b.WriteString(extra)
+	if len(g.c.edges) > 0 {
+		b.WriteString(relationshipList(g.c.edges))
+		g.edgesDescribed = true
+	}
+	b.WriteString(provenanceLine(g.m))
 	return b.String()
 }
 
-// entityHeader renders an entity's heading line with its unique field.
-func entityHeader(e *model.Entity) string {
-	h := fmt.Sprintf("- %s (unique id: %s)", e.Name, e.UniqueField)
-	if e.Description != "" {
-		h += ": " + e.Description
+// sharedFields lists the fields every offer has alike: the same name,
+// type and operators, and at most one description (a field without one
+// takes the others'). It returns the offer of the first entity that
+// describes each, in the first entity's order.
+func sharedFields(offers []*entityOffer) []*fieldOffer {
+	if len(offers) == 0 {
+		return nil
 	}
-	return h
+	var out []*fieldOffer
+	for _, f := range offers[0].Fields {
+		best, ok := f, true
+		for _, o := range offers[1:] {
+			h := o.field(f.Field.Name)
+			if h == nil || typeLabel(h) != typeLabel(f) || !slices.Equal(h.Modes, f.Modes) ||
+				h.Field.Description != "" && best.Field.Description != "" && h.Field.Description != best.Field.Description {
+				ok = false
+				break
+			}
+			if best.Field.Description == "" {
+				best = h
+			}
+		}
+		if ok {
+			out = append(out, best)
+		}
+	}
+	return out
 }
 
-// uniqueFields renders "Scope.uuid, File.path, …" for the entities given.
+// provenanceLine says once, for every write tool, what a write records
+// (source and confidence from its arguments) and returns.
+func provenanceLine(m *model.Model) string {
+	p := m.Provenance
+	writes := false
+	for _, e := range m.Entities {
+		writes = writes || e.Writable.Any()
+		for _, r := range e.Relationships {
+			writes = writes || r.Writable
+		}
+	}
+	if !writes {
+		return ""
+	}
+	var args, fields []string
+	if p != nil && p.SourceField != "" {
+		args, fields = append(args, "source (where you learned it)"), append(fields, p.SourceField)
+	}
+	if p != nil && p.ConfidenceField != "" {
+		args, fields = append(args, "confidence"), append(fields, p.ConfidenceField)
+	}
+	s := "Writes return {entity_key (of an entity), created, message}"
+	if len(args) > 0 {
+		s += " and record their " + strings.Join(args, " and ") + " as " + strings.Join(fields, " and ")
+	}
+	return s + ".\n"
+}
+
+// InGraphSchema reports whether the graph schema of m's catalog describes
+// the entity (field "") or its field: whether query_entities offers it.
+// Tools built outside this package (the write tools, traverse) refer to
+// the schema for what it describes and describe the rest themselves.
+func InGraphSchema(m *model.Model, entity, field string) bool {
+	for _, o := range queryOffers(m) {
+		if o.Entity.Name == entity {
+			return field == "" || o.field(field) != nil
+		}
+	}
+	return false
+}
+
+// relationshipList renders every relationship once: the stored direction,
+// its properties and description.
+func relationshipList(edges []edge) string {
+	var b strings.Builder
+	b.WriteString("Relationships (--> is the stored direction, -- undirected; {properties}):\n")
+	for _, e := range mergeTargets(edges) {
+		b.WriteString("- " + e.String())
+		if e.Description != "" {
+			b.WriteString(": " + e.Description)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// GraphSchemaTitle opens the graph schema; tools refer to it by this name
+// wherever it is (query_entities' description, an MCP server's
+// instructions).
+const GraphSchemaTitle = "Graph schema"
+
+// relationshipsRef is how a tool that follows relationships names them:
+// a reference to the graph schema when it has them, else the list.
+func (g *generator) relationshipsRef() string {
+	if g.edgesDescribed {
+		return "Relationships: see the graph schema.\n"
+	}
+	return relationshipList(g.c.edges)
+}
+
+// propertyLabel renders a relationship property: its type, an enum's
+// values, a number's bounds.
+func propertyLabel(f *model.Field) string {
+	t := string(f.Type)
+	if f.Type == model.Enum {
+		t = strings.Join(f.Values, "|")
+	}
+	if f.Min != nil || f.Max != nil {
+		t += " "
+		if f.Min != nil {
+			t += strconv.FormatFloat(*f.Min, 'f', -1, 64)
+		}
+		t += ".."
+		if f.Max != nil {
+			t += strconv.FormatFloat(*f.Max, 'f', -1, 64)
+		}
+	}
+	return t
+}
+
+// uniqueFields renders "Scope.uuid, File.path, …" for the entities given,
+// or the one name they all use ("entity_key").
 func uniqueFields(entities []*model.Entity) string {
 	parts := make([]string, len(entities))
+	same := true
 	for i, e := range entities {
 		parts[i] = e.Name + "." + e.UniqueField
+		same = same && e.UniqueField == entities[0].UniqueField
+	}
+	if same && len(entities) > 1 {
+		return entities[0].UniqueField
 	}
 	return strings.Join(parts, ", ")
 }
@@ -88,93 +296,127 @@ func commonModes(offers []*entityOffer) []string {
 	return lists[best]
 }
 
-// specializedFieldList renders the "Available … fields" list of a
-// specialized tool: Entity.field (type): description, with the field's
-// modes when they differ from the common list.
-func specializedFieldList(offers []*entityOffer, label string, showModes bool) string {
-	all := commonModes(offers)
-	var b strings.Builder
+// fieldList renders the fields of kind a specialized tool offers:
+// "every string field but Scope.uuid" when the overview describes them
+// all and that is shorter, else by entity ("Scope: name, file; File:
+// path"), with type and description for a field the overview lacks; and a
+// field's own modes when they differ from the common list.
+func (g *generator) fieldList(offers []*entityOffer, kind model.Type, showModes bool) string {
+	common := commonModes(offers)
+	own := func(f *fieldOffer) string {
+		if !showModes || slices.Equal(f.Modes, common) {
+			return ""
+		}
+		return " [" + ownModes(f.Modes, common) + "]"
+	}
+	offered := map[string]bool{}
+	all := true
+	var odd []string
 	for _, o := range offers {
 		for _, f := range o.Fields {
-			fmt.Fprintf(&b, "- %s.%s", o.Entity.Name, f.Field.Name)
-			if f.Field.Type == model.Enum {
-				fmt.Fprintf(&b, " [%s]", strings.Join(f.Field.Values, ", "))
-			} else if f.Computed != nil {
-				b.WriteString(" (" + typeLabel(f) + ")")
-			} else if f.Field.Type != model.Type(label) {
-				fmt.Fprintf(&b, " (%s)", f.Field.Type)
+			offered[o.Entity.Name+"."+f.Field.Name] = true
+			all = all && g.described.has(o.Entity, f.Field)
+			if m := own(f); m != "" {
+				odd = append(odd, o.Entity.Name+"."+f.Field.Name+m)
 			}
-			if f.Field.Description != "" {
-				b.WriteString(": " + f.Field.Description)
-			}
-			if showModes && !slices.Equal(f.Modes, all) {
-				fmt.Fprintf(&b, " [%s: %s]", modesWord(label), strings.Join(f.Modes, ", "))
-			}
-			b.WriteByte('\n')
 		}
 	}
-	return b.String()
-}
-
-// modesWord is what the seeds call a specialized tool's modes argument:
-// number_range_search says operator, the others mode.
-func modesWord(kind string) string {
-	if kind == string(model.Number) {
-		return "operators"
+	if all {
+		missing := g.described.leftOut(kind, offered)
+		if len(missing) < len(offered) {
+			s := "every " + string(kind) + " field"
+			if len(missing) > 0 {
+				s += " but " + strings.Join(missing, ", ")
+			}
+			if len(odd) > 0 {
+				s += "; " + strings.Join(odd, ", ")
+			}
+			return s + "\n"
+		}
 	}
-	return "modes"
-}
-
-// modeHelp explains what each specialized-tool mode does, for the modes a
-// tool actually offers. It says nothing about which type has which modes:
-// that mapping is the CUE schema's and is read from the model.
-var modeHelp = map[string]string{
-	"contains":        "value contains pattern",
-	"starts_with":     "value starts with pattern",
-	"ends_with":       "value ends with pattern",
-	"exact":           "value equals pattern",
-	"regex":           "pattern is an RE2 regular expression matching the whole value (no backreferences or lookaround)",
-	"glob":            "shell wildcards: * any run of characters, ? one character, [abc] one of",
-	"fuzzy":           "tolerates typos (edit distance up to 2 per word)",
-	"equal":           "= value",
-	"gt":              "> value",
-	"gte":             ">= value",
-	"lt":              "< value",
-	"lte":             "<= value",
-	"between":         "value <= x <= upper_value",
-	"approximately":   fmt.Sprintf("within tolerance of value (default tolerance: %g%% of value)", DefaultTolerancePercent),
-	"rounded_equal":   fmt.Sprintf("rounds to value: floor(value/round_to)*round_to <= x < that + round_to (round_to default %g)", DefaultRoundTo),
-	"percentile":      fmt.Sprintf("at or above the given percentile of the field's values (percentile, default %g)", DefaultPercentile),
-	"outlier":         fmt.Sprintf("more than k standard deviations from the mean (k, default %g)", DefaultOutlierK),
-	"histogram":       fmt.Sprintf("returns counts per bucket instead of entities (buckets, default %d, or bucket_width)", DefaultBuckets),
-	"before":          "strictly before datetime",
-	"after":           "strictly after datetime",
-	"relative":        "within relative_period, up to now",
-	"in":              "value is one of values",
-	"not_in":          "value is none of values (exclude: true)",
-	"within_distance": "within radius_km of latitude/longitude, nearest first",
-	"is":              "value is the given boolean",
-}
-
-// modeLines renders "- mode: help" for the given modes.
-func modeLines(modes []string) string {
 	var b strings.Builder
-	for _, m := range modes {
-		if h, ok := modeHelp[m]; ok {
-			fmt.Fprintf(&b, "- %s: %s\n", m, h)
-		} else {
-			fmt.Fprintf(&b, "- %s\n", m)
+	for i, o := range offers {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(o.Entity.Name + ": ")
+		for j, f := range o.Fields {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.Field.Name)
+			if !g.described.has(o.Entity, f.Field) {
+				b.WriteString(" (" + typeLabel(f))
+				if f.Field.Description != "" {
+					b.WriteString(": " + f.Field.Description)
+				}
+				b.WriteString(")")
+			}
+			b.WriteString(own(f))
 		}
 	}
+	b.WriteByte('\n')
 	return b.String()
 }
 
-// modesHeader introduces the mode list of a specialized tool, saying which
-// modes a field without its own list offers.
-func modesHeader(word string, offers []*entityOffer) string {
-	common := commonModes(offers)
-	if slices.Equal(common, unionModes(offers)) {
-		return "\n" + word + " (a field offers all of them unless its own are listed):\n"
+// ownModes renders a field's modes beside the common list: the extra ones
+// ("+fuzzy") when it offers all of the common list, else its own list.
+func ownModes(modes, common []string) string {
+	var extra []string
+	for _, m := range common {
+		if !slices.Contains(modes, m) {
+			return strings.Join(modes, ", ")
+		}
 	}
-	return "\n" + word + " (a field offers " + strings.Join(common, ", ") + " unless its own are listed):\n"
+	for _, m := range modes {
+		if !slices.Contains(common, m) {
+			extra = append(extra, "+"+m)
+		}
+	}
+	return strings.Join(extra, ", ")
+}
+
+// patternHelp and numberHelp explain the modes of text_pattern_search
+// and number_range_search that need it, for the modes a tool actually
+// offers. They say nothing about which type has which modes: that mapping
+// is the CUE schema's and is read from the model.
+var (
+	patternHelp = map[string]string{
+		"regex": "RE2, matching the whole value",
+		"glob":  "shell wildcards",
+		"fuzzy": "tolerates typos (2 edits a word)",
+	}
+	numberHelp = map[string]string{
+		"between":       "value..upper_value",
+		"approximately": fmt.Sprintf("within tolerance (default %g%% of value)", DefaultTolerancePercent),
+		"rounded_equal": "value once floored to round_to",
+		"percentile":    "from the percentile-th percentile up",
+		"outlier":       "over k standard deviations from the mean",
+		"histogram":     "counts per bucket (buckets or bucket_width)",
+	}
+	// plainModes say what they do by their names (datetime_range_search's
+	// description explains its modes itself), so no description repeats
+	// them beside the schema's enum.
+	plainModes = []string{"contains", "starts_with", "ends_with", "exact", "equal", "gt", "gte", "lt", "lte", "before", "after", "between", "relative", "in", "not_in", "within_distance", "is"}
+)
+
+// modeNotes explains the modes of a specialized tool that need it (its
+// input schema lists them all); a mode only some fields offer says so,
+// and those fields show it in brackets.
+func modeNotes(offers []*entityOffer, modes []string, helps map[string]string) string {
+	common := commonModes(offers)
+	var notes []string
+	for _, m := range modes {
+		h := helps[m]
+		if !slices.Contains(common, m) {
+			h = strings.TrimPrefix(h+", only where marked", ", ")
+		}
+		if h != "" {
+			notes = append(notes, m+": "+h)
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return strings.Join(notes, "; ") + ".\n"
 }

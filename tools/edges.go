@@ -76,7 +76,7 @@ func (e edge) String() string {
 	if len(e.Properties) > 0 {
 		parts := make([]string, len(e.Properties))
 		for i, p := range e.Properties {
-			parts[i] = fmt.Sprintf("%s: %s", p.Name, p.Type)
+			parts[i] = p.Name + ": " + propertyLabel(p)
 		}
 		props = " {" + strings.Join(parts, ", ") + "}"
 	}

@@ -129,7 +129,9 @@ func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p
 		}
 		c.checkConds(o, r.Conditions, at+"/conditions", depth+1, p)
 	}
-	if len(r.RelationshipConditions) > 0 {
+	if len(r.RelationshipConditions) > maxConditions {
+		p.add(at+"/relationship_conditions", "at most %d conditions in one list", maxConditions)
+	} else if len(r.RelationshipConditions) > 0 {
 		ro := relationshipOffer(c.edges, start, r.Via)
 		for i := range r.RelationshipConditions {
 			rc := &r.RelationshipConditions[i]

@@ -10,7 +10,13 @@ import (
 // agent (entity_type before field before value) and golden files stay
 // readable.
 type schema struct {
-	Type             string
+	// Ref points at a definition of the root's Defs ("#/$defs/condition");
+	// a schema with Ref has nothing else, since OpenAI's strict mode
+	// rejects siblings of $ref.
+	Ref  string
+	Type string
+	// Types is a list of types ("type": [...]), when Type is empty.
+	Types            []string
 	Description      string
 	Enum             []string
 	Default          any
@@ -27,6 +33,10 @@ type schema struct {
 	AnyOf            []*schema
 	Props            []prop
 	Required         []string
+	// Defs are the root's definitions ("$defs"), written last: a grammar
+	// that nests (conditions in conditions) is written once and referred
+	// to at every level.
+	Defs []prop
 }
 
 // prop is one named property of an object schema.
@@ -65,8 +75,17 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 		b.WriteByte(':')
 		b.Write(marshal(v))
 	}
-	if s.Type != "" {
+	if s.Ref != "" {
+		put("$ref", s.Ref)
+	}
+	// An enum of strings says its type: "type": "string" beside it would
+	// cost every enum of every catalog tokens and tell the agent nothing.
+	// (Gemini's rendering and OpenAI's strict one, which want it, add it.)
+	if s.Type != "" && (s.Type != "string" || s.Enum == nil) {
 		put("type", s.Type)
+	}
+	if s.Types != nil {
+		put("type", s.Types)
 	}
 	if s.Description != "" {
 		put("description", s.Description)
@@ -117,6 +136,9 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 			put("required", s.Required)
 		}
 		put("additionalProperties", false)
+	}
+	if s.Defs != nil {
+		put("$defs", orderedProps(s.Defs))
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil

@@ -36,36 +36,26 @@ func (g *generator) semanticSearch() {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("Find entities whose text is closest in meaning to a natural-language query: the query is embedded with the index's model and compared with the stored embeddings. Returns unique ids, scores and a short snippet; fetch full entities with get_entity_by_id.\n\n")
-	b.WriteString("Vector indexes (index: Entity.field it embeds):\n")
+	b.WriteString("Find entities closest in meaning to a natural-language query (embedded with the index's model): unique ids, scores and a snippet. conditions: field tests (query_entities) on the hits.\nIndexes: ")
+	var idx []string
 	for _, e := range entities {
 		for i, vi := range e.VectorIndexes {
-			fmt.Fprintf(&b, "- %s: %s.%s", vi.Name, e.Name, vi.Field)
-			var notes []string
-			if vi.Model != "" {
-				notes = append(notes, vi.Model)
-			}
+			s := vi.Name + " (" + e.Name + "." + vi.Field
 			if i == 0 && len(e.VectorIndexes) > 1 {
-				notes = append(notes, "default for "+e.Name)
+				s += ", default"
 			}
-			if len(notes) > 0 {
-				b.WriteString(" (" + strings.Join(notes, ", ") + ")")
-			}
-			if f := e.Field(vi.Field); f != nil && f.Description != "" {
-				b.WriteString(" - " + f.Description)
-			}
-			b.WriteByte('\n')
+			idx = append(idx, s+")")
 		}
 	}
-	b.WriteString("Unique ids: " + uniqueFields(entities) + ". conditions filter the hits like query_entities conditions.")
+	b.WriteString(strings.Join(idx, ", ") + ".")
 	l := g.c.limits
 	in := object(
-		entityTypeProp(offerEntities(offers), "Entity to search"),
-		prop{"query", &schema{Type: "string", Description: "What to look for, in natural language", MinLength: count(1), MaxLength: count(4000)}},
-		prop{"index", &schema{Type: "string", Description: "Vector index to use (default: the entity's first)", Enum: indexNames}},
-		prop{"top_k", &schema{Type: "integer", Description: fmt.Sprintf("Number of results (default %d, at most %d)", l.DefaultTopK, l.MaxTopK), Default: l.DefaultTopK, Minimum: num(1), Maximum: num(float64(l.MaxTopK))}},
-		prop{"min_score", &schema{Type: "number", Description: "Minimum similarity score, 0 to 1", Default: DefaultMinScore, Minimum: num(0), Maximum: num(1)}},
-		conditionsProp("conditions", offers, "Optional filters on the hits"),
+		entityTypeProp(offerEntities(offers)),
+		prop{"query", &schema{Type: "string", MinLength: count(1), MaxLength: count(4000)}},
+		prop{"index", &schema{Type: "string", Enum: indexNames}},
+		prop{"top_k", &schema{Type: "integer", Default: l.DefaultTopK, Maximum: num(float64(l.MaxTopK))}},
+		prop{"min_score", &schema{Type: "number", Default: DefaultMinScore, Minimum: num(0), Maximum: num(1)}},
+		prop{"conditions", &schema{Type: "array", Items: fieldTest().require("field", "operator")}},
 	).require("entity_type", "query")
 	g.add(SemanticSearch, CategorySearch, b.String(), in, offers)
 }
@@ -97,22 +87,20 @@ func (g *generator) fulltextSearch() {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("Full-text search: ranks entities by how well their indexed text fields match words of the query (Lucene scoring). Use fuzzy for typos.\n\nFull-text indexes:\n")
-	for _, o := range offers {
-		ft := o.Entity.FullTextIndex
-		fmt.Fprintf(&b, "- %s: %s over %s", ft.Name, o.Entity.Name, strings.Join(o.fieldNames(), ", "))
-		if ft.Analyzer != "" {
-			fmt.Fprintf(&b, " (analyzer %s)", ft.Analyzer)
+	b.WriteString("Rank entities by how well their full-text indexed fields match the words of query (Lucene); fuzzy tolerates typos. Indexed: ")
+	for i, o := range offers {
+		if i > 0 {
+			b.WriteString("; ")
 		}
-		b.WriteByte('\n')
+		b.WriteString(o.Entity.Name + ": " + strings.Join(o.fieldNames(), ", "))
 	}
-	b.WriteString("Unique ids: " + uniqueFields(entitiesOf(offers)) + ".")
+	b.WriteString(".")
 	in := object(
-		entityTypeProp(offerEntities(offers), "Entity to search"),
-		prop{"query", &schema{Type: "string", Description: "Words to find", MinLength: count(1), MaxLength: count(1000)}},
-		prop{"fields", &schema{Type: "array", Description: "Search only these indexed fields (default: all)", Items: &schema{Type: "string", Enum: unionFields(offers)}, MinItems: count(1), UniqueItems: true}},
-		prop{"fuzzy", &schema{Type: "boolean", Description: "Match words within a small edit distance (typos)", Default: false}},
-		prop{"min_score", &schema{Type: "number", Description: "Minimum relevance score", Minimum: num(0)}},
+		entityTypeProp(offerEntities(offers)),
+		prop{"query", &schema{Type: "string", MinLength: count(1), MaxLength: count(1000)}},
+		prop{"fields", &schema{Type: "array", Description: "Default: all indexed", Items: &schema{Type: "string"}, MinItems: count(1), UniqueItems: true}},
+		prop{"fuzzy", &schema{Type: "boolean"}},
+		prop{"min_score", &schema{Type: "number", Minimum: num(0)}},
 		g.limitProp(),
 	).require("entity_type", "query")
 	g.add(FulltextSearch, CategorySearch, b.String(), in, offers)
@@ -138,11 +126,8 @@ func (c *Catalog) fuzzySupported(e *model.Entity, f *fieldOffer) bool {
 
 // specializedHead is the common schema head of the specialized tools:
 // entity_type and field.
-func specializedHead(offers []*entityOffer, fieldDesc string) []prop {
-	return []prop{
-		entityTypeProp(offerEntities(offers), "Entity to search"),
-		fieldProp("field", unionFields(offers), fieldDesc),
-	}
+func specializedHead(offers []*entityOffer) []prop {
+	return []prop{entityTypeProp(offerEntities(offers)), fieldProp("field")}
 }
 
 // textPatternSearch matches string fields against a pattern.
@@ -155,18 +140,17 @@ func (g *generator) textPatternSearch() {
 	}
 	modes := unionModes(offers)
 	var b strings.Builder
-	b.WriteString("Find entities whose text field matches a pattern.\n\nAvailable text fields:\n")
-	b.WriteString(specializedFieldList(offers, string(model.String), true))
-	b.WriteString(modesHeader("Modes", offers) + modeLines(modes))
-	b.WriteString("Matching ignores case unless case_sensitive is true.")
+	b.WriteString("Find entities whose string field matches pattern per mode, ignoring case unless case_sensitive.\nFields: ")
+	b.WriteString(g.fieldList(offers, model.String, true))
+	b.WriteString(modeNotes(offers, modes, patternHelp))
 	def := modes[0]
 	if slices.Contains(modes, "contains") {
 		def = "contains"
 	}
-	props := append(specializedHead(offers, "String field to match"),
-		prop{"pattern", &schema{Type: "string", Description: "Text, regular expression or glob, per mode", MinLength: count(1), MaxLength: count(1000)}},
+	props := append(specializedHead(offers),
+		prop{"pattern", &schema{Type: "string", MinLength: count(1), MaxLength: count(1000)}},
 		prop{"mode", &schema{Type: "string", Enum: modes, Default: def}},
-		prop{"case_sensitive", &schema{Type: "boolean", Default: false}},
+		prop{"case_sensitive", &schema{Type: "boolean"}},
 		g.limitProp(),
 	)
 	g.add(TextPatternSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field", "pattern"), offers)
@@ -181,42 +165,42 @@ func (g *generator) numberRangeSearch() {
 	}
 	ops := unionModes(offers)
 	var b strings.Builder
-	b.WriteString("Find entities by comparing a number field with a value.\n\nAvailable numeric fields:\n")
-	b.WriteString(specializedFieldList(offers, string(model.Number), true))
-	b.WriteString(modesHeader("Operators", offers) + modeLines(ops))
-	props := append(specializedHead(offers, "Numeric field (computed fields included)"),
+	b.WriteString("Find entities by comparing a number field with value per operator.\nFields: ")
+	b.WriteString(g.fieldList(offers, model.Number, true))
+	b.WriteString(modeNotes(offers, ops, numberHelp) + numberOrderHelp)
+	props := append(specializedHead(offers),
 		prop{"operator", &schema{Type: "string", Enum: ops}},
-		prop{"value", &schema{Type: "number", Description: "Value to compare with (all operators but percentile, outlier, histogram)"}},
+		prop{"value", &schema{Type: "number"}},
 	)
 	if slices.Contains(ops, "between") {
-		props = append(props, prop{"upper_value", &schema{Type: "number", Description: "Upper bound for between"}})
+		props = append(props, prop{"upper_value", &schema{Type: "number"}})
 	}
 	if slices.Contains(ops, "approximately") {
-		props = append(props, prop{"tolerance", &schema{Type: "number", Description: fmt.Sprintf("Allowed difference for approximately (default %g%% of value)", DefaultTolerancePercent), Minimum: num(0)}})
+		props = append(props, prop{"tolerance", &schema{Type: "number", Minimum: num(0)}})
 	}
 	if slices.Contains(ops, "rounded_equal") {
-		props = append(props, prop{"round_to", &schema{Type: "number", Description: "Bucket width for rounded_equal", Default: DefaultRoundTo, ExclusiveMinimum: num(0)}})
+		props = append(props, prop{"round_to", &schema{Type: "number", Default: DefaultRoundTo, ExclusiveMinimum: num(0)}})
 	}
 	if slices.Contains(ops, "percentile") {
-		props = append(props, prop{"percentile", &schema{Type: "number", Description: "Percentile for percentile, 0 to 100", Default: DefaultPercentile, Minimum: num(0), Maximum: num(100)}})
+		props = append(props, prop{"percentile", &schema{Type: "number", Default: DefaultPercentile, Minimum: num(0), Maximum: num(100)}})
 	}
 	if slices.Contains(ops, "outlier") {
-		props = append(props, prop{"k", &schema{Type: "number", Description: "Standard deviations for outlier", Default: DefaultOutlierK, ExclusiveMinimum: num(0)}})
+		props = append(props, prop{"k", &schema{Type: "number", Default: DefaultOutlierK, ExclusiveMinimum: num(0)}})
 	}
 	if slices.Contains(ops, "histogram") {
 		props = append(props,
-			prop{"buckets", &schema{Type: "integer", Description: "Bucket count for histogram", Default: DefaultBuckets, Minimum: num(1), Maximum: num(float64(g.c.limits.MaxBuckets))}},
-			prop{"bucket_width", &schema{Type: "number", Description: "Bucket width for histogram (instead of buckets)", ExclusiveMinimum: num(0)}})
+			prop{"buckets", &schema{Type: "integer", Default: DefaultBuckets, Maximum: num(float64(g.c.limits.MaxBuckets))}},
+			prop{"bucket_width", &schema{Type: "number", ExclusiveMinimum: num(0)}})
 	}
 	props = append(props,
-		prop{"order", &schema{Type: "string", Enum: Orders, Description: numberOrderHelp}},
+		prop{"order", &schema{Type: "string", Enum: Orders}},
 		g.limitProp())
 	g.add(NumberRangeSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field", "operator"), offers)
 }
 
 // numberOrderHelp describes number_range_search's order: with it, "the 10
 // largest over 200 lines" is one call (gt 200, order desc, limit 10).
-const numberOrderHelp = "Sort the entities by the field: asc (smallest first) or desc (largest first), e.g. gt with order desc and limit 10 gives the 10 largest above value. Default: lt and lte largest first, approximately nearest value first, percentile largest first, outlier farthest from the mean first, the others smallest first. Not for histogram."
+const numberOrderHelp = "order sorts by the field (gt, desc, limit 10: the 10 largest above value); default: smallest first, but largest for lt, lte, percentile, nearest for approximately, farthest for outlier."
 
 // relativePeriodPattern accepts the named periods and last_N_<unit>.
 const relativePeriodPattern = `^(today|yesterday|this_week|last_week|this_month|last_month|this_year|last_year|last_minute|last_hour|last_day|last_([1-9][0-9]{0,3})_(minutes|hours|days|weeks|months))$`
@@ -230,31 +214,28 @@ func (g *generator) datetimeRangeSearch() {
 	}
 	modes := unionModes(offers)
 	var b strings.Builder
-	b.WriteString("Find entities by when something happened: compare a datetime field with a date, a range, or a period up to now. Results are newest first.\n\nAvailable datetime fields:\n")
-	b.WriteString(specializedFieldList(offers, string(model.Datetime), true))
-	b.WriteString(modesHeader("Modes", offers))
-	for _, m := range modes {
-		switch m {
-		case "between":
-			b.WriteString("- between: start_datetime <= x <= end_datetime\n")
-		default:
-			b.WriteString(modeLines([]string{m}))
-		}
+	b.WriteString("Find entities by when something happened, newest first: a datetime field before or after datetime, between start_datetime and end_datetime, or within relative_period up to now (relative).\nFields: ")
+	b.WriteString(g.fieldList(offers, model.Datetime, true))
+	b.WriteString(modeNotes(offers, modes, nil))
+	b.WriteString("Datetimes: YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM], UTC by default; precision truncates both sides.")
+	if slices.Contains(modes, "relative") {
+		b.WriteString(" relative_period: today, yesterday, this_ or last_ + week|month|year (calendar; weeks from Monday), last_minute|hour|day, last_N_minutes|hours|days|weeks|months.")
 	}
-	b.WriteString("Datetimes: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], optionally with Z or +HH:MM (default UTC). relative_period: today, yesterday, this_week, last_week, this_month, last_month, this_year, last_year, last_minute, last_hour, last_day, or last_N_minutes|hours|days|weeks|months (e.g. last_7_days); named periods are calendar periods, weeks start on Monday. precision truncates the compared times.")
 	def := modes[0]
 	if slices.Contains(modes, "after") {
 		def = "after"
 	}
-	dt := func(desc string) *schema { return &schema{Type: "string", Description: desc, MaxLength: count(40)} }
-	props := append(specializedHead(offers, "Datetime field"),
+	// Parse reads every datetime it uses and refuses one it does not, so
+	// their length needs no bound of its own.
+	dt := func() *schema { return &schema{Type: "string"} }
+	props := append(specializedHead(offers),
 		prop{"mode", &schema{Type: "string", Enum: modes, Default: def}},
-		prop{"datetime", dt("For before and after")},
-		prop{"start_datetime", dt("Start for between")},
-		prop{"end_datetime", dt("End for between")},
+		prop{"datetime", dt()},
+		prop{"start_datetime", dt()},
+		prop{"end_datetime", dt()},
 	)
 	if slices.Contains(modes, "relative") {
-		props = append(props, prop{"relative_period", &schema{Type: "string", Description: "Period for relative", Pattern: relativePeriodPattern}})
+		props = append(props, prop{"relative_period", dt()})
 	}
 	props = append(props,
 		prop{"precision", &schema{Type: "string", Enum: Precisions, Default: Precisions[0]}},
@@ -270,22 +251,12 @@ func (g *generator) enumFilterSearch() {
 	if len(offers) == 0 {
 		return
 	}
-	var values []string
-	for _, o := range offers {
-		for _, f := range o.Fields {
-			for _, v := range f.Field.Values {
-				if !slices.Contains(values, v) {
-					values = append(values, v)
-				}
-			}
-		}
-	}
 	var b strings.Builder
-	b.WriteString("Find entities whose enum field has one of the given values (exclude: true for none of them).\n\nAvailable enum fields [values]:\n")
-	b.WriteString(specializedFieldList(offers, string(model.Enum), true))
-	props := append(specializedHead(offers, "Enum field"),
-		prop{"values", &schema{Type: "array", Description: "Values of the field (OR)", Items: &schema{Type: "string", Enum: values}, MinItems: count(1), UniqueItems: true}},
-		prop{"exclude", &schema{Type: "boolean", Description: "Keep entities whose value is none of values", Default: false}},
+	b.WriteString("Find entities whose enum field has one of values (exclude: none of them).\nFields: ")
+	b.WriteString(g.fieldList(offers, model.Enum, false))
+	props := append(specializedHead(offers),
+		prop{"values", &schema{Type: "array", Items: &schema{Type: "string"}, MinItems: count(1), UniqueItems: true}},
+		prop{"exclude", &schema{Type: "boolean"}},
 		g.limitProp(),
 	)
 	g.add(EnumFilterSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field", "values"), offers)
@@ -298,12 +269,12 @@ func (g *generator) distanceSearch() {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("Find entities within a distance of a place (WGS-84 latitude/longitude), nearest first; each result has its distance in km.\n\nAvailable point fields:\n")
-	b.WriteString(specializedFieldList(offers, string(model.Point), false))
-	props := append(specializedHead(offers, "Point field"),
+	b.WriteString("Find entities within radius_km of a place (WGS-84 latitude/longitude), nearest first, each with its distance in km.\nFields: ")
+	b.WriteString(g.fieldList(offers, model.Point, false))
+	props := append(specializedHead(offers),
 		prop{"latitude", &schema{Type: "number", Minimum: num(-90), Maximum: num(90)}},
 		prop{"longitude", &schema{Type: "number", Minimum: num(-180), Maximum: num(180)}},
-		prop{"radius_km", &schema{Type: "number", Description: "Search radius in kilometres", ExclusiveMinimum: num(0), Maximum: num(20100)}},
+		prop{"radius_km", &schema{Type: "number", ExclusiveMinimum: num(0), Maximum: num(20100)}},
 		g.limitProp(),
 	)
 	g.add(DistanceSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field", "latitude", "longitude", "radius_km"), offers)
@@ -325,41 +296,27 @@ func (g *generator) aggregateEntities() {
 	}
 	l := g.c.limits
 	var b strings.Builder
-	b.WriteString("Compute an aggregate over the entities matching conditions: COUNT, AVG, SUM, MIN or MAX, optionally per value of a group_by field (GROUP BY; groups sorted by result, largest first; page with offset). bucket groups a datetime group_by by period (labels 2024-05-01T13, 2024-05-01, Monday, 2024-05, 2024; UTC unless noted). having keeps groups by value, e.g. {\"operator\": \">\", \"value\": 10}.\n\n")
-	b.WriteString("Numeric fields for AVG/SUM (MIN/MAX also take datetime fields):\n")
-	for _, o := range offers {
-		var nums []string
-		for _, f := range o.Fields {
-			if k := f.Field.Type.Kind(); k == model.Number || k == model.Datetime {
-				nums = append(nums, fmt.Sprintf("%s (%s)", f.Field.Name, f.Field.Type))
-			}
-		}
-		if len(nums) > 0 {
-			fmt.Fprintf(&b, "- %s: %s\n", o.Entity.Name, strings.Join(nums, ", "))
-		}
-	}
-	b.WriteString("Any field of the entity can be used in group_by and conditions (see query_entities for the fields, relationship tests and groups).")
+	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
 	props := []prop{
-		entityTypeProp(offerEntities(offers), "Entity to aggregate"),
+		entityTypeProp(offerEntities(offers)),
 		{"operation", &schema{Type: "string", Enum: Operations}},
-		fieldProp("field", unionFields(offers), "Field to aggregate (not needed for COUNT); with over, a stored field of the related entity"),
-		fieldProp("group_by", unionFields(offers), "Field of entity_type whose values form the groups"),
-		{"bucket", &schema{Type: "string", Description: "Group a datetime group_by by period", Enum: Buckets}},
-		g.relationalConditionsProp("conditions", offers, "Conditions the entities must meet"),
+		fieldProp("field"),
+		fieldProp("group_by"),
+		{"bucket", &schema{Type: "string", Enum: Buckets}},
+		prop{"conditions", ref(conditionsDef)},
 	}
 	if len(g.c.edges) > 0 {
-		b.WriteString(" With over ({via, direction, entity, conditions, relationship_conditions}, as in a relationship test), the aggregate is over the entities related to the matching ones, each counted once per group: e.g. AVG of Movie.released over the movies a Person acted in; over.group_by groups by a property of that relationship instead.")
-		over := object(append(g.relatedProps(),
-			prop{"group_by", &schema{Type: "string", Description: "Relationship property to group by (instead of group_by)"}})...).require("via")
-		over.Description = "Aggregate the related entities one hop away instead"
+		b.WriteString(" over {via, direction, entity, conditions, relationship_conditions}, as in a relationship test, aggregates the entities related to the matching ones instead, each counted once per group (field is then a stored field of over.entity; e.g. AVG of Movie.released over the movies a Person acted in); over.group_by groups by a property of that relationship instead of group_by.")
+		over := object(append(g.relatedProps(), fieldProp("group_by"))...).require("via")
 		props = append(props, prop{"over", over})
 	}
 	having := object(
 		prop{"operator", &schema{Type: "string", Enum: HavingOperators}},
 		prop{"value", &schema{Type: "number"}},
 	).require("operator", "value")
-	props = append(props, prop{"having", having}, g.limitUpTo(l.MaxGroups, "groups"), g.offsetProp("Groups"))
+	props = append(props, prop{"having", having}, g.limitUpTo(l.MaxGroups), g.offsetProp())
 	in := object(props...).require("entity_type", "operation")
+	in.Defs = g.conditionDefs()
 	g.add(AggregateEntities, CategoryAnalytics, b.String(), in, offers)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -69,13 +70,67 @@ func (c *Catalog) Parse(tool string, args json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, fail(problems{{Message: "arguments are not valid JSON: " + err.Error()}})
 	}
+	if !t.Custom() {
+		listForms(tool, inst)
+	}
 	if err := c.compiled[tool].Validate(inst); err != nil {
 		return nil, fail(c.schemaProblems(t, err))
+	}
+	if !t.Custom() {
+		if p := leastCounts(inst); len(p) > 0 {
+			return nil, fail(p)
+		}
 	}
 	if t.Custom() {
 		return args, nil
 	}
 	return c.check(tool, args)
+}
+
+// listForms turns the older one-item forms of two arguments into the
+// lists the schemas show, so the schema checks both forms the same way
+// and each catalog describes one: order_by's single key ({field,
+// direction}) and explore_relationships' relationship_type (one type,
+// added first to relationship_types; check does the same on the decoded
+// arguments).
+func listForms(tool string, inst any) {
+	args, ok := inst.(map[string]any)
+	if !ok {
+		return
+	}
+	if key, ok := args["order_by"].(map[string]any); ok {
+		args["order_by"] = []any{key}
+	}
+	if typ, ok := args["relationship_type"]; ok && tool == ExploreRelationships {
+		types, _ := args["relationship_types"].([]any)
+		if !slices.Contains(types, typ) {
+			args["relationship_types"] = append([]any{typ}, types...)
+		}
+		delete(args, "relationship_type")
+	}
+}
+
+// countFloors are the generated tools' count arguments and their least
+// values, which the schemas leave unsaid (a count of results, hops or
+// buckets is at least 1, an offset at least 0).
+var countFloors = map[string]int64{"limit": 1, "depth": 1, "max_length": 1, "top_k": 1, "buckets": 1, "offset": 0}
+
+// leastCounts refuses a count argument below its least value (decoded, a
+// 0 would read as the argument not given, and take the default).
+func leastCounts(inst any) problems {
+	var p problems
+	if args, ok := inst.(map[string]any); ok {
+		for _, name := range slices.Sorted(maps.Keys(countFloors)) {
+			n, ok := args[name].(json.Number)
+			if !ok {
+				continue
+			}
+			if i, err := n.Int64(); err == nil && i < countFloors[name] {
+				p.add("/"+name, "%s is at least %d", name, countFloors[name])
+			}
+		}
+	}
+	return p
 }
 
 var printer = message.NewPrinter(language.English)
@@ -190,11 +245,21 @@ func stringsOf(vs []any) []string {
 	return out
 }
 
-// schemaAt follows an instance location through properties and items to the
-// subschema that describes it (nil when the path leaves the schema).
+// schemaAt follows an instance location through properties, items and
+// references to the root's $defs to the subschema that describes it (nil
+// when the path leaves the schema).
 func schemaAt(s any, loc []string) map[string]any {
-	cur, _ := s.(map[string]any)
+	root, _ := s.(map[string]any)
+	deref := func(m map[string]any) map[string]any {
+		if r, ok := m["$ref"].(string); ok {
+			defs, _ := root["$defs"].(map[string]any)
+			m, _ = defs[strings.TrimPrefix(r, "#/$defs/")].(map[string]any)
+		}
+		return m
+	}
+	cur := root
 	for _, seg := range loc {
+		cur = deref(cur)
 		if cur == nil {
 			return nil
 		}
@@ -207,7 +272,10 @@ func schemaAt(s any, loc []string) map[string]any {
 		next, _ := cur["items"].(map[string]any)
 		cur = next
 	}
-	return cur
+	if cur == nil {
+		return nil
+	}
+	return deref(cur)
 }
 
 // propertyNames lists an object schema's properties, sorted.

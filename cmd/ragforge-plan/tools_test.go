@@ -11,7 +11,7 @@ func TestToolsPrintsAReadableListingByDefault(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"query_entities [query, read-only]", "*entity_type", "[UNIQUE FIELD]", "tools for 5 entities"} {
+	for _, want := range []string{"query_entities [query, read-only]", "*entity_type", "- Scope (uuid): ", "tools for 5 entities"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("listing lacks %q", want)
 		}

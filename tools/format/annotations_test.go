@@ -12,7 +12,9 @@ import (
 // TestMCPAnnotationsOfACustomToolClaimOnlyWhatItsBehaviorSays: a custom
 // tool that writes is left to MCP's worst-case defaults (destructive, not
 // idempotent, open world) except where its Behavior says otherwise, and a
-// generated tool stays read-only, idempotent and closed-world.
+// generated tool stays read-only and closed-world. A read-only tool says
+// nothing of destruction or idempotence, which MCP defines only for tools
+// that are not read-only.
 func TestMCPAnnotationsOfACustomToolClaimOnlyWhatItsBehaviorSays(t *testing.T) {
 	handler := func(context.Context, json.RawMessage) (any, error) { return nil, nil }
 	cases := []struct {
@@ -20,11 +22,11 @@ func TestMCPAnnotationsOfACustomToolClaimOnlyWhatItsBehaviorSays(t *testing.T) {
 		want string
 	}{
 		{&tools.Tool{Name: "generated", ReadOnly: true},
-			`{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}`},
+			`{"readOnlyHint":true,"openWorldHint":false}`},
 		{&tools.Tool{Name: "writes", Handler: handler},
 			`{"readOnlyHint":false}`},
 		{&tools.Tool{Name: "reads", ReadOnly: true, Handler: handler},
-			`{"readOnlyHint":true,"destructiveHint":false}`},
+			`{"readOnlyHint":true}`},
 		{&tools.Tool{Name: "adds", Handler: handler, Behavior: tools.Behavior{Additive: true, ClosedWorld: true}},
 			`{"readOnlyHint":false,"destructiveHint":false,"openWorldHint":false}`},
 		{&tools.Tool{Name: "overwrites", Handler: handler, Behavior: tools.Behavior{Idempotent: true}},

@@ -83,11 +83,7 @@ func ExampleListing() {
 	fmt.Print(format.Listing([]*tools.Tool{eng.Tools().Tool("get_entity_by_id")}))
 	// Output:
 	// get_entity_by_id [query, read-only]
-	//     Get one entity with all its properties by its unique identifier, e.g. an id returned by another tool.
-	//
-	//     Unique identifier per entity:
-	//     - Movie: title (string)
-	//     - Person: name (string)
+	//     Get one entity's properties by its unique id: Movie.title, Person.name.
 	//   arguments:
 	//     *entity_type        string (Movie|Person)
 	//     *id_value           string | number

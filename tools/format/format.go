@@ -102,34 +102,57 @@ type GeminiFunction struct {
 
 func boolp(b bool) *bool { return &b }
 
-// ToMCP renders a tool for MCP. Generated tools are read-only, idempotent
-// and closed-world (they read one configured database); a custom tool is
-// what its ReadOnly and Behavior say, and no more.
+// ToMCP renders a tool for MCP. Generated tools are read-only and
+// closed-world (they read one configured database); a custom tool is what
+// its ReadOnly and Behavior say, and no more. A read-only tool carries no
+// destructiveHint or idempotentHint: MCP defines both as meaningful only
+// when readOnlyHint is false, and every tools/list would pay for them.
 func ToMCP(t *tools.Tool) MCPTool {
 	a := MCPAnnotations{ReadOnlyHint: t.ReadOnly}
 	b := t.Behavior
 	if !t.Custom() {
 		b = tools.Behavior{Idempotent: true, ClosedWorld: true}
 	}
-	if t.ReadOnly || b.Additive {
+	if !t.ReadOnly && b.Additive {
 		a.DestructiveHint = boolp(false)
 	}
-	if b.Idempotent {
+	if !t.ReadOnly && b.Idempotent {
 		a.IdempotentHint = boolp(true)
 	}
 	if b.ClosedWorld {
 		a.OpenWorldHint = boolp(false)
 	}
-	return MCPTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Annotations: a}
+	return MCPTool{Name: t.Name, Description: MCPDescription(t), InputSchema: t.InputSchema, Annotations: a}
 }
 
-// ToOpenAI renders a tool for OpenAI, strict when the schema allows it.
-func ToOpenAI(t *tools.Tool) OpenAITool {
-	strict := false
-	if n, err := parseNode(t.InputSchema); err == nil {
-		strict = strictCompatible(n)
+// MCPDescription is a tool's description as an MCP server lists it: the
+// graph schema a description carries (query_entities') is replaced by a
+// pointer to the server's instructions, which carry it (MCPInstructions),
+// so an MCP session reads the schema once.
+func MCPDescription(t *tools.Tool) string {
+	if t.GraphSchema == "" {
+		return t.Description
 	}
-	return OpenAITool{Type: "function", Function: OpenAIFunction{Name: t.Name, Description: t.Description, Parameters: t.InputSchema, Strict: strict}}
+	return strings.Replace(t.Description, t.GraphSchema, tools.GraphSchemaTitle+": in this server's instructions.\n", 1)
+}
+
+// MCPInstructions are the instructions an MCP server over the catalog
+// sends its clients, which put them in the model's context: the graph
+// schema every tool refers to. They are "" for a catalog without one.
+func MCPInstructions(c *tools.Catalog) string {
+	return c.GraphSchema()
+}
+
+// ToOpenAI renders a tool for OpenAI, strict when the schema allows it
+// (with a type beside each enum, as strict mode's documentation shows).
+func ToOpenAI(t *tools.Tool) OpenAITool {
+	params, strict := t.InputSchema, false
+	if n, err := parseNode(t.InputSchema); err == nil && strictCompatible(n) {
+		if raw, err := typeEnums(n).MarshalJSON(); err == nil {
+			params, strict = raw, true
+		}
+	}
+	return OpenAITool{Type: "function", Function: OpenAIFunction{Name: t.Name, Description: t.Description, Parameters: params, Strict: strict}}
 }
 
 // ToAnthropic renders a tool for Anthropic.

@@ -22,17 +22,45 @@ var geminiKeys = []string{
 var geminiFormats = []string{"enum", "date-time"}
 
 // geminiSchema translates a JSON Schema into Gemini's subset:
+//   - a reference to the root's $defs is replaced by the definition, as
+//     Google's Gen AI SDK does (google-genai's process_schema): a
+//     definition that refers to itself (the condition grammar, nested)
+//     is written out once, and where it would recur the list takes any
+//     item ({}), so nesting stays possible and Parse checks it;
 //   - type names become Gemini's Type enum (STRING, OBJECT, …); a type list
-//     becomes nullable and/or anyOf;
+//     becomes nullable and/or anyOf, an array alternative keeping items;
+//     an enum without a type is a STRING;
 //   - oneOf becomes anyOf (the nearest Gemini has); const becomes a
 //     one-value enum; enum values become strings;
 //   - default, exclusiveMinimum and exclusiveMaximum move into the
-//     description; additionalProperties, uniqueItems, $ref, allOf, not and
+//     description; additionalProperties, uniqueItems, allOf, not and
 //     the other keywords Gemini rejects are dropped (Validate still enforces
 //     them on the call).
-func geminiSchema(s *node) *node {
+func geminiSchema(root *node) *node {
+	g := &gemini{defs: root.get("$defs")}
+	return g.schema(root)
+}
+
+// gemini translates one tool's schema, resolving its references.
+type gemini struct {
+	defs *node
+	// open lists the definitions being written out, innermost last.
+	open []string
+}
+
+func (g *gemini) schema(s *node) *node {
 	if s == nil || !s.obj {
 		return s
+	}
+	if ref := s.get("$ref").str(); ref != "" {
+		name := strings.TrimPrefix(ref, "#/$defs/")
+		def := g.defs.get(name)
+		if def == nil || slices.Contains(g.open, name) {
+			return &node{obj: true}
+		}
+		g.open = append(g.open, name)
+		defer func() { g.open = g.open[:len(g.open)-1] }()
+		return g.schema(def)
 	}
 	out := &node{obj: true}
 	var notes []string
@@ -52,14 +80,18 @@ func geminiSchema(s *node) *node {
 		v := s.vals[i]
 		switch k {
 		case "type":
-			geminiType(out, v)
+			var items *node
+			if v.arr {
+				items = g.schema(s.get("items"))
+			}
+			geminiType(out, v, items)
 		case "oneOf", "anyOf":
 			var alts []*node
 			if prev := out.get("anyOf"); prev != nil {
 				alts = prev.items
 			}
 			for _, it := range v.items {
-				alts = append(alts, geminiSchema(it))
+				alts = append(alts, g.schema(it))
 			}
 			out.set("anyOf", &node{arr: true, items: alts})
 		case "const":
@@ -77,11 +109,13 @@ func geminiSchema(s *node) *node {
 		case "properties":
 			p := &node{obj: true}
 			for j, name := range v.keys {
-				p.set(name, geminiSchema(v.vals[j]))
+				p.set(name, g.schema(v.vals[j]))
 			}
 			out.set("properties", p)
 		case "items":
-			out.set("items", geminiSchema(v))
+			if !v.arr && out.get("anyOf") == nil {
+				out.set("items", g.schema(v))
+			}
 		case "format":
 			if slices.Contains(geminiFormats, v.str()) {
 				out.set("format", v)
@@ -91,6 +125,9 @@ func geminiSchema(s *node) *node {
 				out.set(k, v)
 			}
 		}
+	}
+	if out.get("type") == nil && out.get("anyOf") == nil && out.get("enum") != nil {
+		out.set("type", scalar("STRING"))
 	}
 	if len(notes) > 0 {
 		desc := out.get("description").str()
@@ -106,8 +143,10 @@ func geminiSchema(s *node) *node {
 }
 
 // geminiType writes a JSON Schema type as Gemini's: upper case; a list with
-// "null" sets nullable; several other types become anyOf.
-func geminiType(out, v *node) {
+// "null" sets nullable; several other types become anyOf, whose ARRAY
+// alternative takes items, any ({}) when the schema gives none (Gemini
+// rejects an ARRAY without them).
+func geminiType(out, v, items *node) {
 	if !v.arr {
 		out.set("type", scalar(strings.ToUpper(v.str())))
 		return
@@ -129,6 +168,12 @@ func geminiType(out, v *node) {
 		for _, t := range types {
 			alt := &node{obj: true}
 			alt.set("type", scalar(t))
+			if t == "ARRAY" {
+				if items == nil {
+					items = &node{obj: true}
+				}
+				alt.set("items", items)
+			}
 			alts.items = append(alts.items, alt)
 		}
 		out.set("anyOf", alts)

@@ -55,19 +55,36 @@ func Listing(ts []*tools.Tool) string {
 			if slices.Contains(required, name) {
 				mark = "*"
 			}
-			fmt.Fprintf(&b, "    %s%-18s %s\n", mark, name, summary(props.vals[j]))
+			fmt.Fprintf(&b, "    %s%-18s %s\n", mark, name, summary(props.vals[j], s.get("$defs")))
 		}
 	}
 	return b.String()
 }
 
-// summary describes one argument's schema in a line.
-func summary(s *node) string {
+// summary describes one argument's schema in a line; a reference names
+// the definition in defs it points to ({field, operator, …}).
+func summary(s, defs *node) string {
+	if ref := s.get("$ref").str(); ref != "" {
+		if d := defs.get(strings.TrimPrefix(ref, "#/$defs/")); d != nil && d.get("$ref") == nil {
+			return summary(d, defs)
+		}
+		return ref
+	}
 	var parts []string
 	typ := s.get("type").str()
+	if t := s.get("type"); t != nil && t.arr {
+		var types []string
+		for _, it := range t.items {
+			types = append(types, it.str())
+		}
+		typ = strings.Join(types, " | ")
+	}
+	if typ == "" && s.get("enum") != nil && s.get("anyOf") == nil {
+		typ = "string"
+	}
 	switch {
 	case typ == "array" && s.get("items") != nil:
-		parts = append(parts, "array of "+summary(s.get("items")))
+		parts = append(parts, "array of "+summary(s.get("items"), defs))
 	case typ == "object":
 		var names []string
 		var required []string
@@ -90,7 +107,7 @@ func summary(s *node) string {
 	case s.get("anyOf") != nil:
 		var alts []string
 		for _, it := range s.get("anyOf").items {
-			alts = append(alts, summary(it))
+			alts = append(alts, summary(it, defs))
 		}
 		parts = append(parts, strings.Join(alts, " | "))
 	default:

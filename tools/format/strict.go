@@ -65,7 +65,37 @@ func strictCompatible(root *node) bool {
 				}
 			}
 		}
+		if defs := n.get("$defs"); defs != nil {
+			for _, d := range defs.vals {
+				if !ok(d) {
+					return false
+				}
+			}
+		}
 		return ok(n.get("items")) && ok(n.get("anyOf"))
 	}
 	return ok(root)
+}
+
+// typeEnums returns a copy of a schema whose enums without a type say
+// "type": "string" (ragforge leaves it out: the values say it), for strict
+// mode, whose documented examples always give both.
+func typeEnums(n *node) *node {
+	if n == nil || (!n.obj && !n.arr) {
+		return n
+	}
+	out := &node{obj: n.obj, arr: n.arr}
+	for _, it := range n.items {
+		out.items = append(out.items, typeEnums(it))
+	}
+	if e := n.get("enum"); n.obj && e != nil && n.get("type") == nil && slices.IndexFunc(e.items, func(v *node) bool {
+		_, isString := v.value().(string)
+		return !isString
+	}) < 0 {
+		out.set("type", scalar("string"))
+	}
+	for i, k := range n.keys {
+		out.set(k, typeEnums(n.vals[i]))
+	}
+	return out
 }

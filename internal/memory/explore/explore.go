@@ -110,30 +110,33 @@ func (x *explorer) vectorSearch() bool {
 }
 
 // describe writes the tool's description: what it searches, how it
-// ranks, what it returns.
+// ranks, what it returns. The hits kept per entity are the schema's top
+// defaults.
 func (x *explorer) describe() string {
 	var b strings.Builder
-	b.WriteString("Explore the user's memory in one call: find the people, concepts, things and sources that match ")
+	b.WriteString("Explore the user's memory in one call: the people, concepts, things and sources matching ")
 	if x.vectorSearch() {
-		b.WriteString("what you are looking for by meaning (queries: vector search over every embedding index) and ")
+		b.WriteString("queries by meaning (vector search over every embedding index) and ")
 	}
-	b.WriteString("by name (text_matches: fuzzy, typo-tolerant), reranked by salience (match score × how connected the node is × how recently it was updated")
+	b.WriteString("text_matches by name (fuzzy), reranked by salience (match score × connectedness × recency")
 	if ex := x.m.Explore; ex.RecencyField != "" {
 		fmt.Fprintf(&b, ", halved every %g days", halfLife(ex))
 	}
-	b.WriteString("). Returns the top hits per entity with their key (for update and relationship tools), the edges between hits, ")
+	b.WriteString("). Returns the top hits per entity with their key, the edges between them, ")
 	if x.m.Explore.OwnerEntity != "" {
-		b.WriteString("the user's own node and its edges to the hits, ")
+		b.WriteString("the user's own node and its edges to them, ")
 	}
-	fmt.Fprintf(&b, "a few neighbours of each hit, and the %d most relevant edges. Read-only.\n\nHits kept per entity (override with top):", TopEdges)
+	fmt.Fprintf(&b, "a few neighbours of each hit and the %d most relevant edges.", TopEdges)
+	var only []string
 	for _, ei := range x.ents {
-		fmt.Fprintf(&b, " %s %d", ei.e.Name, ei.top)
 		if ei.text == textNone && len(ei.e.VectorIndexes) == 0 {
-			b.WriteString(" (only as a neighbour)")
+			only = append(only, ei.e.Name)
 		}
-		b.WriteByte(',')
 	}
-	return strings.TrimSuffix(b.String(), ",")
+	if len(only) > 0 {
+		fmt.Fprintf(&b, " %s: only as neighbours.", strings.Join(only, ", "))
+	}
+	return b.String()
 }
 
 // schema writes the tool's JSON Schema.
@@ -142,27 +145,29 @@ func (x *explorer) schema() json.RawMessage {
 	if x.vectorSearch() {
 		props["queries"] = map[string]any{
 			"type": "array", "maxItems": MaxQueries,
-			"description": "What to look for, in words (embedded and compared by meaning)",
 			"items": map[string]any{
 				"type": "object", "required": []string{"query"}, "additionalProperties": false,
 				"properties": map[string]any{
 					"query":     map[string]any{"type": "string", "minLength": 1, "maxLength": 2000},
-					"threshold": map[string]any{"type": "number", "minimum": 0, "maximum": 1, "default": DefaultThreshold, "description": "Least similarity a hit needs (0..1)"},
+					"threshold": map[string]any{"type": "number", "minimum": 0, "maximum": 1, "default": DefaultThreshold, "description": "Least similarity"},
 				},
 			},
 		}
 	}
 	props["text_matches"] = map[string]any{
 		"type": "array", "maxItems": MaxTextMatches,
-		"description": "Names or words to match fuzzily (typos tolerated), e.g. a person's or a project's name",
-		"items":       map[string]any{"type": "string", "minLength": 1, "maxLength": 200},
+		"items": map[string]any{"type": "string", "minLength": 1, "maxLength": 200},
 	}
-	props["explanations"] = map[string]any{"type": "boolean", "default": false, "description": "Also return counts: hits per source and per entity, hits dropped by the threshold or by top, and each hit's score parts"}
-	top := map[string]any{}
+	props["explanations"] = map[string]any{"type": "boolean", "description": "Also return counts (hits per source and entity, dropped by threshold or top) and each hit's score parts"}
+	// The entity names are checked by the handler (an unknown one is
+	// refused at its path), so the defaults go in one line rather than a
+	// property each.
+	var defaults []string
 	for _, ei := range x.ents {
-		top[ei.e.Name] = map[string]any{"type": "integer", "minimum": 1, "description": fmt.Sprintf("Default %d; at most %d", ei.top, MaxTop)}
+		defaults = append(defaults, fmt.Sprintf("%s %d", ei.e.Name, ei.top))
 	}
-	props["top"] = map[string]any{"type": "object", "description": "Hits to keep per entity, overriding the defaults", "properties": top, "additionalProperties": false}
+	props["top"] = map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer", "minimum": 1},
+		"description": fmt.Sprintf("Hits kept per entity, at most %d (defaults: %s)", MaxTop, strings.Join(defaults, ", "))}
 	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false})
 	return raw
 }

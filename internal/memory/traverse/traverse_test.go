@@ -21,10 +21,17 @@ func TestNewOffersTraverseOnlyForATenantScopedModel(t *testing.T) {
 	if len(got) != 1 || got[0].Name != traverse.Name || !got[0].ReadOnly {
 		t.Fatalf("got %+v, want one read-only traverse tool", got)
 	}
-	for _, want := range []string{"x.user_id = $tenant", "variable-length", "db.index.fulltext.queryNodes", "Labels: Person, Concept", "KNOWS (Person→Person)"} {
+	for _, want := range []string{"x.user_id = $tenant", "Variable-length", "db.index.fulltext.queryNodes", "Labels (the entities), relationship types and properties: see the graph schema"} {
 		if !strings.Contains(got[0].Description, want) {
 			t.Errorf("the description does not say %q:\n%s", want, got[0].Description)
 		}
+	}
+	// An entity the graph schema leaves out (query_entities disabled):
+	// the relationship types are listed here.
+	m := testModel()
+	m.Entities[1].ExposedTools = map[string]model.ToolControl{tools.QueryEntities: {Enabled: false}}
+	if d := traverse.New(m, traverse.Options{})[0].Description; !strings.Contains(d, "Labels: Person, Concept") || !strings.Contains(d, "KNOWS (Person→Person)") {
+		t.Errorf("the description does not list the relationship types:\n%s", d)
 	}
 	var schema map[string]any
 	if err := json.Unmarshal(got[0].InputSchema, &schema); err != nil {

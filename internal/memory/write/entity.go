@@ -47,13 +47,16 @@ func (w *Writer) entitySchema(e *model.Entity, create bool) json.RawMessage {
 	props := map[string]any{}
 	var required []string
 	if !create {
-		props[keyArg] = map[string]any{"type": "string", "description": "The key of the " + e.Name + " to update (from create_" + snake(e.Name) + " or a search)"}
+		props[keyArg] = map[string]any{"type": "string"}
 		required = append(required, keyArg)
 	}
 	for _, f := range w.writableFields(e) {
-		s := fieldSchema(f)
+		// A field the graph schema describes is not described again.
+		s := fieldSchema(f, !tools.InGraphSchema(w.m, e.Name, f.Name))
 		if !create && immutable(e, f.Name) {
-			s = map[string]any{"description": "Immutable: set by " + CreateToolName(e.Name) + "; an update that names it is refused"}
+			// Listed so that naming it gets the handler's explanation
+			// rather than an unknown-argument error.
+			s = map[string]any{"description": "immutable"}
 		}
 		props[f.Name] = s
 	}
@@ -68,40 +71,40 @@ func (w *Writer) entitySchema(e *model.Entity, create bool) json.RawMessage {
 	return marshal(s)
 }
 
-// describeEntity writes the description of an entity's write tool.
+// describeEntity writes the description of an entity's write tool. The
+// fields are the schema's properties; the graph schema describes them, and
+// a field it does not describe is described in its property.
 func (w *Writer) describeEntity(e *model.Entity, create bool) string {
 	var b strings.Builder
-	if create {
-		fmt.Fprintf(&b, "Create a %s (%s) in the user's memory, or find it if it exists: the key is derived from %s, so calling again with the same values never makes a duplicate (fields given again are updated, immutable ones kept). Returns {entity_key, created, message}.\n",
-			e.Name, e.Description, strings.Join(keyFrom(w.m, e), " + "))
-	} else {
-		fmt.Fprintf(&b, "Update a %s (%s) by its entity_key: only the fields given change. Immutable fields are refused. Returns {entity_key, created: false, message}.\n", e.Name, e.Description)
-	}
-	b.WriteString("\nFields:\n")
+	var fixed []string
 	for _, f := range w.writableFields(e) {
-		fmt.Fprintf(&b, "- %s (%s)", f.Name, f.Type)
-		var notes []string
-		if create && slices.Contains(e.Required, f.Name) {
-			notes = append(notes, "required")
-		}
 		if immutable(e, f.Name) {
-			notes = append(notes, "immutable")
+			fixed = append(fixed, f.Name)
 		}
-		if len(f.Values) > 0 {
-			notes = append(notes, "one of "+strings.Join(f.Values, ", "))
-		}
-		if len(notes) > 0 {
-			b.WriteString(" [" + strings.Join(notes, "; ") + "]")
-		}
-		if f.Description != "" {
-			b.WriteString(": " + f.Description)
-		}
-		b.WriteByte('\n')
 	}
-	if p := w.m.Provenance; p != nil && (p.SourceField != "" || p.ConfidenceField != "") {
-		b.WriteString("\nGive source (where you learned it) and confidence (0 to 1) with every write; the time of the write is recorded.\n")
+	if create {
+		fmt.Fprintf(&b, "Create %s or find it by its key (from %s), never a duplicate; fields given again are updated", article(e.Name), strings.Join(keyFrom(w.m, e), " + "))
+		if len(fixed) > 0 {
+			fmt.Fprintf(&b, ", %s kept", strings.Join(fixed, ", "))
+		}
+	} else {
+		fmt.Fprintf(&b, "Update the fields given of the %s with entity_key", e.Name)
+		if len(fixed) > 0 {
+			fmt.Fprintf(&b, " (not %s)", strings.Join(fixed, ", "))
+		}
 	}
+	// What every write returns and records is said once, in the graph
+	// schema.
+	b.WriteString(".")
 	return b.String()
+}
+
+// article puts a or an before a name: a Person, an Entity.
+func article(name string) string {
+	if name != "" && strings.ContainsRune("AEIOUaeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // keyFrom names the key's inputs as an agent sees them (the tenant field
@@ -136,6 +139,9 @@ func (w *Writer) entityHandler(e *model.Entity, create bool) func(context.Contex
 		var prov provenanceArgs
 		if err := json.Unmarshal(raw, &prov); err != nil {
 			return nil, tools.Fail(tool, "", nil, "source must be a string and confidence a number: %v", err)
+		}
+		if err := prov.check(tool); err != nil {
+			return nil, err
 		}
 		values := map[string]any{}
 		var names []string

@@ -91,26 +91,36 @@ func relationshipTypes(rels []*relDecl) []string {
 // refused.
 func relationshipSchema(rels []*relDecl) json.RawMessage {
 	props := map[string]any{
-		"from_entity_key":   map[string]any{"type": "string", "description": "Key of the source node"},
-		"to_entity_key":     map[string]any{"type": "string", "description": "Key of the target node"},
-		"relationship_type": map[string]any{"type": "string", "enum": relationshipTypes(rels)},
-		"properties":        map[string]any{"type": "object", "description": "The relationship's properties (see the types above); unknown ones are dropped and listed in the message"},
-		"source":            map[string]any{"type": "string", "description": "Where this was learned"},
-		"confidence":        map[string]any{"type": "number", "minimum": 0, "maximum": 1, "description": "How sure you are, 0 to 1"},
+		"from_entity_key":   map[string]any{"type": "string"},
+		"to_entity_key":     map[string]any{"type": "string"},
+		"relationship_type": map[string]any{"enum": relationshipTypes(rels)},
+		"properties":        map[string]any{"type": "object", "description": "Unknown ones are dropped"},
+		"source":            map[string]any{"type": "string"},
+		"confidence":        map[string]any{"type": "number"},
 	}
 	return marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false,
 		"required": []string{"from_entity_key", "to_entity_key", "relationship_type"}})
 }
 
 // describeRelationships writes the description of a relationship tool.
+// The graph schema lists the types with their endpoints and properties
+// when it describes every endpoint; otherwise the description does.
 func (w *Writer) describeRelationships(rels []*relDecl, create bool) string {
 	var b strings.Builder
 	if create {
-		b.WriteString("Connect two nodes of the user's memory (by their entity_key) with a typed relationship. Calling again with the same endpoints and type finds the relationship instead of making a second one, and sets the properties given. Returns {created, message}.\n")
+		b.WriteString("Connect two nodes, given by entity_key (from: the source of the stored arrow), with a relationship; calling again with the same ends and type finds it and sets the properties given.")
 	} else {
-		b.WriteString("Change the properties of the relationship between two nodes (by their entity_key): only the properties given change; the relationship is made if it does not exist yet (MERGE). Returns {created, message}.\n")
+		b.WriteString("Change the properties of the relationship between two nodes (as for " + CreateRelationship + "): only those given change; it is made if missing.")
 	}
-	b.WriteString("\nTypes (source -> target: properties):\n")
+	described := true
+	for _, d := range rels {
+		described = described && tools.InGraphSchema(w.m, d.From, "") && tools.InGraphSchema(w.m, d.To, "")
+	}
+	if described {
+		b.WriteString(" Types, ends, properties: see the graph schema.")
+		return b.String()
+	}
+	b.WriteString("\n\nTypes (source -> target: properties):\n")
 	for _, d := range rels {
 		arrow := "->"
 		if d.Both {
@@ -170,6 +180,9 @@ func (w *Writer) relationshipHandler(rels []*relDecl, create bool) func(context.
 		var a relationshipArgs
 		if err := json.Unmarshal(raw, &a); err != nil {
 			return nil, tools.Fail(tool, "", nil, "bad arguments: %v", err)
+		}
+		if err := a.check(tool); err != nil {
+			return nil, err
 		}
 		var candidates []*relDecl
 		for _, d := range rels {

@@ -157,17 +157,28 @@ type provenanceArgs struct {
 	Confidence *float64 `json:"confidence"`
 }
 
-// provenanceSchema adds the provenance arguments the config records.
+// check refuses a confidence outside 0..1, at its argument's path.
+func (a provenanceArgs) check(tool string) error {
+	if c := a.Confidence; c != nil && (*c < 0 || *c > 1) {
+		return tools.Fail(tool, "/confidence", nil, "confidence is %v; give 0 to 1", *c)
+	}
+	return nil
+}
+
+// provenanceSchema adds the provenance arguments the config records (the
+// graph schema says what they are, once for every write tool).
 func (w *Writer) provenanceSchema(props map[string]any) {
 	p := w.m.Provenance
 	if p == nil {
 		return
 	}
 	if p.SourceField != "" {
-		props["source"] = map[string]any{"type": "string", "description": "Where this was learned (a conversation id, a document), recorded as " + p.SourceField}
+		props["source"] = map[string]any{"type": "string"}
 	}
 	if p.ConfidenceField != "" {
-		props["confidence"] = map[string]any{"type": "number", "minimum": 0, "maximum": 1, "description": "How sure you are, 0 to 1, recorded as " + p.ConfidenceField}
+		// Its bounds are checked by the handler (provenanceArgs.check):
+		// the graph schema says them once for every write tool.
+		props["confidence"] = map[string]any{"type": "number"}
 	}
 }
 

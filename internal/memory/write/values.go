@@ -114,8 +114,10 @@ func storedTime(f *model.Field, t time.Time) any {
 	return t
 }
 
-// fieldSchema is the JSON Schema of one writable field.
-func fieldSchema(f *model.Field) map[string]any {
+// fieldSchema is the JSON Schema of one writable field, with its
+// description when describe is set (the graph schema does not describe it).
+// A datetime says the forms it takes either way.
+func fieldSchema(f *model.Field, describe bool) map[string]any {
 	s := map[string]any{}
 	switch f.Type.Kind() {
 	case model.String:
@@ -138,13 +140,13 @@ func fieldSchema(f *model.Field) map[string]any {
 		}
 	case model.Datetime:
 		s["type"] = "string"
-		s["description"] = "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, optionally with Z or +HH:MM (UTC if none)"
+		s["description"] = "YYYY-MM-DD[THH:MM:SS][Z|+HH:MM], UTC by default"
 	case model.Point:
 		s["type"] = "object"
 		s["properties"] = map[string]any{"latitude": map[string]any{"type": "number"}, "longitude": map[string]any{"type": "number"}}
 		s["required"] = []string{"latitude", "longitude"}
 	}
-	if f.Description != "" {
+	if describe && f.Description != "" {
 		if d, ok := s["description"].(string); ok {
 			s["description"] = f.Description + " (" + d + ")"
 		} else {
