@@ -189,9 +189,11 @@ func TestServeTreeToolsDriveTheStandardLibraryThroughTheOfficialClient(t *testin
 	// Only query_file_tree is read-only; create_diagram only adds (a
 	// preset); update_diagram_filters overwrites a preset, so it keeps
 	// MCP's defaults (destructive, not idempotent); all touch only the graph.
+	// A read-only tool carries no destructiveHint, and its idempotentHint
+	// is the SDK's zero value: MCP ignores both when readOnlyHint is true.
 	annotations := map[string]string{
 		tree.CreateDiagram:        `{"destructiveHint":false,"idempotentHint":false,"openWorldHint":false,"readOnlyHint":false}`,
-		tree.QueryFileTree:        `{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true}`,
+		tree.QueryFileTree:        `{"idempotentHint":false,"openWorldHint":false,"readOnlyHint":true}`,
 		tree.UpdateDiagramFilters: `{"idempotentHint":false,"openWorldHint":false,"readOnlyHint":false}`,
 	}
 	required := map[string][]string{tree.CreateDiagram: {"name"}, tree.QueryFileTree: nil, tree.UpdateDiagramFilters: {"diagram_id", "filters"}}
