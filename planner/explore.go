@@ -54,7 +54,7 @@ func (p *Planner) exploreRelationships(a *tools.ExploreRelationshipsArgs, state 
 			return nil, tools.Fail(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
 		}
 	}
-	reach := tools.Reachable(p.m, e.Name, types, dir, depth)
+	reach := p.rels.Reachable(e.Name, types, dir, depth)
 	if a.TargetEntityType != "" {
 		if !slices.Contains(reach, a.TargetEntityType) {
 			return nil, tools.Fail(tool, "/target_entity_type", reach, "%s --[%s]-- (%s) never reaches %q", e.Name, strings.Join(types, "|"), dir, a.TargetEntityType)

@@ -44,6 +44,8 @@ type Planner struct {
 	limits tools.Limits
 	caps   tools.Capabilities
 	loc    *time.Location
+	// rels are the model's relationships, gathered once for Reachable.
+	rels *tools.Relationships
 
 	// entities holds, for each entity with computed fields, its compiled
 	// fields; set by New, read-only after.
@@ -62,7 +64,7 @@ func New(m *model.Model, opts Options) (*Planner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Planner{m: m, opts: opts, compiled: map[string]map[string]ComputedCypher{}, entities: entities}
+	p := &Planner{m: m, opts: opts, compiled: map[string]map[string]ComputedCypher{}, entities: entities, rels: tools.NewRelationships(m)}
 	p.limits = opts.Limits.WithDefaults()
 	p.caps = tools.Capabilities{FullText: true}
 	if opts.Capabilities != nil {

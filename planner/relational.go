@@ -143,7 +143,7 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 	if !ok {
 		return nil, unplannable(b.tool, "direction", dir)
 	}
-	reach := tools.Reachable(b.p.m, s.e.Name, []string{typ}, dir, 1)
+	reach := b.p.rels.Reachable(s.e.Name, []string{typ}, dir, 1)
 	if len(reach) == 0 {
 		return nil, tools.Fail(b.tool, at+"/via", relationshipTypesOf(b.p.m), "%s has no %s %s relationship", s.e.Name, dir, typ)
 	}

@@ -192,12 +192,24 @@ func reachable(edges []edge, first []string, types []string, direction string, d
 	return out
 }
 
+// Relationships are a model's relationships as stored edges, gathered once
+// so that planning a call does not gather them again.
+type Relationships struct {
+	edges []edge
+	order []string
+}
+
+// NewRelationships gathers m's relationships.
+func NewRelationships(m *model.Model) *Relationships {
+	return &Relationships{edges: collectEdges(m), order: m.EntityNames()}
+}
+
 // Reachable lists, in the model's entity order, the entity types that
 // start reaches by following the relationship types in direction for at
 // most depth hops: explore_relationships' possible targets, and one hop of
 // a relationship test.
-func Reachable(m *model.Model, start string, types []string, direction string, depth int) []string {
-	edges := collectEdges(m)
+func (r *Relationships) Reachable(start string, types []string, direction string, depth int) []string {
+	edges := r.edges
 	var first []string
 	for _, t := range types {
 		for _, h := range hops(edges, start, t) {
@@ -206,5 +218,5 @@ func Reachable(m *model.Model, start string, types []string, direction string, d
 			}
 		}
 	}
-	return orderLike(reachable(edges, first, types, direction, depth), m.EntityNames())
+	return orderLike(reachable(edges, first, types, direction, depth), r.order)
 }
