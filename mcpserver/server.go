@@ -85,6 +85,9 @@ type Server struct {
 	// bookmarks is the bookmark chain of each open MCP session, so that
 	// a read sees the session's earlier writes on a cluster.
 	bookmarks map[*mcp.ServerSession]neo4j.BookmarkManager
+	// names are the tools a client may call (search_tools included), which
+	// an unknown tool's error lists.
+	names []string
 }
 
 // New registers the engine's tools (and search_tools when asked) on a new
@@ -118,7 +121,8 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 		sopts.PageSize = len(cat.Tools) + 1
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, sopts)
-	s.mcp.AddReceivingMiddleware(newCallLimiter(opts.CallsPerToken, opts.CallWait).middleware)
+	s.mcp.AddReceivingMiddleware(newCallLimiter(opts.CallsPerToken, opts.CallWait).middleware, s.unknownTools)
+	s.names = cat.Names()
 	for _, t := range cat.Tools {
 		def, err := definition(t)
 		if err != nil {
@@ -130,6 +134,7 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 		if err := s.addSearchTools(opts.Search); err != nil {
 			return nil, err
 		}
+		s.names = append(s.names, SearchToolsName)
 	}
 	return s, nil
 }
