@@ -105,7 +105,7 @@ type Catalog struct {
 	limits   Limits
 	caps     Capabilities
 	compiled map[string]*jsonschema.Schema
-	offers   map[string][]*entityOffer
+	offers   map[string][]*EntityOffer
 	edges    []edge
 }
 
@@ -166,7 +166,7 @@ func Generate(m *model.Model, opts Options) (*Catalog, error) {
 		limits:   opts.Limits.WithDefaults(),
 		caps:     defaultCapabilities,
 		compiled: map[string]*jsonschema.Schema{},
-		offers:   map[string][]*entityOffer{},
+		offers:   map[string][]*EntityOffer{},
 	}
 	if opts.Capabilities != nil {
 		c.caps = *opts.Capabilities

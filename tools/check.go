@@ -127,39 +127,39 @@ func (c *Catalog) limit(n int) int {
 
 // entity returns the offer of tool for entity, reporting a problem (with the
 // entities the tool offers) when there is none.
-func (c *Catalog) entity(tool, entity, at string, p *problems) *entityOffer {
+func (c *Catalog) entity(tool, entity, at string, p *problems) *EntityOffer {
 	o := c.offerFor(tool, entity)
 	if o == nil {
-		p.choose(at, offerEntities(c.offers[tool]), "%q is not an entity this tool searches", entity)
+		p.choose(at, OfferEntities(c.offers[tool]), "%q is not an entity this tool searches", entity)
 	}
 	return o
 }
 
 // offeredField returns the named field of the entity's offer, reporting a
 // problem that lists the entity's valid fields when it is not offered.
-func (c *Catalog) offeredField(tool, entity, field, at string, p *problems) *fieldOffer {
+func (c *Catalog) offeredField(tool, entity, field, at string, p *problems) *FieldOffer {
 	o := c.entity(tool, entity, "/entity_type", p)
 	if o == nil {
 		return nil
 	}
-	f := o.field(field)
+	f := o.Field(field)
 	if f == nil {
-		p.choose(at, o.fieldNames(), "%q is not a field of %s here", field, entity)
+		p.choose(at, o.FieldNames(), "%q is not a field of %s here", field, entity)
 	}
 	return f
 }
 
 // checkConditions checks the conditions of the argument name against an
 // entity's query offer and converts each value to the field's Go type.
-func (c *Catalog) checkConditions(o *entityOffer, conds []Condition, name string, p *problems) {
+func (c *Catalog) checkConditions(o *EntityOffer, conds []Condition, name string, p *problems) {
 	c.checkConds(o, conds, pointer(name), 0, p)
 }
 
 // checkField checks one {field, operator, value} condition at pointer at.
-func checkField(o *entityOffer, cond *Condition, at string, p *problems) {
-	f := o.field(cond.Field)
+func checkField(o *EntityOffer, cond *Condition, at string, p *problems) {
+	f := o.Field(cond.Field)
 	if f == nil {
-		p.choose(at+"/field", o.fieldNames(), "%q is not a field of %s", cond.Field, o.Entity.Name)
+		p.choose(at+"/field", o.FieldNames(), "%q is not a field of %s", cond.Field, o.Entity.Name)
 		return
 	}
 	if !slices.Contains(f.Modes, cond.Operator) {
@@ -277,8 +277,8 @@ func (c *Catalog) checkQuery(a *QueryEntitiesArgs, p *problems) {
 	c.checkConditions(o, a.Conditions, "conditions", p)
 	checkOrderBy(o, a.OrderBy, p)
 	for i, f := range a.Fields {
-		if o.field(f) == nil {
-			p.choose(pointer("fields", i), o.fieldNames(), "%q is not a field of %s", f, o.Entity.Name)
+		if o.Field(f) == nil {
+			p.choose(pointer("fields", i), o.FieldNames(), "%q is not a field of %s", f, o.Entity.Name)
 		}
 	}
 }
@@ -402,17 +402,17 @@ func (c *Catalog) checkFulltext(a *FulltextSearchArgs, p *problems) {
 		p.add("/query", "query has no words")
 	}
 	if len(a.Fields) == 0 {
-		a.Fields = o.fieldNames()
+		a.Fields = o.FieldNames()
 	}
 	for i, f := range a.Fields {
-		if o.field(f) == nil {
-			p.choose(pointer("fields", i), o.fieldNames(), "%q is not in %s's full-text index", f, o.Entity.Name)
+		if o.Field(f) == nil {
+			p.choose(pointer("fields", i), o.FieldNames(), "%q is not in %s's full-text index", f, o.Entity.Name)
 		}
 	}
 }
 
 // mode checks that mode is one the field offers.
-func mode(f *fieldOffer, m, at string, p *problems) bool {
+func mode(f *FieldOffer, m, at string, p *problems) bool {
 	if !slices.Contains(f.Modes, m) {
 		p.choose(at, f.Modes, "%q is not offered for %s", m, f.Field.Name)
 		return false
@@ -421,7 +421,7 @@ func mode(f *fieldOffer, m, at string, p *problems) bool {
 }
 
 // firstOr returns want when the field offers it, else the field's first mode.
-func firstOr(f *fieldOffer, want string) string {
+func firstOr(f *FieldOffer, want string) string {
 	if slices.Contains(f.Modes, want) {
 		return want
 	}
@@ -597,12 +597,12 @@ func (c *Catalog) checkAggregate(a *AggregateEntitiesArgs, p *problems) {
 	}
 	c.checkConditions(o, a.Conditions, "conditions", p)
 	// group is the field whose values form the groups, and at its path.
-	var group *fieldOffer
-	var groups *entityOffer
+	var group *FieldOffer
+	var groups *EntityOffer
 	at := "/group_by"
 	if a.GroupBy != "" {
-		if group = o.field(a.GroupBy); group == nil {
-			p.choose(at, o.fieldNames(), "%q is not a field of %s", a.GroupBy, o.Entity.Name)
+		if group = o.Field(a.GroupBy); group == nil {
+			p.choose(at, o.FieldNames(), "%q is not a field of %s", a.GroupBy, o.Entity.Name)
 		}
 		groups = o
 	}
@@ -616,11 +616,11 @@ func (c *Catalog) checkAggregate(a *AggregateEntitiesArgs, p *problems) {
 			case a.GroupBy != "":
 				p.add("/over/group_by", "give group_by (a field of %s) or over.group_by (a property of %s), not both", o.Entity.Name, a.Over.Via)
 				return
-			case ro.field(g) == nil:
-				p.choose("/over/group_by", ro.fieldNames(), "%q is not a property of %s", g, a.Over.Via)
+			case ro.Field(g) == nil:
+				p.choose("/over/group_by", ro.FieldNames(), "%q is not a property of %s", g, a.Over.Via)
 				return
 			}
-			group, groups, at = ro.field(g), ro, "/over/group_by"
+			group, groups, at = ro.Field(g), ro, "/over/group_by"
 		}
 	}
 	checkGroups(a, group, groups, at, p)
@@ -636,8 +636,8 @@ func (c *Catalog) checkAggregate(a *AggregateEntitiesArgs, p *problems) {
 		}
 	}
 	if a.Operation == "COUNT" {
-		if a.Field != "" && o.field(a.Field) == nil {
-			p.choose("/field", o.fieldNames(), "%q is not a field of %s", a.Field, o.Entity.Name)
+		if a.Field != "" && o.Field(a.Field) == nil {
+			p.choose("/field", o.FieldNames(), "%q is not a field of %s", a.Field, o.Entity.Name)
 		}
 		return
 	}
@@ -659,7 +659,7 @@ func (c *Catalog) checkAggregate(a *AggregateEntitiesArgs, p *problems) {
 		p.choose("/field", valid, "%s cannot aggregate %q of %s", a.Operation, a.Field, o.Entity.Name)
 		return
 	}
-	if f := o.field(a.Field); a.Having != nil && f != nil && f.Field.Type.Kind() == model.Datetime {
+	if f := o.Field(a.Field); a.Having != nil && f != nil && f.Field.Type.Kind() == model.Datetime {
 		p.add("/having", "having compares a number; %s of datetime field %s is a datetime", a.Operation, a.Field)
 	}
 }
@@ -668,7 +668,7 @@ func (c *Catalog) checkAggregate(a *AggregateEntitiesArgs, p *problems) {
 // datetime group field, at pointer at, of offer groups), having and
 // offset, which all need groups. group is nil when the call has none (or
 // names an unknown field, already reported).
-func checkGroups(a *AggregateEntitiesArgs, group *fieldOffer, groups *entityOffer, at string, p *problems) {
+func checkGroups(a *AggregateEntitiesArgs, group *FieldOffer, groups *EntityOffer, at string, p *problems) {
 	grouped := a.GroupBy != "" || a.Over != nil && a.Over.GroupBy != ""
 	if a.Bucket != "" {
 		var datetimes []string

@@ -218,5 +218,5 @@ func (r *Relationships) Reachable(start string, types []string, direction string
 			}
 		}
 	}
-	return orderLike(reachable(edges, first, types, direction, depth), r.order)
+	return OrderLike(reachable(edges, first, types, direction, depth), r.order)
 }

@@ -22,7 +22,7 @@ type generator struct {
 
 // add appends a generated tool (all generated tools are read-only) and
 // records the per-entity offers Validate checks calls against.
-func (g *generator) add(name string, cat Category, desc string, in *schema, offers []*entityOffer) {
+func (g *generator) add(name string, cat Category, desc string, in *Schema, offers []*EntityOffer) {
 	raw := json.RawMessage(marshal(in))
 	g.c.Tools = append(g.c.Tools, &Tool{
 		Name:        name,
@@ -36,37 +36,37 @@ func (g *generator) add(name string, cat Category, desc string, in *schema, offe
 
 // Shared argument schemas.
 
-func entityTypeProp(names []string) prop {
-	return prop{"entity_type", &schema{Type: "string", Enum: names}}
+func EntityTypeProp(names []string) Prop {
+	return Prop{"entity_type", &Schema{Type: "string", Enum: names}}
 }
 
-func (g *generator) limitProp() prop { return g.limitUpTo(g.c.limits.MaxLimit) }
+func (g *generator) limitProp() Prop { return g.limitUpTo(g.c.limits.MaxLimit) }
 
 // limitUpTo is a limit of at most max. The schema's maximum is the one
 // truncation notes read (TruncationNote); its default and bounds say all
 // an agent needs, so it has no description. That it is at least 1 goes
 // without saying, and Parse checks it (countFloors).
-func (g *generator) limitUpTo(max int) prop {
+func (g *generator) limitUpTo(max int) Prop {
 	l := g.c.limits
-	return prop{"limit", &schema{
+	return Prop{"limit", &Schema{
 		Type:    "integer",
 		Default: l.DefaultLimit,
-		Maximum: num(float64(max)),
+		Maximum: Num(float64(max)),
 	}}
 }
 
 // offsetProp is the offset of a tool that pages its results. Like a
 // boolean flag's false, its default (0) goes without saying, and so does
 // its lower bound, which Parse checks (countFloors).
-func (g *generator) offsetProp() prop {
-	return prop{"offset", &schema{Type: "integer", Maximum: num(float64(g.c.limits.MaxOffset))}}
+func (g *generator) offsetProp() Prop {
+	return Prop{"offset", &Schema{Type: "integer", Maximum: Num(float64(g.c.limits.MaxOffset))}}
 }
 
 // fieldProp is a field name argument. The description lists the fields a
 // tool offers per entity, and Parse checks the name against the chosen
 // entity with the valid choices, so the schema does not list them again.
-func fieldProp(name string) prop {
-	return prop{name, &schema{Type: "string"}}
+func FieldProp(name string) Prop {
+	return Prop{name, &Schema{Type: "string"}}
 }
 
 // operatorSummary renders the operators, read from the fields themselves:
@@ -74,12 +74,12 @@ func fieldProp(name string) prop {
 // >= (string, number, datetime)"), "any type" when all do. A field whose
 // operators differ from its type's (narrowed by exposed_tools) is odd: the
 // overview lists its own.
-func operatorSummary(offers []*entityOffer) (summary string, odd map[*fieldOffer]bool) {
+func operatorSummary(offers []*EntityOffer) (summary string, odd map[*FieldOffer]bool) {
 	// The operators of each kind of field (an integer is a number), from
 	// its first field; kinds in first-seen order.
 	var kinds []model.Type
 	ops := map[model.Type][]string{}
-	odd = map[*fieldOffer]bool{}
+	odd = map[*FieldOffer]bool{}
 	for _, o := range offers {
 		for _, f := range o.Fields {
 			k := f.Field.Type.Kind()
@@ -108,7 +108,7 @@ func operatorSummary(offers []*entityOffer) (summary string, odd map[*fieldOffer
 	}
 	var keys []string
 	sets := map[string][]string{}
-	for _, op := range unionModes(offers) {
+	for _, op := range UnionModes(offers) {
 		k := takers(op)
 		if _, ok := sets[k]; !ok {
 			keys = append(keys, k)
@@ -137,21 +137,21 @@ func (g *generator) queryEntities() {
 	b.WriteString("\n" + g.conditionHelp(offers))
 	b.WriteString("order_by: most significant key first; entities without a value come last.")
 
-	in := object(
-		entityTypeProp(offerEntities(offers)),
-		prop{"conditions", ref(conditionsDef)},
+	in := Object(
+		EntityTypeProp(OfferEntities(offers)),
+		Prop{"conditions", Ref(ConditionsDef)},
 		orderByProp(),
 		g.limitProp(),
 		g.offsetProp(),
-		prop{"fields", &schema{
+		Prop{"fields", &Schema{
 			Type:        "array",
 			Description: "Fields to return (default: stored ones)",
-			Items:       &schema{Type: "string"},
-			MinItems:    count(1),
-			MaxItems:    count(maxFieldsInProjection),
+			Items:       &Schema{Type: "string"},
+			MinItems:    Count(1),
+			MaxItems:    Count(maxFieldsInProjection),
 			UniqueItems: true,
 		}},
-	).require("entity_type")
+	).Require("entity_type")
 	in.Defs = g.conditionDefs()
 	g.add(QueryEntities, CategoryQuery, b.String(), in, offers)
 	g.c.Tools[len(g.c.Tools)-1].GraphSchema = graph
@@ -159,7 +159,7 @@ func (g *generator) queryEntities() {
 
 // getEntityByID fetches one entity by its unique field.
 func (g *generator) getEntityByID() {
-	var offers []*entityOffer
+	var offers []*EntityOffer
 	for _, e := range g.m.Entities {
 		if ctl, has := control(e, GetEntityByID); has && !ctl.Enabled {
 			continue
@@ -168,17 +168,17 @@ func (g *generator) getEntityByID() {
 		if f == nil {
 			continue
 		}
-		offers = append(offers, &entityOffer{Entity: e, Fields: []*fieldOffer{{Field: f}}})
+		offers = append(offers, &EntityOffer{Entity: e, Fields: []*FieldOffer{{Field: f}}})
 	}
 	if len(offers) == 0 {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("Get one entity's properties by its unique id: " + uniqueFields(entitiesOf(offers)) + ".")
-	in := object(
-		entityTypeProp(offerEntities(offers)),
-		prop{"id_value", &schema{Types: []string{"string", "number"}}},
-	).require("entity_type", "id_value")
+	b.WriteString("Get one entity's properties by its unique id: " + UniqueFields(EntitiesOf(offers)) + ".")
+	in := Object(
+		EntityTypeProp(OfferEntities(offers)),
+		Prop{"id_value", &Schema{Types: []string{"string", "number"}}},
+	).Require("entity_type", "id_value")
 	g.add(GetEntityByID, CategoryQuery, b.String(), in, offers)
 }
 
@@ -187,7 +187,7 @@ func (g *generator) exploreRelationships() {
 	if len(g.c.edges) == 0 {
 		return
 	}
-	var starts []*entityOffer
+	var starts []*EntityOffer
 	for _, o := range queryOffers(g.m) {
 		if ctl, has := control(o.Entity, ExploreRelationships); has && !ctl.Enabled {
 			continue
@@ -211,26 +211,26 @@ func (g *generator) exploreRelationships() {
 			}
 		}
 	}
-	targets = orderLike(targets, g.m.EntityNames())
+	targets = OrderLike(targets, g.m.EntityNames())
 	l := g.c.limits
-	in := object(
-		prop{"start_entity_type", &schema{Type: "string", Enum: offerEntities(starts)}},
-		conditionsProp("start_conditions", testDef),
-		prop{"relationship_types", &schema{Type: "array", Items: &schema{Type: "string", Enum: relationshipTypes(g.c.edges)}, MinItems: count(1), UniqueItems: true}},
-		prop{"direction", &schema{Type: "string", Enum: Directions, Default: Directions[0]}},
-		prop{"target_entity_type", &schema{Type: "string", Enum: targets}},
-		conditionsProp("target_conditions", testDef),
+	in := Object(
+		Prop{"start_entity_type", &Schema{Type: "string", Enum: OfferEntities(starts)}},
+		ConditionsProp("start_conditions", TestDef),
+		Prop{"relationship_types", &Schema{Type: "array", Items: &Schema{Type: "string", Enum: relationshipTypes(g.c.edges)}, MinItems: Count(1), UniqueItems: true}},
+		Prop{"direction", &Schema{Type: "string", Enum: Directions, Default: Directions[0]}},
+		Prop{"target_entity_type", &Schema{Type: "string", Enum: targets}},
+		ConditionsProp("target_conditions", TestDef),
 		orderByProp(),
-		prop{"depth", &schema{Type: "integer", Default: DefaultDepth, Maximum: num(float64(l.MaxDepth))}},
+		Prop{"depth", &Schema{Type: "integer", Default: DefaultDepth, Maximum: Num(float64(l.MaxDepth))}},
 		g.limitProp(),
 		g.offsetProp(),
-	).require("start_entity_type")
-	in.Defs = testDefs()
+	).Require("start_entity_type")
+	in.Defs = TestDefs()
 	g.add(ExploreRelationships, CategoryGraph, strings.TrimSpace(b.String()), in, starts)
 }
 
 // orderLike sorts names in the order they appear in ref.
-func orderLike(names, ref []string) []string {
+func OrderLike(names, ref []string) []string {
 	slices.SortStableFunc(names, func(a, b string) int { return slices.Index(ref, a) - slices.Index(ref, b) })
 	return names
 }

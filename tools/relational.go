@@ -16,7 +16,7 @@ const maxConditionDepth = 4
 
 // checkConds checks conditions at JSON pointer base against offer o; each
 // is a field test, a relationship test or a group (see [Condition]).
-func (c *Catalog) checkConds(o *entityOffer, conds []Condition, base string, depth int, p *problems) {
+func (c *Catalog) checkConds(o *EntityOffer, conds []Condition, base string, depth int, p *problems) {
 	if len(conds) > maxConditions {
 		p.add(base, "at most %d conditions in one list", maxConditions)
 		return
@@ -177,15 +177,15 @@ func (c *Catalog) typesOf(name string) []string {
 
 // relationshipOffer is the declared properties of relationship type typ
 // at entity start, as an offer whose modes are their operators.
-func relationshipOffer(edges []edge, start, typ string) *entityOffer {
-	o := &entityOffer{Entity: &model.Entity{Name: typ}}
+func relationshipOffer(edges []edge, start, typ string) *EntityOffer {
+	o := &EntityOffer{Entity: &model.Entity{Name: typ}}
 	for _, e := range edges {
 		if e.Type != typ || (e.From != start && e.To != start) {
 			continue
 		}
 		for _, f := range e.Properties {
-			if o.field(f.Name) == nil {
-				o.Fields = append(o.Fields, &fieldOffer{Field: f, Modes: f.Operators})
+			if o.Field(f.Name) == nil {
+				o.Fields = append(o.Fields, &FieldOffer{Field: f, Modes: f.Operators})
 			}
 		}
 	}
@@ -193,7 +193,7 @@ func relationshipOffer(edges []edge, start, typ string) *entityOffer {
 }
 
 // checkOrderBy checks sort keys against offer o, filling directions.
-func checkOrderBy(o *entityOffer, keys OrderByList, p *problems) {
+func checkOrderBy(o *EntityOffer, keys OrderByList, p *problems) {
 	if len(keys) > maxOrderKeys {
 		p.add("/order_by", "at most %d sort keys", maxOrderKeys)
 		return
@@ -203,8 +203,8 @@ func checkOrderBy(o *entityOffer, keys OrderByList, p *problems) {
 		if k.Direction == "" {
 			k.Direction = "ASC"
 		}
-		if o.field(k.Field) == nil {
-			p.choose(pointer("order_by", i, "field"), o.fieldNames(), "%q is not a field of %s", k.Field, o.Entity.Name)
+		if o.Field(k.Field) == nil {
+			p.choose(pointer("order_by", i, "field"), o.FieldNames(), "%q is not a field of %s", k.Field, o.Entity.Name)
 		}
 	}
 }
@@ -255,7 +255,7 @@ func (c *Catalog) checkFindPaths(a *FindPathsArgs, p *problems) {
 // of explore_relationships): the stored fields query_entities offers.
 // Computed fields are computed for the entity a statement is about, not
 // for the entities its subqueries reach.
-func (c *Catalog) relatedOffer(entity, at string, p *problems) *entityOffer {
+func (c *Catalog) relatedOffer(entity, at string, p *problems) *EntityOffer {
 	o := c.offerFor(QueryEntities, entity)
 	if o == nil {
 		p.add(at, "%s cannot be queried (exposed_tools disables query_entities)", entity)
@@ -265,8 +265,8 @@ func (c *Catalog) relatedOffer(entity, at string, p *problems) *entityOffer {
 }
 
 // storedOffer keeps the stored fields of an offer.
-func storedOffer(o *entityOffer) *entityOffer {
-	out := &entityOffer{Entity: o.Entity}
+func storedOffer(o *EntityOffer) *EntityOffer {
+	out := &EntityOffer{Entity: o.Entity}
 	for _, f := range o.Fields {
 		if f.Computed == nil {
 			out.Fields = append(out.Fields, f)

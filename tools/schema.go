@@ -9,7 +9,7 @@ import (
 // rather than a map so properties keep the order in which they matter to an
 // agent (entity_type before field before value) and golden files stay
 // readable.
-type schema struct {
+type Schema struct {
 	// Ref points at a definition of the root's Defs ("#/$defs/condition");
 	// a schema with Ref has nothing else, since OpenAI's strict mode
 	// rejects siblings of $ref.
@@ -29,31 +29,31 @@ type schema struct {
 	MinItems         *int
 	MaxItems         *int
 	UniqueItems      bool
-	Items            *schema
-	AnyOf            []*schema
-	Props            []prop
+	Items            *Schema
+	AnyOf            []*Schema
+	Props            []Prop
 	Required         []string
 	// Defs are the root's definitions ("$defs"), written last: a grammar
 	// that nests (conditions in conditions) is written once and referred
 	// to at every level.
-	Defs []prop
+	Defs []Prop
 }
 
 // prop is one named property of an object schema.
-type prop struct {
+type Prop struct {
 	Name   string
-	Schema *schema
+	Schema *Schema
 }
 
-func num(f float64) *float64 { return &f }
-func count(n int) *int       { return &n }
+func Num(f float64) *float64 { return &f }
+func Count(n int) *int       { return &n }
 
 // object returns a closed object schema (additionalProperties: false) with
 // the given properties in order.
-func object(props ...prop) *schema { return &schema{Type: "object", Props: props} }
+func Object(props ...Prop) *Schema { return &Schema{Type: "object", Props: props} }
 
 // require marks properties required and returns the schema.
-func (s *schema) require(names ...string) *schema {
+func (s *Schema) Require(names ...string) *Schema {
 	s.Required = append(s.Required, names...)
 	return s
 }
@@ -62,7 +62,7 @@ func (s *schema) require(names ...string) *schema {
 // "properties" (even when empty: some clients reject an object schema
 // without it) and "additionalProperties": false, so a misspelt argument is
 // an error the agent sees rather than a silently ignored key.
-func (s *schema) MarshalJSON() ([]byte, error) {
+func (s *Schema) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	first := true
@@ -145,7 +145,7 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 }
 
 // orderedProps marshals properties as a JSON object in declaration order.
-type orderedProps []prop
+type orderedProps []Prop
 
 func (p orderedProps) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer

@@ -12,7 +12,7 @@ import (
 // indexes. One tool covers every index: the agent picks the entity and,
 // when an entity has several indexes, the index (by default its first).
 func (g *generator) semanticSearch() {
-	var offers []*entityOffer
+	var offers []*EntityOffer
 	var entities []*model.Entity
 	var indexNames []string
 	for _, e := range g.m.Entities {
@@ -24,7 +24,7 @@ func (g *generator) semanticSearch() {
 		}
 		qo := g.c.offerFor(QueryEntities, e.Name)
 		if qo == nil {
-			qo = &entityOffer{Entity: e}
+			qo = &EntityOffer{Entity: e}
 		}
 		offers = append(offers, qo)
 		entities = append(entities, e)
@@ -49,14 +49,14 @@ func (g *generator) semanticSearch() {
 	}
 	b.WriteString(strings.Join(idx, ", ") + ".")
 	l := g.c.limits
-	in := object(
-		entityTypeProp(offerEntities(offers)),
-		prop{"query", &schema{Type: "string", MinLength: count(1), MaxLength: count(4000)}},
-		prop{"index", &schema{Type: "string", Enum: indexNames}},
-		prop{"top_k", &schema{Type: "integer", Default: l.DefaultTopK, Maximum: num(float64(l.MaxTopK))}},
-		prop{"min_score", &schema{Type: "number", Default: DefaultMinScore, Minimum: num(0), Maximum: num(1)}},
-		prop{"conditions", &schema{Type: "array", Items: fieldTest().require("field", "operator")}},
-	).require("entity_type", "query")
+	in := Object(
+		EntityTypeProp(OfferEntities(offers)),
+		Prop{"query", &Schema{Type: "string", MinLength: Count(1), MaxLength: Count(4000)}},
+		Prop{"index", &Schema{Type: "string", Enum: indexNames}},
+		Prop{"top_k", &Schema{Type: "integer", Default: l.DefaultTopK, Maximum: Num(float64(l.MaxTopK))}},
+		Prop{"min_score", &Schema{Type: "number", Default: DefaultMinScore, Minimum: Num(0), Maximum: Num(1)}},
+		Prop{"conditions", &Schema{Type: "array", Items: fieldTest().Require("field", "operator")}},
+	).Require("entity_type", "query")
 	g.add(SemanticSearch, CategorySearch, b.String(), in, offers)
 }
 
@@ -66,7 +66,7 @@ func (g *generator) fulltextSearch() {
 	if !g.c.caps.FullText {
 		return
 	}
-	var offers []*entityOffer
+	var offers []*EntityOffer
 	for _, e := range g.m.Entities {
 		ft := e.FullTextIndex
 		if ft == nil {
@@ -75,10 +75,10 @@ func (g *generator) fulltextSearch() {
 		if ctl, has := control(e, FulltextSearch); has && !ctl.Enabled {
 			continue
 		}
-		o := &entityOffer{Entity: e}
+		o := &EntityOffer{Entity: e}
 		for _, name := range ft.Fields {
 			if f := e.Field(name); f != nil {
-				o.Fields = append(o.Fields, &fieldOffer{Field: f})
+				o.Fields = append(o.Fields, &FieldOffer{Field: f})
 			}
 		}
 		offers = append(offers, o)
@@ -92,21 +92,21 @@ func (g *generator) fulltextSearch() {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		b.WriteString(o.Entity.Name + ": " + strings.Join(o.fieldNames(), ", "))
+		b.WriteString(o.Entity.Name + ": " + strings.Join(o.FieldNames(), ", "))
 	}
 	b.WriteString(".")
-	in := object(
-		entityTypeProp(offerEntities(offers)),
-		prop{"query", &schema{Type: "string", MinLength: count(1), MaxLength: count(1000)}},
-		prop{"fields", &schema{Type: "array", Description: "Default: all indexed", Items: &schema{Type: "string"}, MinItems: count(1), UniqueItems: true}},
-		prop{"fuzzy", &schema{Type: "boolean"}},
-		prop{"min_score", &schema{Type: "number", Minimum: num(0)}},
+	in := Object(
+		EntityTypeProp(OfferEntities(offers)),
+		Prop{"query", &Schema{Type: "string", MinLength: Count(1), MaxLength: Count(1000)}},
+		Prop{"fields", &Schema{Type: "array", Description: "Default: all indexed", Items: &Schema{Type: "string"}, MinItems: Count(1), UniqueItems: true}},
+		Prop{"fuzzy", &Schema{Type: "boolean"}},
+		Prop{"min_score", &Schema{Type: "number", Minimum: Num(0)}},
 		g.limitProp(),
-	).require("entity_type", "query")
+	).Require("entity_type", "query")
 	g.add(FulltextSearch, CategorySearch, b.String(), in, offers)
 }
 
-func entitiesOf(offers []*entityOffer) []*model.Entity {
+func EntitiesOf(offers []*EntityOffer) []*model.Entity {
 	out := make([]*model.Entity, len(offers))
 	for i, o := range offers {
 		out[i] = o.Entity
@@ -117,7 +117,7 @@ func entitiesOf(offers []*entityOffer) []*model.Entity {
 // fuzzySupported reports whether the server can run fuzzy matching on a
 // field: through APOC on any string field, or through the full-text index
 // that covers it.
-func (c *Catalog) fuzzySupported(e *model.Entity, f *fieldOffer) bool {
+func (c *Catalog) fuzzySupported(e *model.Entity, f *FieldOffer) bool {
 	if c.caps.APOC {
 		return true
 	}
@@ -126,34 +126,34 @@ func (c *Catalog) fuzzySupported(e *model.Entity, f *fieldOffer) bool {
 
 // specializedHead is the common schema head of the specialized tools:
 // entity_type and field.
-func specializedHead(offers []*entityOffer) []prop {
-	return []prop{entityTypeProp(offerEntities(offers)), fieldProp("field")}
+func SpecializedHead(offers []*EntityOffer) []Prop {
+	return []Prop{EntityTypeProp(OfferEntities(offers)), FieldProp("field")}
 }
 
 // textPatternSearch matches string fields against a pattern.
 func (g *generator) textPatternSearch() {
-	offers := specializedOffers(g.m, TextPatternSearch, model.String, func(e *model.Entity, f *fieldOffer, mode string) bool {
+	offers := specializedOffers(g.m, TextPatternSearch, model.String, func(e *model.Entity, f *FieldOffer, mode string) bool {
 		return mode != "fuzzy" || g.c.fuzzySupported(e, f)
 	})
 	if len(offers) == 0 {
 		return
 	}
-	modes := unionModes(offers)
+	modes := UnionModes(offers)
 	var b strings.Builder
 	b.WriteString("Find entities whose string field matches pattern per mode, ignoring case unless case_sensitive.\nFields: ")
 	b.WriteString(g.fieldList(offers, model.String, true))
-	b.WriteString(modeNotes(offers, modes, patternHelp))
+	b.WriteString(ModeNotes(offers, modes, PatternHelp))
 	def := modes[0]
 	if slices.Contains(modes, "contains") {
 		def = "contains"
 	}
-	props := append(specializedHead(offers),
-		prop{"pattern", &schema{Type: "string", MinLength: count(1), MaxLength: count(1000)}},
-		prop{"mode", &schema{Type: "string", Enum: modes, Default: def}},
-		prop{"case_sensitive", &schema{Type: "boolean"}},
+	props := append(SpecializedHead(offers),
+		Prop{"pattern", &Schema{Type: "string", MinLength: Count(1), MaxLength: Count(1000)}},
+		Prop{"mode", &Schema{Type: "string", Enum: modes, Default: def}},
+		Prop{"case_sensitive", &Schema{Type: "boolean"}},
 		g.limitProp(),
 	)
-	g.add(TextPatternSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field", "pattern"), offers)
+	g.add(TextPatternSearch, CategorySearch, b.String(), Object(props...).Require("entity_type", "field", "pattern"), offers)
 }
 
 // numberRangeSearch compares number fields, including the statistical
@@ -163,39 +163,39 @@ func (g *generator) numberRangeSearch() {
 	if len(offers) == 0 {
 		return
 	}
-	ops := unionModes(offers)
+	ops := UnionModes(offers)
 	var b strings.Builder
 	b.WriteString("Find entities by comparing a number field with value per operator.\nFields: ")
 	b.WriteString(g.fieldList(offers, model.Number, true))
-	b.WriteString(modeNotes(offers, ops, numberHelp) + numberOrderHelp)
-	props := append(specializedHead(offers),
-		prop{"operator", &schema{Type: "string", Enum: ops}},
-		prop{"value", &schema{Type: "number"}},
+	b.WriteString(ModeNotes(offers, ops, NumberHelp) + numberOrderHelp)
+	props := append(SpecializedHead(offers),
+		Prop{"operator", &Schema{Type: "string", Enum: ops}},
+		Prop{"value", &Schema{Type: "number"}},
 	)
 	if slices.Contains(ops, "between") {
-		props = append(props, prop{"upper_value", &schema{Type: "number"}})
+		props = append(props, Prop{"upper_value", &Schema{Type: "number"}})
 	}
 	if slices.Contains(ops, "approximately") {
-		props = append(props, prop{"tolerance", &schema{Type: "number", Minimum: num(0)}})
+		props = append(props, Prop{"tolerance", &Schema{Type: "number", Minimum: Num(0)}})
 	}
 	if slices.Contains(ops, "rounded_equal") {
-		props = append(props, prop{"round_to", &schema{Type: "number", Default: DefaultRoundTo, ExclusiveMinimum: num(0)}})
+		props = append(props, Prop{"round_to", &Schema{Type: "number", Default: DefaultRoundTo, ExclusiveMinimum: Num(0)}})
 	}
 	if slices.Contains(ops, "percentile") {
-		props = append(props, prop{"percentile", &schema{Type: "number", Default: DefaultPercentile, Minimum: num(0), Maximum: num(100)}})
+		props = append(props, Prop{"percentile", &Schema{Type: "number", Default: DefaultPercentile, Minimum: Num(0), Maximum: Num(100)}})
 	}
 	if slices.Contains(ops, "outlier") {
-		props = append(props, prop{"k", &schema{Type: "number", Default: DefaultOutlierK, ExclusiveMinimum: num(0)}})
+		props = append(props, Prop{"k", &Schema{Type: "number", Default: DefaultOutlierK, ExclusiveMinimum: Num(0)}})
 	}
 	if slices.Contains(ops, "histogram") {
 		props = append(props,
-			prop{"buckets", &schema{Type: "integer", Default: DefaultBuckets, Maximum: num(float64(g.c.limits.MaxBuckets))}},
-			prop{"bucket_width", &schema{Type: "number", ExclusiveMinimum: num(0)}})
+			Prop{"buckets", &Schema{Type: "integer", Default: DefaultBuckets, Maximum: Num(float64(g.c.limits.MaxBuckets))}},
+			Prop{"bucket_width", &Schema{Type: "number", ExclusiveMinimum: Num(0)}})
 	}
 	props = append(props,
-		prop{"order", &schema{Type: "string", Enum: Orders}},
+		Prop{"order", &Schema{Type: "string", Enum: Orders}},
 		g.limitProp())
-	g.add(NumberRangeSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field", "operator"), offers)
+	g.add(NumberRangeSearch, CategorySearch, b.String(), Object(props...).Require("entity_type", "field", "operator"), offers)
 }
 
 // numberOrderHelp describes number_range_search's order: with it, "the 10
@@ -212,11 +212,11 @@ func (g *generator) datetimeRangeSearch() {
 	if len(offers) == 0 {
 		return
 	}
-	modes := unionModes(offers)
+	modes := UnionModes(offers)
 	var b strings.Builder
 	b.WriteString("Find entities by when something happened, newest first: a datetime field before or after datetime, between start_datetime and end_datetime, or within relative_period up to now (relative).\nFields: ")
 	b.WriteString(g.fieldList(offers, model.Datetime, true))
-	b.WriteString(modeNotes(offers, modes, nil))
+	b.WriteString(ModeNotes(offers, modes, nil))
 	b.WriteString("Datetimes: YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM], UTC by default; precision truncates both sides.")
 	if slices.Contains(modes, "relative") {
 		b.WriteString(" relative_period: today, yesterday, this_ or last_ + week|month|year (calendar; weeks from Monday), last_minute|hour|day, last_N_minutes|hours|days|weeks|months.")
@@ -227,21 +227,21 @@ func (g *generator) datetimeRangeSearch() {
 	}
 	// Parse reads every datetime it uses and refuses one it does not, so
 	// their length needs no bound of its own.
-	dt := func() *schema { return &schema{Type: "string"} }
-	props := append(specializedHead(offers),
-		prop{"mode", &schema{Type: "string", Enum: modes, Default: def}},
-		prop{"datetime", dt()},
-		prop{"start_datetime", dt()},
-		prop{"end_datetime", dt()},
+	dt := func() *Schema { return &Schema{Type: "string"} }
+	props := append(SpecializedHead(offers),
+		Prop{"mode", &Schema{Type: "string", Enum: modes, Default: def}},
+		Prop{"datetime", dt()},
+		Prop{"start_datetime", dt()},
+		Prop{"end_datetime", dt()},
 	)
 	if slices.Contains(modes, "relative") {
-		props = append(props, prop{"relative_period", dt()})
+		props = append(props, Prop{"relative_period", dt()})
 	}
 	props = append(props,
-		prop{"precision", &schema{Type: "string", Enum: Precisions, Default: Precisions[0]}},
+		Prop{"precision", &Schema{Type: "string", Enum: Precisions, Default: Precisions[0]}},
 		g.limitProp(),
 	)
-	g.add(DatetimeRangeSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field"), offers)
+	g.add(DatetimeRangeSearch, CategorySearch, b.String(), Object(props...).Require("entity_type", "field"), offers)
 }
 
 // enumFilterSearch keeps entities whose enum field is (or is not) one of
@@ -254,12 +254,12 @@ func (g *generator) enumFilterSearch() {
 	var b strings.Builder
 	b.WriteString("Find entities whose enum field has one of values (exclude: none of them).\nFields: ")
 	b.WriteString(g.fieldList(offers, model.Enum, false))
-	props := append(specializedHead(offers),
-		prop{"values", &schema{Type: "array", Items: &schema{Type: "string"}, MinItems: count(1), UniqueItems: true}},
-		prop{"exclude", &schema{Type: "boolean"}},
+	props := append(SpecializedHead(offers),
+		Prop{"values", &Schema{Type: "array", Items: &Schema{Type: "string"}, MinItems: Count(1), UniqueItems: true}},
+		Prop{"exclude", &Schema{Type: "boolean"}},
 		g.limitProp(),
 	)
-	g.add(EnumFilterSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field", "values"), offers)
+	g.add(EnumFilterSearch, CategorySearch, b.String(), Object(props...).Require("entity_type", "field", "values"), offers)
 }
 
 // distanceSearch finds entities near a place, for point fields.
@@ -271,20 +271,20 @@ func (g *generator) distanceSearch() {
 	var b strings.Builder
 	b.WriteString("Find entities within radius_km of a place (WGS-84 latitude/longitude), nearest first, each with its distance in km.\nFields: ")
 	b.WriteString(g.fieldList(offers, model.Point, false))
-	props := append(specializedHead(offers),
-		prop{"latitude", &schema{Type: "number", Minimum: num(-90), Maximum: num(90)}},
-		prop{"longitude", &schema{Type: "number", Minimum: num(-180), Maximum: num(180)}},
-		prop{"radius_km", &schema{Type: "number", ExclusiveMinimum: num(0), Maximum: num(20100)}},
+	props := append(SpecializedHead(offers),
+		Prop{"latitude", &Schema{Type: "number", Minimum: Num(-90), Maximum: Num(90)}},
+		Prop{"longitude", &Schema{Type: "number", Minimum: Num(-180), Maximum: Num(180)}},
+		Prop{"radius_km", &Schema{Type: "number", ExclusiveMinimum: Num(0), Maximum: Num(20100)}},
 		g.limitProp(),
 	)
-	g.add(DistanceSearch, CategorySearch, b.String(), object(props...).require("entity_type", "field", "latitude", "longitude", "radius_km"), offers)
+	g.add(DistanceSearch, CategorySearch, b.String(), Object(props...).Require("entity_type", "field", "latitude", "longitude", "radius_km"), offers)
 }
 
 // aggregateEntities computes COUNT, AVG, SUM, MIN, MAX, optionally per
 // group: a field's values, a datetime field's buckets, or a property of
 // the relationship over follows.
 func (g *generator) aggregateEntities() {
-	var offers []*entityOffer
+	var offers []*EntityOffer
 	for _, o := range queryOffers(g.m) {
 		if ctl, has := control(o.Entity, AggregateEntities); has && !ctl.Enabled {
 			continue
@@ -297,25 +297,25 @@ func (g *generator) aggregateEntities() {
 	l := g.c.limits
 	var b strings.Builder
 	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
-	props := []prop{
-		entityTypeProp(offerEntities(offers)),
-		{"operation", &schema{Type: "string", Enum: Operations}},
-		fieldProp("field"),
-		fieldProp("group_by"),
-		{"bucket", &schema{Type: "string", Enum: Buckets}},
-		prop{"conditions", ref(conditionsDef)},
+	props := []Prop{
+		EntityTypeProp(OfferEntities(offers)),
+		{"operation", &Schema{Type: "string", Enum: Operations}},
+		FieldProp("field"),
+		FieldProp("group_by"),
+		{"bucket", &Schema{Type: "string", Enum: Buckets}},
+		Prop{"conditions", Ref(ConditionsDef)},
 	}
 	if len(g.c.edges) > 0 {
 		b.WriteString(" over {via, direction, entity, conditions, relationship_conditions}, as in a relationship test, aggregates the entities related to the matching ones instead, each counted once per group (field is then a stored field of over.entity; e.g. AVG of Movie.released over the movies a Person acted in); over.group_by groups by a property of that relationship instead of group_by.")
-		over := object(append(g.relatedProps(), fieldProp("group_by"))...).require("via")
-		props = append(props, prop{"over", over})
+		over := Object(append(g.relatedProps(), FieldProp("group_by"))...).Require("via")
+		props = append(props, Prop{"over", over})
 	}
-	having := object(
-		prop{"operator", &schema{Type: "string", Enum: HavingOperators}},
-		prop{"value", &schema{Type: "number"}},
-	).require("operator", "value")
-	props = append(props, prop{"having", having}, g.limitUpTo(l.MaxGroups), g.offsetProp())
-	in := object(props...).require("entity_type", "operation")
+	having := Object(
+		Prop{"operator", &Schema{Type: "string", Enum: HavingOperators}},
+		Prop{"value", &Schema{Type: "number"}},
+	).Require("operator", "value")
+	props = append(props, Prop{"having", having}, g.limitUpTo(l.MaxGroups), g.offsetProp())
+	in := Object(props...).Require("entity_type", "operation")
 	in.Defs = g.conditionDefs()
 	g.add(AggregateEntities, CategoryAnalytics, b.String(), in, offers)
 }
@@ -326,8 +326,8 @@ func (g *generator) runCypher() {
 	var b strings.Builder
 	b.WriteString("Run a read-only Cypher query when no other tool can express the question. DANGEROUS and limited: only statements that Neo4j classifies as read-only are accepted (no CREATE, MERGE, SET, DELETE, REMOVE, LOAD CSV, no procedures outside a small allowlist); the query runs in a read transaction with a timeout and a row cap. Prefer the other tools.\n\n")
 	fmt.Fprintf(&b, "Labels: %s. Relationship types: %s.", strings.Join(g.m.EntityNames(), ", "), strings.Join(relationshipTypes(g.c.edges), ", "))
-	in := object(
-		prop{"query", &schema{Type: "string", Description: "A read-only Cypher statement, with a LIMIT", MinLength: count(1), MaxLength: count(10000)}},
-	).require("query")
+	in := Object(
+		Prop{"query", &Schema{Type: "string", Description: "A read-only Cypher statement, with a LIMIT", MinLength: Count(1), MaxLength: Count(10000)}},
+	).Require("query")
 	g.add(RunCypher, CategoryCypher, b.String(), in, nil)
 }

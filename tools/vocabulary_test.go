@@ -26,8 +26,8 @@ func TestToolVocabularyMatchesTheSchema(t *testing.T) {
 	}
 	for kind, ms := range modes {
 		for _, m := range ms {
-			_, pattern := patternHelp[m]
-			_, number := numberHelp[m]
+			_, pattern := PatternHelp[m]
+			_, number := NumberHelp[m]
 			if !pattern && !number && !slices.Contains(plainModes, m) {
 				t.Errorf("mode %s of %s fields is neither explained (patternHelp, numberHelp) nor plain (plainModes)", m, kind)
 			}
