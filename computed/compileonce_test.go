@@ -65,7 +65,7 @@ func TestEngineCompilesOncePerModelAndPlannedCallsCompileNothing(t *testing.T) {
 
 	// Calls, shortened and verbose, under a new ready set and a known one,
 	// plan from the one compiled form.
-	call := engine.Call{Name: tools.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"fields":["name","line_count","is_large"]}`)}
+	call := engine.Call{Name: planner.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"fields":["name","line_count","is_large"]}`)}
 	if n := compilesDuring(func() {
 		for _, r := range []planner.State{{}, {{Entity: "Scope", Field: "line_count"}: true}, {}} {
 			ready = r

@@ -191,7 +191,7 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	// explore), which reads in its own read transaction.
 	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now})
 	topts.CustomTools = append(append(append(append(trees.Tools(), writes.Tools()...), traversal...), explores...), opts.Tools.CustomTools...)
-	cat, err := tools.Generate(m, topts)
+	cat, err := planner.Generate(m, topts)
 	if err != nil {
 		return nil, err
 	}

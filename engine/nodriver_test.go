@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -64,7 +65,7 @@ func TestEveryToolWithoutADriverReturnsErrNoDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Execute(tenant.With(context.Background(), "alice"), engine.Call{Name: tools.RunCypher, Arguments: json.RawMessage(`{"query":"RETURN 1 AS x"}`)})
+	_, err = e.Execute(tenant.With(context.Background(), "alice"), engine.Call{Name: planner.RunCypher, Arguments: json.RawMessage(`{"query":"RETURN 1 AS x"}`)})
 	if !errors.Is(err, engine.ErrNoDriver) || err.Error() != "no Neo4j driver configured: the tools can be listed and planned but not run" {
 		t.Errorf("run_cypher: got %v, want engine.ErrNoDriver", err)
 	}

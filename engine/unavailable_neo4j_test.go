@@ -16,6 +16,7 @@ import (
 	"github.com/ragforge/ragforge/internal/memory/explore"
 	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -57,7 +58,7 @@ func everyKindOfCall(t *testing.T, p *neo4jtest.Proxy) []kindCall {
 	alice := tenant.With(ctx, "alice")
 	return []kindCall{
 		{files, ctx, "query_entities", `{"entity_type": "File", "limit": 5}`},
-		{files, ctx, tools.RunCypher, `{"query": "MATCH (f:File) RETURN f.path LIMIT 5"}`},
+		{files, ctx, planner.RunCypher, `{"query": "MATCH (f:File) RETURN f.path LIMIT 5"}`},
 		{files, ctx, "query_file_tree", `{}`},
 		{files, ctx, "create_diagram", `{"name": "everything"}`},
 		{memory, alice, "query_entities", `{"entity_type": "Person", "limit": 5}`},

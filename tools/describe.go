@@ -78,12 +78,13 @@ func (d *described) leftOut(kind model.Type, offered map[string]bool) []string {
 	return out
 }
 
-// overview describes the entities query_entities offers and the
+// Overview describes the entities query_entities offers and the
 // relationships between them. A field every entity has alike (name, type,
 // operators, no two descriptions that differ) is written once for all; a
 // field whose name, type and description repeat an earlier entity's is
 // written without its description.
-func (g *generator) overview(offers []*EntityOffer, odd map[*FieldOffer]bool) string {
+func (g *Generator) Overview(offers []*EntityOffer) string {
+	_, odd := operatorSummary(offers)
 	field := func(f *FieldOffer, describe bool) string {
 		s := f.Field.Name + " " + typeLabel(f)
 		if describe && f.Field.Description != "" {
@@ -223,9 +224,9 @@ func relationshipList(edges []edge) string {
 // instructions).
 const GraphSchemaTitle = "Graph schema"
 
-// relationshipsRef is how a tool that follows relationships names them:
+// RelationshipsRef is how a tool that follows relationships names them:
 // a reference to the graph schema when it has them, else the list.
-func (g *generator) relationshipsRef() string {
+func (g *Generator) RelationshipsRef() string {
 	if g.edgesDescribed {
 		return "Relationships: see the graph schema.\n"
 	}
@@ -252,7 +253,7 @@ func propertyLabel(f *model.Field) string {
 	return t
 }
 
-// uniqueFields renders "Scope.uuid, File.path, …" for the entities given,
+// UniqueFields renders "Scope.uuid, File.path, …" for the entities given,
 // or the one name they all use ("entity_key").
 func UniqueFields(entities []*model.Entity) string {
 	parts := make([]string, len(entities))
@@ -296,12 +297,12 @@ func commonModes(offers []*EntityOffer) []string {
 	return lists[best]
 }
 
-// fieldList renders the fields of kind a specialized tool offers:
+// FieldList renders the fields of kind a specialized tool offers:
 // "every string field but Scope.uuid" when the overview describes them
 // all and that is shorter, else by entity ("Scope: name, file; File:
 // path"), with type and description for a field the overview lacks; and a
 // field's own modes when they differ from the common list.
-func (g *generator) fieldList(offers []*EntityOffer, kind model.Type, showModes bool) string {
+func (g *Generator) FieldList(offers []*EntityOffer, kind model.Type, showModes bool) string {
 	common := commonModes(offers)
 	own := func(f *FieldOffer) string {
 		if !showModes || slices.Equal(f.Modes, common) {
@@ -376,7 +377,7 @@ func ownModes(modes, common []string) string {
 	return strings.Join(extra, ", ")
 }
 
-// patternHelp and numberHelp explain the modes of text_pattern_search
+// PatternHelp and NumberHelp explain the modes of text_pattern_search
 // and number_range_search that need it, for the modes a tool actually
 // offers. They say nothing about which type has which modes: that mapping
 // is the CUE schema's and is read from the model.
@@ -400,7 +401,7 @@ var (
 	plainModes = []string{"contains", "starts_with", "ends_with", "exact", "equal", "gt", "gte", "lt", "lte", "before", "after", "between", "relative", "in", "not_in", "within_distance", "is"}
 )
 
-// modeNotes explains the modes of a specialized tool that need it (its
+// ModeNotes explains the modes of a specialized tool that need it (its
 // input schema lists them all); a mode only some fields offer says so,
 // and those fields show it in brackets.
 func ModeNotes(offers []*EntityOffer, modes []string, helps map[string]string) string {

@@ -66,7 +66,7 @@ func (p *problems) choose(path string, valid []string, format string, args ...an
 }
 
 // pointer builds a JSON Pointer from path segments, escaping ~ and /.
-func pointer(segs ...any) string {
+func Pointer(segs ...any) string {
 	var b strings.Builder
 	for _, s := range segs {
 		seg := fmt.Sprint(s)

@@ -82,6 +82,13 @@ func control(e *model.Entity, tool string) (model.ToolControl, bool) {
 	return ctl, ok
 }
 
+// Enabled reports whether exposed_tools leaves tool enabled for entity e
+// (a tool the config does not mention is).
+func Enabled(e *model.Entity, tool string) bool {
+	ctl, has := control(e, tool)
+	return !has || ctl.Enabled
+}
+
 // narrow keeps the items of have that are in allowed; a nil allowed keeps
 // everything (the config did not narrow).
 func narrow(have, allowed []string) []string {
@@ -97,13 +104,18 @@ func narrow(have, allowed []string) []string {
 	return out
 }
 
+// ConditionsControl is the exposed_tools entry that narrows what the
+// conditions of every tool offer: query_entities', whose conditions the
+// other tools share (planner.QueryEntities is this name).
+const ConditionsControl = "query_entities"
+
 // queryOffers is what query_entities (and the condition lists of other
 // tools) offer: every field, exposed to specialized tools or not, with its
 // operators narrowed by exposed_tools.query_entities.
 func queryOffers(m *model.Model) []*EntityOffer {
 	var out []*EntityOffer
 	for _, e := range m.Entities {
-		ctl, has := control(e, QueryEntities)
+		ctl, has := control(e, ConditionsControl)
 		if has && !ctl.Enabled {
 			continue
 		}

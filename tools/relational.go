@@ -23,7 +23,7 @@ func (c *Catalog) checkConds(o *EntityOffer, conds []Condition, base string, dep
 	}
 	for i := range conds {
 		cond := &conds[i]
-		at := base + pointer(i)
+		at := base + Pointer(i)
 		kinds := 0
 		for _, set := range []bool{cond.Field != "", cond.Via != "", cond.AnyOf != nil, cond.Not != nil} {
 			if set {
@@ -135,7 +135,7 @@ func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p
 		ro := relationshipOffer(c.edges, start, r.Via)
 		for i := range r.RelationshipConditions {
 			rc := &r.RelationshipConditions[i]
-			rat := at + "/relationship_conditions" + pointer(i)
+			rat := at + "/relationship_conditions" + Pointer(i)
 			if rc.Field == "" {
 				p.add(rat, "a relationship condition is a field test (field, operator, value) on a property of %s", r.Via)
 				continue
@@ -149,7 +149,7 @@ func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p
 // defaultDirection is the direction a hop takes when the call gives none:
 // the stored direction when the type leads from the entity only one way,
 // else both.
-func defaultDirection(all []hop) string {
+func defaultDirection(all []Hop) string {
 	var out, in bool
 	for _, h := range all {
 		out = out || h.Direction == model.Outgoing
@@ -204,7 +204,7 @@ func checkOrderBy(o *EntityOffer, keys OrderByList, p *problems) {
 			k.Direction = "ASC"
 		}
 		if o.Field(k.Field) == nil {
-			p.choose(pointer("order_by", i, "field"), o.FieldNames(), "%q is not a field of %s", k.Field, o.Entity.Name)
+			p.choose(Pointer("order_by", i, "field"), o.FieldNames(), "%q is not a field of %s", k.Field, o.Entity.Name)
 		}
 	}
 }
@@ -212,51 +212,17 @@ func checkOrderBy(o *EntityOffer, keys OrderByList, p *problems) {
 // maxOrderKeys bounds the sort keys of one call.
 const maxOrderKeys = 5
 
-// checkFindPaths checks find_paths' arguments, filling the defaults.
-func (c *Catalog) checkFindPaths(a *FindPathsArgs, p *problems) {
-	a.Limit = c.limit(a.Limit)
-	if a.Direction == "" {
-		a.Direction = string(model.Both)
-	}
-	if a.MaxLength == 0 {
-		a.MaxLength = min(DefaultPathLength, c.limits.MaxPathLength)
-	}
-	all := relationshipTypes(c.edges)
-	if len(a.RelationshipTypes) == 0 {
-		a.RelationshipTypes = all
-	}
-	for i, t := range a.RelationshipTypes {
-		if !slices.Contains(all, t) {
-			p.choose(pointer("relationship_types", i), all, "%q is not a relationship type", t)
-		}
-	}
-	for _, end := range []struct {
-		entity, at string
-		id         *any
-	}{{a.FromEntityType, "/from", &a.FromID}, {a.ToEntityType, "/to", &a.ToID}} {
-		o := c.entity(FindPaths, end.entity, end.at+"_entity_type", p)
-		if o == nil {
-			continue
-		}
-		f := o.Fields[0].Field
-		if f.Type.Kind() != model.Number {
-			if _, ok := (*end.id).(string); !ok {
-				p.add(end.at+"_id", "%s.%s is a %s; give it as a string", o.Entity.Name, f.Name, f.Type)
-				continue
-			}
-		}
-		if v, ok := convertValue(f, *end.id, end.at+"_id", p); ok {
-			*end.id = v
-		}
-	}
-}
-
 // relatedOffer is what a call may test of a related entity (or a target
 // of explore_relationships): the stored fields query_entities offers.
 // Computed fields are computed for the entity a statement is about, not
 // for the entities its subqueries reach.
 func (c *Catalog) relatedOffer(entity, at string, p *problems) *EntityOffer {
-	o := c.offerFor(QueryEntities, entity)
+	var o *EntityOffer
+	for _, q := range c.conditionOffers {
+		if q.Entity.Name == entity {
+			o = q
+		}
+	}
 	if o == nil {
 		p.add(at, "%s cannot be queried (exposed_tools disables query_entities)", entity)
 		return nil

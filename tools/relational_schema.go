@@ -1,10 +1,7 @@
 package tools
 
 import (
-	"slices"
 	"strings"
-
-	"github.com/ragforge/ragforge/model"
 )
 
 // conditionDef, conditionsDef (a list of them) and testDef name the
@@ -29,7 +26,7 @@ func ConditionsProp(name, def string) Prop {
 // operator are plain strings: the description lists them once, and Parse
 // checks each against what the test reads, naming the valid choices.
 // Parse also checks the value against the field's type.
-func fieldTest() *Schema {
+func FieldTest() *Schema {
 	return Object(
 		Prop{"field", &Schema{Type: "string"}},
 		Prop{"operator", &Schema{Type: "string"}},
@@ -40,7 +37,7 @@ func fieldTest() *Schema {
 
 // testDefs is the definition of the field tests that explore_relationships
 // and semantic_search take (their conditions are field tests).
-func TestDefs() []Prop { return []Prop{{TestDef, fieldTest().Require("field", "operator")}} }
+func TestDefs() []Prop { return []Prop{{TestDef, FieldTest().Require("field", "operator")}} }
 
 // conditionDefs is the condition grammar of a tool that takes conditions,
 // written once in its $defs and referred to at every level it nests to: a
@@ -48,10 +45,10 @@ func TestDefs() []Prop { return []Prop{{TestDef, fieldTest().Require("field", "o
 // any_of / not group, as one object whose properties say which (Parse
 // checks it is exactly one). Related entities, like fields, are plain
 // strings checked by Parse; the short closed sets keep their enums.
-func (g *generator) conditionDefs() []Prop {
-	c := fieldTest()
+func (g *Generator) ConditionDefs() []Prop {
+	c := FieldTest()
 	if len(g.c.edges) > 0 {
-		c.Props = append(c.Props, g.relatedProps()...)
+		c.Props = append(c.Props, g.RelatedProps()...)
 		c.Props = append(c.Props,
 			Prop{"quantifier", &Schema{Type: "string", Enum: Quantifiers}},
 			Prop{"count", Object(
@@ -69,7 +66,7 @@ func (g *generator) conditionDefs() []Prop {
 
 // relatedProps are the properties that name a hop to related entities:
 // via, direction, entity, conditions and relationship_conditions.
-func (g *generator) relatedProps() []Prop {
+func (g *Generator) RelatedProps() []Prop {
 	return []Prop{
 		{"via", &Schema{Type: "string", Enum: relationshipTypes(g.c.edges)}},
 		{"direction", &Schema{Type: "string", Enum: Directions}},
@@ -79,22 +76,11 @@ func (g *generator) relatedProps() []Prop {
 	}
 }
 
-// queryOffersOf is query_entities' offers for the named entities.
-func (g *generator) queryOffersOf(names []string) []*EntityOffer {
-	var out []*EntityOffer
-	for _, o := range queryOffers(g.m) {
-		if slices.Contains(names, o.Entity.Name) {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
 // orderByProp is a list of sort keys, most significant first. Parse
 // also takes one key alone (the older form), as a list of it, and bounds
 // the keys (maxOrderKeys); a key is ascending unless it says DESC, as in
 // ORDER BY.
-func orderByProp() Prop {
+func OrderByProp() Prop {
 	return Prop{"order_by", &Schema{Type: "array", Items: Object(
 		Prop{"field", &Schema{Type: "string"}},
 		Prop{"direction", &Schema{Type: "string", Enum: []string{"ASC", "DESC"}}},
@@ -103,7 +89,7 @@ func orderByProp() Prop {
 
 // conditionHelp explains the condition grammar once, in query_entities;
 // the other tools that take conditions refer to it.
-func (g *generator) conditionHelp(offers []*EntityOffer) string {
+func (g *Generator) ConditionHelp(offers []*EntityOffer) string {
 	ops, _ := operatorSummary(offers)
 	var b strings.Builder
 	b.WriteString("Conditions (all must hold), each one of:\n")
@@ -113,37 +99,4 @@ func (g *generator) conditionHelp(offers []*EntityOffer) string {
 	}
 	b.WriteString("- {any_of: [conditions]}: one holds; {not: [conditions]}: not all hold\n")
 	return b.String()
-}
-
-// findPaths generates find_paths when the model has relationships.
-func (g *generator) findPaths() {
-	if len(g.c.edges) == 0 {
-		return
-	}
-	var offers []*EntityOffer
-	for _, e := range g.m.Entities {
-		if len(g.c.typesOf(e.Name)) == 0 || e.Field(e.UniqueField) == nil {
-			continue
-		}
-		offers = append(offers, &EntityOffer{Entity: e, Fields: []*FieldOffer{{Field: e.Field(e.UniqueField)}}})
-	}
-	if len(offers) == 0 {
-		return
-	}
-	l := g.c.limits
-	var b strings.Builder
-	b.WriteString("Find the shortest path (all: every shortest one, up to limit) between two entities given by unique id, over relationship_types (default all), at most max_length long; direction both ignores stored arrows, outgoing follows them from the first entity, incoming goes against them. A path lists its nodes (entity_type, id, properties) and relationships (type, from/to ids, properties); none found: no rows.\n")
-	b.WriteString(g.relationshipsRef())
-	in := Object(
-		Prop{"from_entity_type", &Schema{Type: "string", Enum: OfferEntities(offers)}},
-		Prop{"from_id", &Schema{Types: []string{"string", "number"}}},
-		Prop{"to_entity_type", &Schema{Type: "string", Enum: OfferEntities(offers)}},
-		Prop{"to_id", &Schema{Types: []string{"string", "number"}}},
-		Prop{"relationship_types", &Schema{Type: "array", Items: &Schema{Type: "string"}, MinItems: Count(1), UniqueItems: true}},
-		Prop{"direction", &Schema{Type: "string", Enum: []string{string(model.Both), string(model.Outgoing), string(model.Incoming)}, Default: string(model.Both)}},
-		Prop{"max_length", &Schema{Type: "integer", Default: min(DefaultPathLength, l.MaxPathLength), Maximum: Num(float64(l.MaxPathLength))}},
-		Prop{"all", &Schema{Type: "boolean"}},
-		g.limitProp(),
-	).Require("from_entity_type", "from_id", "to_entity_type", "to_id")
-	g.add(FindPaths, CategoryGraph, strings.TrimSpace(b.String()), in, offers)
 }
