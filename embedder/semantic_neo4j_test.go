@@ -65,7 +65,7 @@ func TestOfflineEmbeddingsFindTheNoteSharingTheQueryWordsOnNeo4j(t *testing.T) {
 	}
 	neo4jtest.Run(t, d, "CREATE VECTOR INDEX note_embeddings FOR (n:Note) ON n.embedding OPTIONS {indexConfig: {`vector.dimensions`: 256, `vector.similarity_function`: 'cosine'}}", nil)
 	neo4jtest.Run(t, d, "CALL db.awaitIndexes(120)", nil)
-	e, err := engine.New(m, engine.Options{
+	e, err := engine.New(ctx, m, engine.Options{
 		Driver: d, Database: neo4jtest.Database(), Tenant: "alice",
 		Embedder: embedder.Offline{},
 		Tools:    tools.Options{Capabilities: &tools.Capabilities{}},

@@ -32,7 +32,7 @@ func newStatementTools(t *testing.T, d neo4j.DriverWithContext, timeout time.Dur
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: timeout,
+	mem, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: timeout,
 		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)

@@ -83,7 +83,7 @@ func aggregatingEngine(t *testing.T, d neo4j.DriverWithContext, name, src string
 	}
 	opts.Driver, opts.Database = d, neo4jtest.Database()
 	opts.Tools.Aggregations = true
-	e, err := engine.New(m, opts)
+	e, err := engine.New(t.Context(), m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,7 +526,7 @@ func TestNewAggregateFormsStayInTheTenant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tenant: "alice", Tools: tools.Options{Aggregations: true, Capabilities: &tools.Capabilities{}}})
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tenant: "alice", Tools: tools.Options{Aggregations: true, Capabilities: &tools.Capabilities{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func loadNetHTTPTB(t testing.TB, opts engine.Options) *netHTTP {
 	opts.Database = neo4jtest.Database()
 	opts.Tools.Aggregations = true
 	opts.Tools.RawCypher = true
-	f.e, err = engine.New(m, opts)
+	f.e, err = engine.New(t.Context(), m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func codeRAG(t *testing.T, d neo4j.DriverWithContext, opts engine.Options) *engi
 	opts.Driver = d
 	opts.Database = neo4jtest.Database()
 	opts.Tools.RawCypher = true
-	e, err := engine.New(m, opts)
+	e, err := engine.New(t.Context(), m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func newEngine(t *testing.T, d neo4j.DriverWithContext, cfg string, opts engine.
 	}
 	opts.Driver = d
 	opts.Database = neo4jtest.Database()
-	e, err := engine.New(m, opts)
+	e, err := engine.New(t.Context(), m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestCustomToolsRunTheirHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got string
-	e, err := engine.New(m, engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{}, CustomTools: []tools.CustomTool{{
+	e, err := engine.New(t.Context(), m, engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{}, CustomTools: []tools.CustomTool{{
 		Name: "weather", Description: "Weather in a city", ReadOnly: true,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`),
 		Handler: func(ctx context.Context, args json.RawMessage) (any, error) {

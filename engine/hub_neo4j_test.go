@@ -47,7 +47,7 @@ func loadHub(t *testing.T) (*hubgraph.Graph, *engine.Engine, neo4j.DriverWithCon
 		t.Fatal(err)
 	}
 	t.Logf("hub graph: %d airports, %d routes, busiest %s with %d, loaded in %v", g.Airports, len(g.Routes), hubgraph.Code(g.Busiest()), g.Degrees()[g.Busiest()], time.Since(start).Round(time.Millisecond))
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: hubTimeout,
+	e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: hubTimeout,
 		Tools: tools.Options{Aggregations: true, Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)
@@ -267,7 +267,7 @@ func TestACappedTraversalSaysSoEvenWithNothingToReturn(t *testing.T) {
 		{0, planner.ExploreRelationships, nothing, 0, false},
 		{0, planner.FindPaths, path, 1, false},
 	} {
-		e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tools: tools.Options{Limits: tools.Limits{MaxExpanded: c.expanded}}})
+		e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tools: tools.Options{Limits: tools.Limits{MaxExpanded: c.expanded}}})
 		if err != nil {
 			t.Fatal(err)
 		}

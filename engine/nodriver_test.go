@@ -30,7 +30,7 @@ func TestEveryToolWithoutADriverReturnsErrNoDriver(t *testing.T) {
 				t.Fatal(err)
 			}
 			var whoamiCalls atomic.Int32
-			e, err := engine.New(m, engine.Options{Embedder: tc.embedder, Tenant: "alice",
+			e, err := engine.New(t.Context(), m, engine.Options{Embedder: tc.embedder, Tenant: "alice",
 				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
 			if err != nil {
 				t.Fatal(err)
@@ -61,7 +61,7 @@ func TestEveryToolWithoutADriverReturnsErrNoDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Tools: tools.Options{RawCypher: true, Capabilities: &tools.Capabilities{}}})
+	e, err := engine.New(t.Context(), m, engine.Options{Tools: tools.Options{RawCypher: true, Capabilities: &tools.Capabilities{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestOutOfMemoryBecomesACallErrorNamingTheArgumentsThatNarrowTheCall(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Tools: tools.Options{RawCypher: true}})
+	e, err := engine.New(t.Context(), m, engine.Options{Tools: tools.Options{RawCypher: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -104,7 +104,7 @@ func BenchmarkRegexScanStdlib(b *testing.B) {
 	if _, err := schemaapply.Apply(ctx, d, schemaapply.Declared(m), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
 		b.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database()})
+	e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database()})
 	if err != nil {
 		b.Fatal(err)
 	}

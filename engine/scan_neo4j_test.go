@@ -78,7 +78,7 @@ func TestScansReadEveryCandidate(t *testing.T) {
 	neo4jtest.Run(t, d, "UNWIND $rows AS r CREATE (:Item {uuid: r.uuid, name: r.name, path: r.path})", map[string]any{"rows": rows})
 	slices.SortFunc(items, func(a, b scanItem) int { return strings.Compare(a.uuid, b.uuid) })
 
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database()})
+	e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestScansReadEveryCandidate(t *testing.T) {
 
 	t.Run("a scan the deadline stops answers with the matches it read", func(t *testing.T) {
 		const timeout = 3 * time.Second
-		slow, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: timeout})
+		slow, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: timeout})
 		if err != nil {
 			t.Fatal(err)
 		}

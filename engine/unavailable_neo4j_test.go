@@ -48,7 +48,7 @@ func everyKindOfCall(t *testing.T, p *neo4jtest.Proxy) []kindCall {
 	if _, err := schemaapply.Apply(ctx, d, schemaapply.Declared(mem), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
 		t.Fatal(err)
 	}
-	memory, err := engine.New(mem, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: unavailableTimeout,
+	memory, err := engine.New(ctx, mem, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: unavailableTimeout,
 		Embedder: flatEmbedder, Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)

@@ -136,7 +136,7 @@ func BenchmarkMaterialize(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute, Computed: cm}, nil, cache))
+	e, err := engine.New(ctx, m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute, Computed: cm}, nil, cache))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func BenchmarkMaterialize(b *testing.B) {
 		}
 		store := materialize.NewMemoryStore(nil)
 		rec := materialize.NewRecorder(store, materialize.RecorderOptions{})
-		e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute, Computed: cm}, rec, cache))
+		e, err := engine.New(ctx, m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute, Computed: cm}, rec, cache))
 		if err != nil {
 			b.Fatal(err)
 		}

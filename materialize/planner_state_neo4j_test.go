@@ -52,7 +52,7 @@ func TestPlannerReadsStoredValuesOnlyWhenReadyAndAnswersAlike(t *testing.T) {
 	store := materialize.NewMemoryStore(nil)
 	rec := materialize.NewRecorder(store, materialize.RecorderOptions{})
 	opts := engine.WithMaterialization(engine.Options{Driver: d, Database: db, Tools: tools.Options{Aggregations: true}, Computed: cm}, rec, cache)
-	e, err := engine.New(m, opts)
+	e, err := engine.New(ctx, m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

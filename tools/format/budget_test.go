@@ -51,7 +51,7 @@ func served(t testing.TB, path string, embed bool, opts tools.Options) *engine.E
 	if embed {
 		o.Embedder = embedder.Offline{}
 	}
-	e, err := engine.New(m, o)
+	e, err := engine.New(t.Context(), m, o)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
