@@ -39,7 +39,7 @@ type AggregateEntitiesArgs struct {
 	Offset int           `json:"offset"`
 }
 
-// aggregateEntities computes COUNT, AVG, SUM, MIN, MAX, optionally per
+// generateAggregateEntities writes the tool that computes COUNT, AVG, SUM, MIN, MAX, optionally per
 // group: a field's values, a datetime field's buckets, or a property of
 // the relationship over follows.
 func generateAggregateEntities(g *tools.Generator) *tools.Generated {
@@ -79,6 +79,7 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers}
 }
 
+// checkAggregate checks decoded arguments and fills their defaults.
 func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	o := ck.Entity(a.EntityType, "/entity_type")

@@ -36,7 +36,7 @@ type DatetimeRangeSearchArgs struct {
 	Limit     int    `json:"limit"`
 }
 
-// datetimeRangeSearch compares datetime fields with absolute or relative
+// generateDatetimeRangeSearch writes the tool that compares datetime fields with absolute or relative
 // times.
 func generateDatetimeRangeSearch(g *tools.Generator) *tools.Generated {
 	offers := g.SpecializedOffers(DatetimeRangeSearch, model.Datetime, nil)
@@ -75,6 +75,7 @@ func generateDatetimeRangeSearch(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: b.String(), Input: tools.Object(props...).Require("entity_type", "field"), Offers: offers}
 }
 
+// checkDatetimeRange checks decoded arguments and fills their defaults.
 func checkDatetimeRange(ck *tools.Checker, a *DatetimeRangeSearchArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	if a.Precision == "" {

@@ -28,7 +28,7 @@ type DistanceSearchArgs struct {
 	Limit      int     `json:"limit"`
 }
 
-// distanceSearch finds entities near a place, for point fields.
+// generateDistanceSearch writes the tool that finds entities near a place, for point fields.
 func generateDistanceSearch(g *tools.Generator) *tools.Generated {
 	offers := g.SpecializedOffers(DistanceSearch, model.Point, nil)
 	if len(offers) == 0 {
@@ -46,6 +46,7 @@ func generateDistanceSearch(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: b.String(), Input: tools.Object(props...).Require("entity_type", "field", "latitude", "longitude", "radius_km"), Offers: offers}
 }
 
+// checkDistanceSearch checks decoded arguments and fills their defaults.
 func checkDistanceSearch(ck *tools.Checker, a *DistanceSearchArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	ck.Field(a.EntityType, a.Field, "/field")

@@ -28,7 +28,7 @@ type EnumFilterSearchArgs struct {
 	Limit      int      `json:"limit"`
 }
 
-// enumFilterSearch keeps entities whose enum field is (or is not) one of
+// generateEnumFilterSearch writes the tool that keeps entities whose enum field is (or is not) one of
 // some values.
 func generateEnumFilterSearch(g *tools.Generator) *tools.Generated {
 	offers := g.SpecializedOffers(EnumFilterSearch, model.Enum, nil)
@@ -46,6 +46,7 @@ func generateEnumFilterSearch(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: b.String(), Input: tools.Object(props...).Require("entity_type", "field", "values"), Offers: offers}
 }
 
+// checkEnumFilter checks decoded arguments and fills their defaults.
 func checkEnumFilter(ck *tools.Checker, a *EnumFilterSearchArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	f := ck.Field(a.EntityType, a.Field, "/field")

@@ -63,7 +63,7 @@ type ExploreRelationshipsArgs struct {
 	Offset           int               `json:"offset"`
 }
 
-// exploreRelationships follows relationship types from start entities.
+// generateExploreRelationships writes the tool that follows relationship types from start entities.
 func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 	if len(g.RelationshipTypes()) == 0 {
 		return nil
@@ -102,6 +102,7 @@ func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: strings.TrimSpace(b.String()), Input: in, Offers: starts}
 }
 
+// checkExplore checks decoded arguments and fills their defaults.
 func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	if a.Depth == 0 {

@@ -42,7 +42,7 @@ type FindPathsArgs struct {
 	Limit int  `json:"limit"`
 }
 
-// findPaths generates find_paths when the model has relationships.
+// generateFindPaths writes find_paths when the model has relationships.
 func generateFindPaths(g *tools.Generator) *tools.Generated {
 	if len(g.RelationshipTypes()) == 0 {
 		return nil

@@ -30,7 +30,7 @@ type FulltextSearchArgs struct {
 	Limit      int      `json:"limit"`
 }
 
-// fulltextSearch queries the entities' full-text indexes (Lucene), when the
+// generateFulltextSearch writes the tool that queries the entities' full-text indexes (Lucene), when the
 // server has them.
 func generateFulltextSearch(g *tools.Generator) *tools.Generated {
 	if !g.Capabilities().FullText {
@@ -76,6 +76,7 @@ func generateFulltextSearch(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers}
 }
 
+// checkFulltext checks decoded arguments and fills their defaults.
 func checkFulltext(ck *tools.Checker, a *FulltextSearchArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	o := ck.Entity(a.EntityType, "/entity_type")

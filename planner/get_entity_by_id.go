@@ -25,7 +25,7 @@ type GetEntityByIDArgs struct {
 	IDValue    any    `json:"id_value"`
 }
 
-// getEntityByID fetches one entity by its unique field.
+// generateGetEntityByID writes the tool that fetches one entity by its unique field.
 func generateGetEntityByID(g *tools.Generator) *tools.Generated {
 	var offers []*tools.EntityOffer
 	for _, e := range g.Model().Entities {
@@ -50,6 +50,7 @@ func generateGetEntityByID(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers}
 }
 
+// checkGetByID checks decoded arguments and fills their defaults.
 func checkGetByID(ck *tools.Checker, a *GetEntityByIDArgs) {
 	o := ck.Entity(a.EntityType, "/entity_type")
 	if o == nil {

@@ -42,7 +42,7 @@ type NumberRangeSearchArgs struct {
 	Limit int    `json:"limit"`
 }
 
-// numberRangeSearch compares number fields, including the statistical
+// generateNumberRangeSearch writes the tool that compares number fields, including the statistical
 // modes when the rules give them.
 func generateNumberRangeSearch(g *tools.Generator) *tools.Generated {
 	offers := g.SpecializedOffers(NumberRangeSearch, model.Number, nil)
@@ -84,6 +84,7 @@ func generateNumberRangeSearch(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: b.String(), Input: tools.Object(props...).Require("entity_type", "field", "operator"), Offers: offers}
 }
 
+// checkNumberRange checks decoded arguments and fills their defaults.
 func checkNumberRange(ck *tools.Checker, a *NumberRangeSearchArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	f := ck.Field(a.EntityType, a.Field, "/field")

@@ -35,7 +35,7 @@ type QueryEntitiesArgs struct {
 	Fields []string `json:"fields"`
 }
 
-// queryEntities is the general tool: every entity, every field. Its
+// generateQueryEntities writes the general tool: every entity, every field. Its
 // description is the graph's overview, which the other tools refer to.
 func generateQueryEntities(g *tools.Generator) *tools.Generated {
 	offers := g.QueryOffers()
@@ -68,6 +68,7 @@ func generateQueryEntities(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers, GraphSchema: graph}
 }
 
+// checkQuery checks decoded arguments and fills their defaults.
 func checkQuery(ck *tools.Checker, a *QueryEntitiesArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	o := ck.Entity(a.EntityType, "/entity_type")

@@ -37,7 +37,7 @@ type SemanticSearchArgs struct {
 	Conditions []tools.Condition `json:"conditions"`
 }
 
-// semanticSearch compares an embedded text query with the entities' vector
+// generateSemanticSearch writes the tool that compares an embedded text query with the entities' vector
 // indexes. One tool covers every index: the agent picks the entity and,
 // when an entity has several indexes, the index (by default its first).
 func generateSemanticSearch(g *tools.Generator) *tools.Generated {
@@ -89,6 +89,7 @@ func generateSemanticSearch(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers}
 }
 
+// checkSemantic checks decoded arguments and fills their defaults.
 func checkSemantic(ck *tools.Checker, a *SemanticSearchArgs) {
 	o := ck.Entity(a.EntityType, "/entity_type")
 	if o == nil {

@@ -29,7 +29,7 @@ type TextPatternSearchArgs struct {
 	Limit         int    `json:"limit"`
 }
 
-// textPatternSearch matches string fields against a pattern.
+// generateTextPatternSearch writes the tool that matches string fields against a pattern.
 func generateTextPatternSearch(g *tools.Generator) *tools.Generated {
 	offers := g.SpecializedOffers(TextPatternSearch, model.String, func(e *model.Entity, f *tools.FieldOffer, mode string) bool {
 		return mode != "fuzzy" || g.FuzzySupported(e, f)
@@ -55,6 +55,7 @@ func generateTextPatternSearch(g *tools.Generator) *tools.Generated {
 	return &tools.Generated{Description: b.String(), Input: tools.Object(props...).Require("entity_type", "field", "pattern"), Offers: offers}
 }
 
+// checkTextPattern checks decoded arguments and fills their defaults.
 func checkTextPattern(ck *tools.Checker, a *TextPatternSearchArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	f := ck.Field(a.EntityType, a.Field, "/field")
