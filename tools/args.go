@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 )
 
-// The argument types of the generated tools. [Catalog.Parse] returns one of
-// them, validated, with defaults filled in and condition values converted to
-// the field's Go type, so the planner works on typed values rather than raw
+// The argument types several generated tools share (conditions, related
+// entities, sort keys, an aggregate's over and having); each tool's own
+// argument type is in its planner file. [Catalog.Parse] fills them,
+// validated, with defaults filled in and condition values converted to the
+// field's Go type, so the planner works on typed values rather than raw
 // JSON. Argument names follow the seeds.
 
 // Condition is one test an entity must pass. It is exactly one of:

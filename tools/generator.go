@@ -188,7 +188,7 @@ func operatorSummary(offers []*EntityOffer) (summary string, odd map[*FieldOffer
 	return strings.Join(parts, "; "), odd
 }
 
-// orderLike sorts names in the order they appear in ref.
+// OrderLike sorts names in the order they appear in ref.
 func OrderLike(names, ref []string) []string {
 	slices.SortStableFunc(names, func(a, b string) int { return slices.Index(ref, a) - slices.Index(ref, b) })
 	return names

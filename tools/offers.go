@@ -6,7 +6,7 @@ import (
 	"github.com/ragforge/ragforge/model"
 )
 
-// fieldOffer is one field as a tool offers it: the field (stored or
+// FieldOffer is one field as a tool offers it: the field (stored or
 // computed) and the modes (or operators) the tool may apply to it.
 type FieldOffer struct {
 	Field    *model.Field
@@ -14,13 +14,13 @@ type FieldOffer struct {
 	Modes    []string
 }
 
-// entityOffer is what one tool offers for one entity.
+// EntityOffer is what one tool offers for one entity.
 type EntityOffer struct {
 	Entity *model.Entity
 	Fields []*FieldOffer
 }
 
-// field returns the offered field with the given name, or nil.
+// Field returns the offered field with the given name, or nil.
 func (o *EntityOffer) Field(name string) *FieldOffer {
 	for _, f := range o.Fields {
 		if f.Field.Name == name {
@@ -30,7 +30,7 @@ func (o *EntityOffer) Field(name string) *FieldOffer {
 	return nil
 }
 
-// fieldNames lists the offered field names: the valid choices of an error.
+// FieldNames lists the offered field names: the valid choices of an error.
 func (o *EntityOffer) FieldNames() []string {
 	names := make([]string, len(o.Fields))
 	for i, f := range o.Fields {
@@ -49,7 +49,7 @@ func (c *Catalog) offerFor(tool, entity string) *EntityOffer {
 	return nil
 }
 
-// offerEntities lists the entities a tool offers: the enum of its
+// OfferEntities lists the entities a tool offers: the enum of its
 // entity_type argument.
 func OfferEntities(offers []*EntityOffer) []string {
 	names := make([]string, len(offers))
@@ -188,7 +188,7 @@ func unionFields(offers []*EntityOffer) []string {
 	return out
 }
 
-// unionModes lists the distinct modes of offers, in the order of the field
+// UnionModes lists the distinct modes of offers, in the order of the field
 // offering the most modes (the order of the CUE rules, when a field is not
 // narrowed), then first-seen.
 func UnionModes(offers []*EntityOffer) []string {

@@ -12,17 +12,17 @@ const (
 	TestDef       = "test"
 )
 
-// ref refers to a definition of the tool's $defs.
+// Ref refers to a definition of the tool's $defs.
 func Ref(def string) *Schema { return &Schema{Ref: "#/$defs/" + def} }
 
-// conditionsProp is a list of conditions, each the tool's condition
+// ConditionsProp is a list of conditions, each the tool's condition
 // definition (def: conditionDef or testDef). Its length, like every nested
 // list's, is checked by Parse.
 func ConditionsProp(name, def string) Prop {
 	return Prop{name, &Schema{Type: "array", Items: Ref(def)}}
 }
 
-// fieldTest is one {field, operator, value, ignore_case} test. Field and
+// FieldTest is one {field, operator, value, ignore_case} test. Field and
 // operator are plain strings: the description lists them once, and Parse
 // checks each against what the test reads, naming the valid choices.
 // Parse also checks the value against the field's type.
@@ -35,11 +35,11 @@ func FieldTest() *Schema {
 	)
 }
 
-// testDefs is the definition of the field tests that explore_relationships
+// TestDefs is the definition of the field tests that explore_relationships
 // and semantic_search take (their conditions are field tests).
 func TestDefs() []Prop { return []Prop{{TestDef, FieldTest().Require("field", "operator")}} }
 
-// conditionDefs is the condition grammar of a tool that takes conditions,
+// ConditionDefs is the condition grammar of a tool that takes conditions,
 // written once in its $defs and referred to at every level it nests to: a
 // field test, a relationship test (when the model has relationships) or an
 // any_of / not group, as one object whose properties say which (Parse
@@ -64,7 +64,7 @@ func (g *Generator) ConditionDefs() []Prop {
 	return []Prop{{ConditionsDef, &Schema{Type: "array", Items: Ref(conditionDef)}}, {conditionDef, c}}
 }
 
-// relatedProps are the properties that name a hop to related entities:
+// RelatedProps are the properties that name a hop to related entities:
 // via, direction, entity, conditions and relationship_conditions.
 func (g *Generator) RelatedProps() []Prop {
 	return []Prop{
@@ -76,7 +76,7 @@ func (g *Generator) RelatedProps() []Prop {
 	}
 }
 
-// orderByProp is a list of sort keys, most significant first. Parse
+// OrderByProp is a list of sort keys, most significant first. Parse
 // also takes one key alone (the older form), as a list of it, and bounds
 // the keys (maxOrderKeys); a key is ascending unless it says DESC, as in
 // ORDER BY.
@@ -87,7 +87,7 @@ func OrderByProp() Prop {
 	).Require("field")}}
 }
 
-// conditionHelp explains the condition grammar once, in query_entities;
+// ConditionHelp explains the condition grammar once, in query_entities;
 // the other tools that take conditions refer to it.
 func (g *Generator) ConditionHelp(offers []*EntityOffer) string {
 	ops, _ := operatorSummary(offers)

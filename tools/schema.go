@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 )
 
-// schema is the subset of JSON Schema the generator writes. It is a struct
+// Schema is the subset of JSON Schema the generator writes. It is a struct
 // rather than a map so properties keep the order in which they matter to an
 // agent (entity_type before field before value) and golden files stay
 // readable.
@@ -39,20 +39,23 @@ type Schema struct {
 	Defs []Prop
 }
 
-// prop is one named property of an object schema.
+// Prop is one named property of an object schema.
 type Prop struct {
 	Name   string
 	Schema *Schema
 }
 
+// Num points at a number bound of a schema (Minimum, Maximum, …).
 func Num(f float64) *float64 { return &f }
-func Count(n int) *int       { return &n }
 
-// object returns a closed object schema (additionalProperties: false) with
+// Count points at a count bound of a schema (MinLength, MaxItems, …).
+func Count(n int) *int { return &n }
+
+// Object returns a closed object schema (additionalProperties: false) with
 // the given properties in order.
 func Object(props ...Prop) *Schema { return &Schema{Type: "object", Props: props} }
 
-// require marks properties required and returns the schema.
+// Require marks properties required and returns the schema.
 func (s *Schema) Require(names ...string) *Schema {
 	s.Required = append(s.Required, names...)
 	return s

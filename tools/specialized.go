@@ -6,6 +6,7 @@ import (
 	"github.com/ragforge/ragforge/model"
 )
 
+// EntitiesOf lists the entities of offers.
 func EntitiesOf(offers []*EntityOffer) []*model.Entity {
 	out := make([]*model.Entity, len(offers))
 	for i, o := range offers {
@@ -24,11 +25,8 @@ func (c *Catalog) fuzzySupported(e *model.Entity, f *FieldOffer) bool {
 	return c.caps.FullText && f.Computed == nil && e.FullTextIndex != nil && slices.Contains(e.FullTextIndex.Fields, f.Field.Name)
 }
 
-// specializedHead is the common schema head of the specialized tools:
+// SpecializedHead is the common schema head of the specialized tools:
 // entity_type and field.
 func SpecializedHead(offers []*EntityOffer) []Prop {
 	return []Prop{EntityTypeProp(OfferEntities(offers)), FieldProp("field")}
 }
-
-// relativePeriodPattern accepts the named periods and last_N_<unit>.
-const relativePeriodPattern = `^(today|yesterday|this_week|last_week|this_month|last_month|this_year|last_year|last_minute|last_hour|last_day|last_([1-9][0-9]{0,3})_(minutes|hours|days|weeks|months))$`
