@@ -19,11 +19,11 @@ func init() {
 	})
 }
 
-// AggregateEntitiesArgs are aggregate_entities' arguments. The groups
-// come from GroupBy (a field of the entity) or tools.Over.GroupBy (a property of
+// AggregateEntitiesArgs are aggregate_entities' arguments. The groups come
+// from GroupBy (a field of the entity) or tools.Over.GroupBy (a property of
 // the relationship), at most one of them; a datetime one may be cut into
-// Bucket. tools.Having keeps the groups whose value passes it; Offset and Limit
-// page the groups, largest value first.
+// Bucket. tools.Having keeps the groups whose value passes it; Offset and
+// Limit page the groups, largest value first.
 type AggregateEntitiesArgs struct {
 	EntityType string            `json:"entity_type"`
 	Operation  string            `json:"operation"`
@@ -39,9 +39,9 @@ type AggregateEntitiesArgs struct {
 	Offset int           `json:"offset"`
 }
 
-// generateAggregateEntities writes the tool that computes COUNT, AVG, SUM, MIN, MAX, optionally per
-// group: a field's values, a datetime field's buckets, or a property of
-// the relationship over follows.
+// generateAggregateEntities writes the tool that computes COUNT, AVG, SUM,
+// MIN, MAX, optionally per group: a field's values, a datetime field's
+// buckets, or a property of the relationship over follows.
 func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 	var offers []*tools.EntityOffer
 	for _, o := range g.QueryOffers() {

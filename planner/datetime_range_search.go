@@ -36,8 +36,8 @@ type DatetimeRangeSearchArgs struct {
 	Limit     int    `json:"limit"`
 }
 
-// generateDatetimeRangeSearch writes the tool that compares datetime fields with absolute or relative
-// times.
+// generateDatetimeRangeSearch writes the tool that compares datetime fields
+// with absolute or relative times.
 func generateDatetimeRangeSearch(g *tools.Generator) *tools.Generated {
 	offers := g.SpecializedOffers(DatetimeRangeSearch, model.Datetime, nil)
 	if len(offers) == 0 {

@@ -28,7 +28,8 @@ type DistanceSearchArgs struct {
 	Limit      int     `json:"limit"`
 }
 
-// generateDistanceSearch writes the tool that finds entities near a place, for point fields.
+// generateDistanceSearch writes the tool that finds entities near a place,
+// for point fields.
 func generateDistanceSearch(g *tools.Generator) *tools.Generated {
 	offers := g.SpecializedOffers(DistanceSearch, model.Point, nil)
 	if len(offers) == 0 {

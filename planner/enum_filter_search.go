@@ -8,7 +8,8 @@ import (
 	"github.com/ragforge/ragforge/tools"
 )
 
-// EnumFilterSearch keeps entities whose enum field is (or is not) one of some values.
+// EnumFilterSearch keeps entities whose enum field is (or is not) one of
+// some values.
 const EnumFilterSearch = "enum_filter_search"
 
 func init() {
@@ -28,8 +29,8 @@ type EnumFilterSearchArgs struct {
 	Limit      int      `json:"limit"`
 }
 
-// generateEnumFilterSearch writes the tool that keeps entities whose enum field is (or is not) one of
-// some values.
+// generateEnumFilterSearch writes the tool that keeps entities whose enum
+// field is (or is not) one of some values.
 func generateEnumFilterSearch(g *tools.Generator) *tools.Generated {
 	offers := g.SpecializedOffers(EnumFilterSearch, model.Enum, nil)
 	if len(offers) == 0 {

@@ -63,7 +63,8 @@ type ExploreRelationshipsArgs struct {
 	Offset           int               `json:"offset"`
 }
 
-// generateExploreRelationships writes the tool that follows relationship types from start entities.
+// generateExploreRelationships writes the tool that follows relationship
+// types from start entities.
 func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 	if len(g.RelationshipTypes()) == 0 {
 		return nil

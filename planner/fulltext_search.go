@@ -30,8 +30,8 @@ type FulltextSearchArgs struct {
 	Limit      int      `json:"limit"`
 }
 
-// generateFulltextSearch writes the tool that queries the entities' full-text indexes (Lucene), when the
-// server has them.
+// generateFulltextSearch writes the tool that queries the entities'
+// full-text indexes (Lucene), when the server has them.
 func generateFulltextSearch(g *tools.Generator) *tools.Generated {
 	if !g.Capabilities().FullText {
 		return nil

@@ -25,7 +25,8 @@ type GetEntityByIDArgs struct {
 	IDValue    any    `json:"id_value"`
 }
 
-// generateGetEntityByID writes the tool that fetches one entity by its unique field.
+// generateGetEntityByID writes the tool that fetches one entity by its
+// unique field.
 func generateGetEntityByID(g *tools.Generator) *tools.Generated {
 	var offers []*tools.EntityOffer
 	for _, e := range g.Model().Entities {

@@ -9,7 +9,8 @@ import (
 	"github.com/ragforge/ragforge/tools"
 )
 
-// NumberRangeSearch compares number fields, with the statistical modes the rules give.
+// NumberRangeSearch compares number fields, with the statistical modes the
+// rules give.
 const NumberRangeSearch = "number_range_search"
 
 func init() {
@@ -22,8 +23,8 @@ func init() {
 
 // NumberRangeSearchArgs are number_range_search's arguments. After Parse,
 // Tolerance is set for approximately (10% of |value| by default), RoundTo
-// for rounded_equal, Percentile for percentile, K for outlier, and tools.Buckets or
-// BucketWidth for histogram.
+// for rounded_equal, Percentile for percentile, K for outlier, and
+// tools.Buckets or BucketWidth for histogram.
 type NumberRangeSearchArgs struct {
 	EntityType  string   `json:"entity_type"`
 	Field       string   `json:"field"`
@@ -42,8 +43,8 @@ type NumberRangeSearchArgs struct {
 	Limit int    `json:"limit"`
 }
 
-// generateNumberRangeSearch writes the tool that compares number fields, including the statistical
-// modes when the rules give them.
+// generateNumberRangeSearch writes the tool that compares number fields,
+// including the statistical modes when the rules give them.
 func generateNumberRangeSearch(g *tools.Generator) *tools.Generated {
 	offers := g.SpecializedOffers(NumberRangeSearch, model.Number, nil)
 	if len(offers) == 0 {

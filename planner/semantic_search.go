@@ -8,7 +8,8 @@ import (
 	"github.com/ragforge/ragforge/tools"
 )
 
-// SemanticSearch compares an embedded text query with the entities' vector indexes.
+// SemanticSearch compares an embedded text query with the entities' vector
+// indexes.
 const SemanticSearch = "semantic_search"
 
 // candidateFactor is how many vector candidates semantic_search fetches per
@@ -37,9 +38,10 @@ type SemanticSearchArgs struct {
 	Conditions []tools.Condition `json:"conditions"`
 }
 
-// generateSemanticSearch writes the tool that compares an embedded text query with the entities' vector
-// indexes. One tool covers every index: the agent picks the entity and,
-// when an entity has several indexes, the index (by default its first).
+// generateSemanticSearch writes the tool that compares an embedded text
+// query with the entities' vector indexes. One tool covers every index: the
+// agent picks the entity and, when an entity has several indexes, the index
+// (by default its first).
 func generateSemanticSearch(g *tools.Generator) *tools.Generated {
 	var offers []*tools.EntityOffer
 	var entities []*model.Entity

@@ -29,7 +29,8 @@ type TextPatternSearchArgs struct {
 	Limit         int    `json:"limit"`
 }
 
-// generateTextPatternSearch writes the tool that matches string fields against a pattern.
+// generateTextPatternSearch writes the tool that matches string fields
+// against a pattern.
 func generateTextPatternSearch(g *tools.Generator) *tools.Generated {
 	offers := g.SpecializedOffers(TextPatternSearch, model.String, func(e *model.Entity, f *tools.FieldOffer, mode string) bool {
 		return mode != "fuzzy" || g.FuzzySupported(e, f)
