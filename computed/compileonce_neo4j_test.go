@@ -34,7 +34,7 @@ func TestWritesRecomputeStoredFieldsWithoutCompiling(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := time.Now().Add(-10 * 24 * time.Hour)
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Computed: cm, Now: func() time.Time { return clock },
+	e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Computed: cm, Now: func() time.Time { return clock },
 		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)

@@ -42,7 +42,7 @@ func TestEngineCompilesOncePerModelAndPlannedCallsCompileNothing(t *testing.T) {
 		State: func(context.Context) (planner.State, error) { return ready, nil },
 	}
 	if n := compilesDuring(func() {
-		if _, err := engine.New(m, opts); err != nil {
+		if _, err := engine.New(t.Context(), m, opts); err != nil {
 			t.Fatal(err)
 		}
 	}); n != validate+int64(len(m.Entities)) {
@@ -56,7 +56,7 @@ func TestEngineCompilesOncePerModelAndPlannedCallsCompileNothing(t *testing.T) {
 	opts.Computed = cm
 	var e *engine.Engine
 	if n := compilesDuring(func() {
-		if e, err = engine.New(m, opts); err != nil {
+		if e, err = engine.New(t.Context(), m, opts); err != nil {
 			t.Fatal(err)
 		}
 	}); n != validate {
@@ -65,7 +65,7 @@ func TestEngineCompilesOncePerModelAndPlannedCallsCompileNothing(t *testing.T) {
 
 	// Calls, shortened and verbose, under a new ready set and a known one,
 	// plan from the one compiled form.
-	call := engine.Call{Name: tools.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"fields":["name","line_count","is_large"]}`)}
+	call := engine.Call{Name: planner.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"fields":["name","line_count","is_large"]}`)}
 	if n := compilesDuring(func() {
 		for _, r := range []planner.State{{}, {{Entity: "Scope", Field: "line_count"}: true}, {}} {
 			ready = r
@@ -99,7 +99,7 @@ func TestEngineRefusesFieldsCompiledFromAnotherModel(t *testing.T) {
 		return cm
 	}
 	a, b := load(), load()
-	_, err := engine.New(a.Model(), engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}, Computed: b})
+	_, err := engine.New(t.Context(), a.Model(), engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}, Computed: b})
 	if err == nil || !strings.Contains(err.Error(), "another model") {
 		t.Errorf("engine.New with another model's compiled fields: %v; want an error naming the mismatch", err)
 	}

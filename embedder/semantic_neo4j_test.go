@@ -11,6 +11,7 @@ import (
 	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -64,7 +65,7 @@ func TestOfflineEmbeddingsFindTheNoteSharingTheQueryWordsOnNeo4j(t *testing.T) {
 	}
 	neo4jtest.Run(t, d, "CREATE VECTOR INDEX note_embeddings FOR (n:Note) ON n.embedding OPTIONS {indexConfig: {`vector.dimensions`: 256, `vector.similarity_function`: 'cosine'}}", nil)
 	neo4jtest.Run(t, d, "CALL db.awaitIndexes(120)", nil)
-	e, err := engine.New(m, engine.Options{
+	e, err := engine.New(ctx, m, engine.Options{
 		Driver: d, Database: neo4jtest.Database(), Tenant: "alice",
 		Embedder: embedder.Offline{},
 		Tools:    tools.Options{Capabilities: &tools.Capabilities{}},
@@ -95,7 +96,7 @@ func TestOfflineEmbeddingsFindTheNoteSharingTheQueryWordsOnNeo4j(t *testing.T) {
 		"watering tomato plants":         "note_tomato",
 		"sailing lessons":                sailing.Key,
 	} {
-		r := call(tools.SemanticSearch, `{"entity_type":"Note","query":`+jsonString(query)+`,"top_k":4,"min_score":0}`)
+		r := call(planner.SemanticSearch, `{"entity_type":"Note","query":`+jsonString(query)+`,"top_k":4,"min_score":0}`)
 		if len(r.Entities) < 2 {
 			t.Fatalf("%q: %d results", query, len(r.Entities))
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -31,7 +32,7 @@ func newStatementTools(t *testing.T, d neo4j.DriverWithContext, timeout time.Dur
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: timeout,
+	mem, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: timeout,
 		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func TestRunCypherAndTraverseShapeEveryValueAlike(t *testing.T) {
 		point({x: 1, y: 2, z: 3}) AS xyz, 0.0/0.0 AS nan, 1.0/0.0 AS inf, -1.0/0.0 AS ninf, {k: [-1.0/0.0, 'x', {d: date('2024-03-01')}]} AS m,
 		[x IN range(1, 32) | x * 0.5] AS vec, 42 AS i, 2.5 AS f, true AS b, null AS n, 'text' AS s`
 	s := newStatementTools(t, d, 0)
-	rc, err := s.call(tools.RunCypher, "MATCH p = (a:Person)-[r:thinks_about]->(c:Concept) WHERE a.user_id IS NULL AND c.user_id IS NULL"+values)
+	rc, err := s.call(planner.RunCypher, "MATCH p = (a:Person)-[r:thinks_about]->(c:Concept) WHERE a.user_id IS NULL AND c.user_id IS NULL"+values)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestRunCypherAndTraverseShapeEveryValueAlike(t *testing.T) {
 		t.Errorf("the row shows an embedding or the tenant field: %s", got[1].Rows[0])
 	}
 	want := []string{"embedding vectors left out: embedding, vec"}
-	for i, tool := range []string{tools.RunCypher, traverse.Name} {
+	for i, tool := range []string{planner.RunCypher, traverse.Name} {
 		if strings.Join(got[i].Notes, "|") != strings.Join(want, "|") {
 			t.Errorf("%s notes %q, want %q", tool, got[i].Notes, want)
 		}
@@ -147,7 +148,7 @@ func TestRunCypherAndTraverseClassifyAFailingStatementAlike(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var msgs []string
-			for tool, q := range map[string]string{tools.RunCypher: c.runCypher, traverse.Name: c.travers} {
+			for tool, q := range map[string]string{planner.RunCypher: c.runCypher, traverse.Name: c.travers} {
 				out, err := c.tools.call(tool, q)
 				var ce *tools.CallError
 				switch {
@@ -157,7 +158,7 @@ func TestRunCypherAndTraverseClassifyAFailingStatementAlike(t *testing.T) {
 					t.Errorf("%s %q: got %v; want Neo4j's DatabaseError", tool, q, err)
 				case c.want != "" && (!errors.As(err, &ce) || len(ce.Problems) != 1 || !strings.Contains(ce.Problems[0].Message, c.want)):
 					t.Errorf("%s %q: got %s, %v; want a CallError saying %q", tool, q, out, err, c.want)
-				case c.want != "" && ce.Problems[0].Path != map[string]string{tools.RunCypher: "/query", traverse.Name: "/cypher"}[tool]:
+				case c.want != "" && ce.Problems[0].Path != map[string]string{planner.RunCypher: "/query", traverse.Name: "/cypher"}[tool]:
 					t.Errorf("%s %q: the CallError is on %s, not on the statement", tool, q, ce.Problems[0].Path)
 				case c.want != "":
 					msgs = append(msgs, ce.Problems[0].Message)

@@ -18,6 +18,7 @@ import (
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -82,7 +83,7 @@ func aggregatingEngine(t *testing.T, d neo4j.DriverWithContext, name, src string
 	}
 	opts.Driver, opts.Database = d, neo4jtest.Database()
 	opts.Tools.Aggregations = true
-	e, err := engine.New(m, opts)
+	e, err := engine.New(t.Context(), m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ type group struct {
 // come largest value first, ties by label.
 func groupsOf(t *testing.T, e *engine.Engine, args string) ([]group, result) {
 	t.Helper()
-	r := execJSON(t, e, tools.AggregateEntities, args)
+	r := execJSON(t, e, planner.AggregateEntities, args)
 	gs := make([]group, len(r.Groups))
 	for i, g := range r.Groups {
 		gs[i] = group{g.Group, g.Value}
@@ -477,7 +478,7 @@ func TestRankedResultsSayWhenTheCutSplitsATie(t *testing.T) {
 	all := ranked(counts)
 	for _, limit := range []int{1, 2, 3, 4} {
 		tied := all[limit].Value == all[limit-1].Value
-		check(tools.AggregateEntities, fmt.Sprintf(`{"entity_type":"Flight","operation":"COUNT","group_by":"carrier","limit":%d}`, limit), tied,
+		check(planner.AggregateEntities, fmt.Sprintf(`{"entity_type":"Flight","operation":"COUNT","group_by":"carrier","limit":%d}`, limit), tied,
 			fmt.Sprintf("more groups beyond the cut tie with the last one on value = %g", all[limit-1].Value))
 	}
 
@@ -488,7 +489,7 @@ func TestRankedResultsSayWhenTheCutSplitsATie(t *testing.T) {
 	})
 	for _, limit := range []int{1, 2, 3, 4, 7} {
 		last, next := byDelay[limit-1], byDelay[limit]
-		check(tools.QueryEntities, fmt.Sprintf(`{"entity_type":"Flight","order_by":{"field":"delay","direction":"DESC"},"limit":%d}`, limit),
+		check(planner.QueryEntities, fmt.Sprintf(`{"entity_type":"Flight","order_by":{"field":"delay","direction":"DESC"},"limit":%d}`, limit),
 			last.delay == next.delay, fmt.Sprintf("tie with the last one on delay = %d; raise limit (at most 50), page with offset or add a sort key to order_by", last.delay))
 	}
 	byCarrier := slices.Clone(flights)
@@ -497,7 +498,7 @@ func TestRankedResultsSayWhenTheCutSplitsATie(t *testing.T) {
 	})
 	for _, limit := range []int{2, 3, 5, 6, 11} {
 		last, next := byCarrier[limit-1], byCarrier[limit]
-		check(tools.QueryEntities, fmt.Sprintf(`{"entity_type":"Flight","order_by":[{"field":"carrier"},{"field":"delay","direction":"DESC"}],"limit":%d}`, limit),
+		check(planner.QueryEntities, fmt.Sprintf(`{"entity_type":"Flight","order_by":[{"field":"carrier"},{"field":"delay","direction":"DESC"}],"limit":%d}`, limit),
 			last.carrier == next.carrier && last.delay == next.delay, fmt.Sprintf("on carrier = %q, delay = %d", last.carrier, last.delay))
 	}
 
@@ -510,7 +511,7 @@ func TestRankedResultsSayWhenTheCutSplitsATie(t *testing.T) {
 	for _, field := range []string{"departure_ms", "departure_s", "departure_iso"} {
 		for _, limit := range []int{2, 3, 4} {
 			last, next := byDeparture[limit-1], byDeparture[limit]
-			check(tools.DatetimeRangeSearch, fmt.Sprintf(`{"entity_type":"Flight","field":%q,"mode":"after","datetime":"2000-01-01","limit":%d}`, field, limit),
+			check(planner.DatetimeRangeSearch, fmt.Sprintf(`{"entity_type":"Flight","field":%q,"mode":"after","datetime":"2000-01-01","limit":%d}`, field, limit),
 				last.departure.Equal(next.departure), fmt.Sprintf("on %s = %q", field, last.departure.Format(time.RFC3339)))
 		}
 	}
@@ -525,7 +526,7 @@ func TestNewAggregateFormsStayInTheTenant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tenant: "alice", Tools: tools.Options{Aggregations: true, Capabilities: &tools.Capabilities{}}})
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tenant: "alice", Tools: tools.Options{Aggregations: true, Capabilities: &tools.Capabilities{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,6 +537,6 @@ func TestNewAggregateFormsStayInTheTenant(t *testing.T) {
 		`{"entity_type":"Person","operation":"COUNT","over":{"via":"thinks_about","group_by":"created_at"},"bucket":"weekday"}`,
 		`{"entity_type":"Artifact","operation":"COUNT","group_by":"updated_at","bucket":"hour","over":{"via":"sourced_from"}}`,
 	} {
-		checkScopedPlan(t, e, d, ctx, m.Tenant.Field, tools.AggregateEntities, json.RawMessage(args))
+		checkScopedPlan(t, e, d, ctx, m.Tenant.Field, planner.AggregateEntities, json.RawMessage(args))
 	}
 }

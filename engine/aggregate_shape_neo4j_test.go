@@ -6,7 +6,7 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
-	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/planner"
 )
 
 // groupFieldConfig has a number field named group, the word the grouped
@@ -36,7 +36,7 @@ func TestAggregateOverAFieldNamedGroupIsUngrouped(t *testing.T) {
 		{`{"entity_type":"Team","operation":"SUM","field":"group","group_by":"league"}`, `{"groups":[{"group":"y","value":4},{"group":"x","value":3}],"count":2,"truncated":false}`},
 		{`{"entity_type":"Team","operation":"COUNT","group_by":"group"}`, `{"groups":[{"group":1,"value":1},{"group":2,"value":1},{"group":4,"value":1}],"count":3,"truncated":false}`},
 	} {
-		r, err := e.Execute(t.Context(), engine.Call{Name: tools.AggregateEntities, Arguments: json.RawMessage(c.args)})
+		r, err := e.Execute(t.Context(), engine.Call{Name: planner.AggregateEntities, Arguments: json.RawMessage(c.args)})
 		if err != nil {
 			t.Fatalf("%s: %v", c.args, err)
 		}

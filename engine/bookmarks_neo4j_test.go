@@ -46,7 +46,7 @@ func TestAReadAfterAWriteInOneBookmarkChainSeesIt(t *testing.T) {
 	if _, err := schemaapply.Apply(context.Background(), d, schemaapply.Declared(m), schemaapply.Options{Database: s.Database}); err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Driver: d, Database: s.Database, Embedder: flatEmbedder,
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: s.Database, Embedder: flatEmbedder,
 		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
-	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/planner"
 )
 
 // eventsConfig stores one start four ways and computes date parts of each
@@ -138,7 +138,7 @@ func TestDatePartsFilterSortAndGroup(t *testing.T) {
 		return out
 	}
 	query := func(conditions string) []string {
-		return execJSON(t, e, tools.QueryEntities, `{"entity_type":"Event","conditions":`+conditions+`,"order_by":{"field":"code"},"limit":50}`).ids()
+		return execJSON(t, e, planner.QueryEntities, `{"entity_type":"Event","conditions":`+conditions+`,"order_by":{"field":"code"},"limit":50}`).ids()
 	}
 
 	same(t, "hour_of_day in [9, 17)", query(`[{"field":"hour_of_day","operator":">=","value":9},{"field":"hour_of_day","operator":"<","value":17}]`),
@@ -174,7 +174,7 @@ func TestDatePartsFilterSortAndGroup(t *testing.T) {
 	for _, ev := range byHour[:20] {
 		wantOrder = append(wantOrder, ev.code)
 	}
-	same(t, "order_by hour_of_day DESC, code", execJSON(t, e, tools.QueryEntities,
+	same(t, "order_by hour_of_day DESC, code", execJSON(t, e, planner.QueryEntities,
 		`{"entity_type":"Event","order_by":[{"field":"hour_of_day","direction":"DESC"},{"field":"code"}],"limit":20}`).ids(), wantOrder)
 
 	// Grouped: COUNT per hour of day, of all events (no start is the null

@@ -90,7 +90,7 @@ func (e *Engine) callError(ctx context.Context, tool string, err error) error {
 	case errors.As(err, &oom):
 		return e.narrowError(tool, oom)
 	}
-	if arg := statementArg(tool); arg != "" {
+	if arg := e.statementArg(tool); arg != "" {
 		if msg, ok := readonly.Fault(err); ok {
 			return tools.Fail(tool, arg, nil, "%s", msg)
 		}
@@ -122,7 +122,7 @@ var narrowing = []struct{ arg, advice string }{
 // problem per argument of the tool's schema that narrows the work.
 func (e *Engine) narrowError(tool string, oom *neo4jtx.OutOfMemoryError) error {
 	const head = "Neo4j ran out of memory running this call"
-	if arg := statementArg(tool); arg != "" {
+	if arg := e.statementArg(tool); arg != "" {
 		return tools.Fail(tool, arg, nil, "%s; match fewer nodes early, add LIMIT, or aggregate instead of returning rows", head)
 	}
 	ce := &tools.CallError{Tool: tool}

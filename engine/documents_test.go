@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/retrieval"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -14,7 +15,7 @@ func TestDocumentsCarryConfigKeywordsExamplesAndParameters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := tools.Generate(m, tools.Options{})
+	c, err := planner.Generate(m, tools.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func TestDocumentsCarryConfigKeywordsExamplesAndParameters(t *testing.T) {
 	if len(docs) != len(c.Tools) {
 		t.Fatalf("%d documents for %d tools", len(docs), len(c.Tools))
 	}
-	q := docs[slices.IndexFunc(docs, func(d retrieval.Document) bool { return d.Name == tools.QueryEntities })]
+	q := docs[slices.IndexFunc(docs, func(d retrieval.Document) bool { return d.Name == planner.QueryEntities })]
 	if !slices.Contains(q.Keywords, "دالة") || !slices.Contains(q.Keywords, "Scope") {
 		t.Errorf("query_entities keywords %v lack the Scope tool_docs and entity names", q.Keywords)
 	}
@@ -40,7 +41,7 @@ func TestDocumentsCarryConfigKeywordsExamplesAndParameters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(sel.Names(), tools.TextPatternSearch) {
+	if !slices.Contains(sel.Names(), planner.TextPatternSearch) {
 		t.Errorf("a pattern question selected %v, want text_pattern_search among them", sel.Names())
 	}
 }

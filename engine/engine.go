@@ -117,12 +117,13 @@ type Engine struct {
 }
 
 // New builds the engine for m: validates it as [config.Load] validates a
-// config (the error is [config.ConfigErrors]), detects the server's capabilities when
-// needed, generates the catalog and prepares the planner. It compiles the
+// config (the error is [config.ConfigErrors]), detects the server's
+// capabilities when needed (on ctx, for at most 15 seconds: New returns
+// when ctx ends), generates the catalog and prepares the planner. It compiles the
 // computed fields once (unless Options.Computed has them) and hands them
 // to every part that reads them, so no call compiles (docs/design.md, data
 // flow).
-func New(m *model.Model, opts Options) (*Engine, error) {
+func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 	if m == nil {
 		return nil, fmt.Errorf("engine: nil model")
 	}
@@ -162,7 +163,7 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	case opts.Tools.Capabilities != nil:
 		caps = *opts.Tools.Capabilities
 	case opts.Driver != nil:
-		ctx, cancel := context.WithTimeout(context.Background(), detectTimeout)
+		ctx, cancel := context.WithTimeout(ctx, detectTimeout)
 		defer cancel()
 		c, err := DetectCapabilities(ctx, opts.Driver, opts.Database, m)
 		if err != nil {
@@ -191,7 +192,7 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	// explore), which reads in its own read transaction.
 	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now})
 	topts.CustomTools = append(append(append(append(trees.Tools(), writes.Tools()...), traversal...), explores...), opts.Tools.CustomTools...)
-	cat, err := tools.Generate(m, topts)
+	cat, err := planner.Generate(m, topts)
 	if err != nil {
 		return nil, err
 	}

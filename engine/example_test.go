@@ -21,7 +21,7 @@ func ExampleNew() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	eng, err := engine.New(m, engine.Options{
+	eng, err := engine.New(context.Background(), m, engine.Options{
 		// Driver: driver, // to run calls on Neo4j
 		Tools: tools.Options{
 			Aggregations: true, // add aggregate_entities
@@ -52,7 +52,7 @@ func ExampleEngine_Plan() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	eng, err := engine.New(m, engine.Options{})
+	eng, err := engine.New(context.Background(), m, engine.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func ExampleEngine_Plan_callError() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	eng, err := engine.New(m, engine.Options{})
+	eng, err := engine.New(context.Background(), m, engine.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -110,7 +110,7 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 		return nil, ErrNoDriver
 	}
 	if st.Embed != nil {
-		if err := e.embed(ctx, st); err != nil {
+		if err := e.embed(ctx, call.Name, st); err != nil {
 			return nil, err
 		}
 	}
@@ -118,9 +118,9 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 }
 
 // embed fills the statement's embedding parameter.
-func (e *Engine) embed(ctx context.Context, st *planner.Statement) error {
+func (e *Engine) embed(ctx context.Context, tool string, st *planner.Statement) error {
 	if e.opts.Embedder == nil {
-		return tools.Fail(tools.SemanticSearch, "", nil, "semantic search needs an embedder, and none is configured")
+		return tools.Fail(tool, "", nil, "semantic search needs an embedder, and none is configured")
 	}
 	var vi = e.vectorIndex(st.Embed.Index)
 	vec, err := e.opts.Embedder.Embed(ctx, st.Embed.Text, vi)

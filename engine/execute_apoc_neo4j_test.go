@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -53,7 +54,7 @@ func TestFuzzyThroughAPOCOnUnindexedFields(t *testing.T) {
 		t.Fatalf("APOC not detected: %+v", e.Capabilities())
 	}
 	for _, pattern := range []string{"sever.go", "clinet", "trasnport go", "bundle"} {
-		r := execJSON(t, e, tools.TextPatternSearch, `{"entity_type":"File","field":"name","mode":"fuzzy","limit":50,"pattern":"`+pattern+`"}`)
+		r := execJSON(t, e, planner.TextPatternSearch, `{"entity_type":"File","field":"name","mode":"fuzzy","limit":50,"pattern":"`+pattern+`"}`)
 		var want []string
 		for _, n := range names {
 			ok := true
@@ -87,13 +88,13 @@ func TestRunCypherRefusesAPOCLoadersButAllowsValueFunctions(t *testing.T) {
 		`CALL apoc.help('load') YIELD name RETURN name`,
 		`RETURN apoc.util.sha1(['x']) AS h`,
 	} {
-		_, err := e.Execute(t.Context(), engine.Call{Name: tools.RunCypher, Arguments: []byte(`{"query":` + quote(q) + `}`)})
+		_, err := e.Execute(t.Context(), engine.Call{Name: planner.RunCypher, Arguments: []byte(`{"query":` + quote(q) + `}`)})
 		var ce *tools.CallError
 		if !errorsAs(err, &ce) {
 			t.Errorf("%s: got %v, want a CallError", q, err)
 		}
 	}
-	r := execJSON(t, e, tools.RunCypher, `{"query":"RETURN apoc.text.join(['a', 'b'], '-') AS j"}`)
+	r := execJSON(t, e, planner.RunCypher, `{"query":"RETURN apoc.text.join(['a', 'b'], '-') AS j"}`)
 	if len(r.Rows) != 1 || r.Rows[0]["j"] != "a-b" {
 		t.Errorf("apoc.text.join: %v", r.Rows)
 	}

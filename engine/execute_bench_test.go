@@ -10,7 +10,7 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
-	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/planner"
 )
 
 // BenchmarkExecuteVsDriver measures, on the net/http fixture, each call
@@ -22,13 +22,13 @@ func BenchmarkExecuteVsDriver(b *testing.B) {
 	f := loadNetHTTPB(b)
 	ctx := context.Background()
 	calls := []struct{ name, tool, args string }{
-		{"query_entities/computed_order", tools.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"type","operator":"=","value":"function"}],"order_by":{"field":"line_count","direction":"DESC"},"limit":10}`},
-		{"get_entity_by_id", tools.GetEntityByID, `{"entity_type":"File","id_value":"net/http/server.go"}`},
-		{"text_pattern_search/starts_with", tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Serve","mode":"starts_with","case_sensitive":true}`},
-		{"text_pattern_search/regex", tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Parse.*","mode":"regex","case_sensitive":true}`},
-		{"number_range_search/between", tools.NumberRangeSearch, `{"entity_type":"File","field":"lines","operator":"between","value":100,"upper_value":200}`},
-		{"explore_relationships", tools.ExploreRelationships, `{"start_entity_type":"File","start_conditions":[{"field":"path","operator":"=","value":"net/http/server.go"}],"relationship_type":"CONTAINS","limit":50}`},
-		{"aggregate_entities", tools.AggregateEntities, `{"entity_type":"Scope","operation":"COUNT","group_by":"type"}`},
+		{"query_entities/computed_order", planner.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"type","operator":"=","value":"function"}],"order_by":{"field":"line_count","direction":"DESC"},"limit":10}`},
+		{"get_entity_by_id", planner.GetEntityByID, `{"entity_type":"File","id_value":"net/http/server.go"}`},
+		{"text_pattern_search/starts_with", planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Serve","mode":"starts_with","case_sensitive":true}`},
+		{"text_pattern_search/regex", planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Parse.*","mode":"regex","case_sensitive":true}`},
+		{"number_range_search/between", planner.NumberRangeSearch, `{"entity_type":"File","field":"lines","operator":"between","value":100,"upper_value":200}`},
+		{"explore_relationships", planner.ExploreRelationships, `{"start_entity_type":"File","start_conditions":[{"field":"path","operator":"=","value":"net/http/server.go"}],"relationship_type":"CONTAINS","limit":50}`},
+		{"aggregate_entities", planner.AggregateEntities, `{"entity_type":"Scope","operation":"COUNT","group_by":"type"}`},
 	}
 	for _, c := range calls {
 		call := engine.Call{Name: c.tool, Arguments: json.RawMessage(c.args)}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ragforge/ragforge/internal/cypher/readonly"
-	"github.com/ragforge/ragforge/internal/memory/traverse"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // DefaultProcedures are the procedures run_cypher may call: schema
@@ -31,15 +29,13 @@ func (e *Engine) checkRaw(ctx context.Context, query string) error {
 }
 
 // statementArg is the argument holding the statement of a tool whose
-// statement the agent writes (run_cypher's query, traverse's cypher), ""
-// for every other tool. A failure readonly.Fault finds the statement's
-// fault is a CallError on it, whichever of the two tools ran it.
-func statementArg(tool string) string {
-	switch tool {
-	case tools.RunCypher:
-		return "/query"
-	case traverse.Name:
-		return "/cypher"
+// statement the agent writes (run_cypher's query, traverse's cypher, as
+// each tool declares: tools.Tool.StatementArg), "" for every other tool.
+// A failure readonly.Fault finds the statement's fault is a CallError on
+// it, whichever tool ran it.
+func (e *Engine) statementArg(tool string) string {
+	if t := e.catalog.Tool(tool); t != nil {
+		return t.StatementArg
 	}
 	return ""
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/ragforge/ragforge/internal/fixture"
 	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -70,7 +71,7 @@ func loadNetHTTPTB(t testing.TB, opts engine.Options) *netHTTP {
 	opts.Database = neo4jtest.Database()
 	opts.Tools.Aggregations = true
 	opts.Tools.RawCypher = true
-	f.e, err = engine.New(m, opts)
+	f.e, err = engine.New(t.Context(), m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 	g := f.g
 
 	t.Run("query_entities: ten largest functions by line_count", func(t *testing.T) {
-		r := f.call(t, tools.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"type","operator":"=","value":"function"}],"order_by":{"field":"line_count","direction":"DESC"},"limit":10}`)
+		r := f.call(t, planner.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"type","operator":"=","value":"function"}],"order_by":{"field":"line_count","direction":"DESC"},"limit":10}`)
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return s.Type == "function" },
 			func(a, b fixture.Scope) int { return lineCount(b) - lineCount(a) }, 10)
 		same(t, "largest functions", r.ids(), want)
@@ -199,7 +200,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 	t.Run("query_entities: paging with offset neither repeats nor skips", func(t *testing.T) {
 		var got []string
 		for off := 0; off < 30; off += 10 {
-			r := f.call(t, tools.QueryEntities, fmt.Sprintf(`{"entity_type":"Scope","conditions":[{"field":"type","operator":"=","value":"const"}],"order_by":{"field":"name"},"limit":10,"offset":%d}`, off))
+			r := f.call(t, planner.QueryEntities, fmt.Sprintf(`{"entity_type":"Scope","conditions":[{"field":"type","operator":"=","value":"const"}],"order_by":{"field":"name"},"limit":10,"offset":%d}`, off))
 			got = append(got, r.ids()...)
 		}
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return s.Type == "const" },
@@ -207,13 +208,13 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		same(t, "three pages of consts by name", got, want)
 	})
 	t.Run("text_pattern_search regex: names matching ^Parse.*", func(t *testing.T) {
-		r := f.call(t, tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Parse.*","mode":"regex","case_sensitive":true,"limit":50}`)
+		r := f.call(t, planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Parse.*","mode":"regex","case_sensitive":true,"limit":50}`)
 		re := regexp.MustCompile(`^Parse.*$`)
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return re.MatchString(s.Name) }, byUUID, 50)
 		same(t, "regex", r.ids(), want)
 	})
 	t.Run("text_pattern_search regex ignoring case", func(t *testing.T) {
-		r := f.call(t, tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"parse[a-z]*time","mode":"regex","limit":50}`)
+		r := f.call(t, planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"parse[a-z]*time","mode":"regex","limit":50}`)
 		re := regexp.MustCompile(`(?i)^parse[a-z]*time$`)
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return re.MatchString(s.Name) }, byUUID, 50)
 		same(t, "regex (?i)", r.ids(), want)
@@ -222,7 +223,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		}
 	})
 	t.Run("text_pattern_search glob: **/internal/**/*_test.go", func(t *testing.T) {
-		r := f.call(t, tools.TextPatternSearch, `{"entity_type":"File","field":"path","pattern":"**/internal/**/*_test.go","mode":"glob","case_sensitive":true,"limit":50}`)
+		r := f.call(t, planner.TextPatternSearch, `{"entity_type":"File","field":"path","pattern":"**/internal/**/*_test.go","mode":"glob","case_sensitive":true,"limit":50}`)
 		var want []string
 		for _, fl := range g.Files {
 			if ok, _ := doublestar.Match("**/internal/**/*_test.go", fl.Path); ok {
@@ -239,7 +240,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		}
 	})
 	t.Run("text_pattern_search glob: * does not cross directories", func(t *testing.T) {
-		r := f.call(t, tools.TextPatternSearch, `{"entity_type":"File","field":"path","pattern":"net/http/*.go","mode":"glob","limit":50}`)
+		r := f.call(t, planner.TextPatternSearch, `{"entity_type":"File","field":"path","pattern":"net/http/*.go","mode":"glob","limit":50}`)
 		for _, id := range r.ids() {
 			if strings.Count(id, "/") != 2 {
 				t.Errorf("%s matched net/http/*.go", id)
@@ -247,15 +248,15 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		}
 	})
 	t.Run("text_pattern_search contains and starts_with", func(t *testing.T) {
-		r := f.call(t, tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"header","mode":"contains","limit":50}`)
+		r := f.call(t, planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"header","mode":"contains","limit":50}`)
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return strings.Contains(strings.ToLower(s.Name), "header") }, byUUID, 50)
 		same(t, "contains ignoring case", r.ids(), want)
-		r = f.call(t, tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Serve","mode":"starts_with","case_sensitive":true,"limit":50}`)
+		r = f.call(t, planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Serve","mode":"starts_with","case_sensitive":true,"limit":50}`)
 		want = topScopes(g.Scopes, func(s fixture.Scope) bool { return strings.HasPrefix(s.Name, "Serve") }, byUUID, 50)
 		same(t, "starts_with", r.ids(), want)
 	})
 	t.Run("text_pattern_search fuzzy through the full-text index", func(t *testing.T) {
-		r := f.call(t, tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"ServeHTTq","mode":"fuzzy","limit":50}`)
+		r := f.call(t, planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"ServeHTTq","mode":"fuzzy","limit":50}`)
 		found := false
 		for _, e := range r.Entities {
 			if e.Properties["name"] == "ServeHTTP" {
@@ -267,20 +268,20 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		}
 	})
 	t.Run("number_range_search between: scopes of 50 ± 10 lines", func(t *testing.T) {
-		r := f.call(t, tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"between","value":40,"upper_value":60,"limit":50}`)
+		r := f.call(t, planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"between","value":40,"upper_value":60,"limit":50}`)
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return lineCount(s) >= 40 && lineCount(s) <= 60 },
 			func(a, b fixture.Scope) int { return lineCount(a) - lineCount(b) }, 50)
 		same(t, "between", r.ids(), want)
 	})
 	t.Run("number_range_search approximately: nearest first", func(t *testing.T) {
-		r := f.call(t, tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"approximately","value":50,"limit":50}`)
+		r := f.call(t, planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"approximately","value":50,"limit":50}`)
 		dist := func(s fixture.Scope) float64 { return math.Abs(float64(lineCount(s)) - 50) }
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return dist(s) <= 5 },
 			func(a, b fixture.Scope) int { return int(dist(a) - dist(b)) }, 50)
 		same(t, "approximately", r.ids(), want)
 	})
 	t.Run("number_range_search rounded_equal", func(t *testing.T) {
-		r := f.call(t, tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"rounded_equal","value":123,"round_to":50,"limit":50}`)
+		r := f.call(t, planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"rounded_equal","value":123,"round_to":50,"limit":50}`)
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return lineCount(s) >= 100 && lineCount(s) < 150 },
 			func(a, b fixture.Scope) int { return lineCount(a) - lineCount(b) }, 50)
 		same(t, "rounded_equal", r.ids(), want)
@@ -295,7 +296,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		rank := 0.99 * float64(len(lcs)-1)
 		lo := int(math.Floor(rank))
 		thr := lcs[lo] + (rank-float64(lo))*(lcs[min(lo+1, len(lcs)-1)]-lcs[lo])
-		r := f.call(t, tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"percentile","percentile":99,"limit":50}`)
+		r := f.call(t, planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"percentile","percentile":99,"limit":50}`)
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return float64(lineCount(s)) >= thr },
 			func(a, b fixture.Scope) int { return lineCount(b) - lineCount(a) }, 50)
 		same(t, "percentile 99", r.ids(), want)
@@ -311,14 +312,14 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 			sq += (x - mean) * (x - mean)
 		}
 		sd := math.Sqrt(sq / float64(len(lcs)))
-		r = f.call(t, tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"outlier","k":3,"limit":50}`)
+		r = f.call(t, planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"outlier","k":3,"limit":50}`)
 		dev := func(s fixture.Scope) float64 { return math.Abs(float64(lineCount(s)) - mean) }
 		want = topScopes(g.Scopes, func(s fixture.Scope) bool { return dev(s) > 3*sd },
 			func(a, b fixture.Scope) int { return lineCount(b) - lineCount(a) }, 50)
 		same(t, "outlier k=3", r.ids(), want)
 	})
 	t.Run("number_range_search histogram", func(t *testing.T) {
-		r := f.call(t, tools.NumberRangeSearch, `{"entity_type":"File","field":"lines","operator":"histogram","bucket_width":500}`)
+		r := f.call(t, planner.NumberRangeSearch, `{"entity_type":"File","field":"lines","operator":"histogram","bucket_width":500}`)
 		want := map[int]int{}
 		for _, fl := range g.Files {
 			want[fl.Lines/500]++
@@ -330,7 +331,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("histogram by 500 lines: got %v want %v", got, want)
 		}
-		r = f.call(t, tools.NumberRangeSearch, `{"entity_type":"File","field":"lines","operator":"histogram","buckets":4}`)
+		r = f.call(t, planner.NumberRangeSearch, `{"entity_type":"File","field":"lines","operator":"histogram","buckets":4}`)
 		total := 0
 		for _, b := range r.Buckets {
 			total += b.Count
@@ -338,7 +339,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		if total != len(g.Files) || len(r.Buckets) != 4 {
 			t.Errorf("4 buckets hold %d files in %d buckets, want %d", total, len(r.Buckets), len(g.Files))
 		}
-		r = f.call(t, tools.NumberRangeSearch, `{"entity_type":"File","field":"lines","operator":"histogram","buckets":40}`)
+		r = f.call(t, planner.NumberRangeSearch, `{"entity_type":"File","field":"lines","operator":"histogram","buckets":40}`)
 		empty, total := 0, 0
 		for _, b := range r.Buckets {
 			total += b.Count
@@ -351,7 +352,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		}
 	})
 	t.Run("aggregate_entities: counts and average line_count by type", func(t *testing.T) {
-		r := f.call(t, tools.AggregateEntities, `{"entity_type":"Scope","operation":"COUNT","group_by":"type","limit":50}`)
+		r := f.call(t, planner.AggregateEntities, `{"entity_type":"Scope","operation":"COUNT","group_by":"type","limit":50}`)
 		cnt := map[string]float64{}
 		sum := map[string]float64{}
 		for _, s := range g.Scopes {
@@ -365,14 +366,14 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(cnt) {
 			t.Errorf("count by type: got %v want %v", got, cnt)
 		}
-		r = f.call(t, tools.AggregateEntities, `{"entity_type":"Scope","operation":"AVG","field":"line_count","group_by":"type","limit":50}`)
+		r = f.call(t, planner.AggregateEntities, `{"entity_type":"Scope","operation":"AVG","field":"line_count","group_by":"type","limit":50}`)
 		for _, gr := range r.Groups {
 			ty := fmt.Sprint(gr.Group)
 			if want := sum[ty] / cnt[ty]; math.Abs(gr.Value-want) > 1e-9 {
 				t.Errorf("avg line_count of %s: got %v want %v", ty, gr.Value, want)
 			}
 		}
-		r = f.call(t, tools.AggregateEntities, `{"entity_type":"File","operation":"MAX","field":"lines"}`)
+		r = f.call(t, planner.AggregateEntities, `{"entity_type":"File","operation":"MAX","field":"lines"}`)
 		maxLines := 0
 		for _, fl := range g.Files {
 			maxLines = max(maxLines, fl.Lines)
@@ -382,18 +383,18 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		}
 	})
 	t.Run("enum_filter_search", func(t *testing.T) {
-		r := f.call(t, tools.EnumFilterSearch, `{"entity_type":"Scope","field":"type","values":["interface"],"limit":50}`)
+		r := f.call(t, planner.EnumFilterSearch, `{"entity_type":"Scope","field":"type","values":["interface"],"limit":50}`)
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return s.Type == "interface" }, byUUID, 50)
 		same(t, "interfaces", r.ids(), want)
 	})
 	t.Run("get_entity_by_id shortens long text unless verbose", func(t *testing.T) {
 		big := topScopes(g.Scopes, func(s fixture.Scope) bool { return len(s.Source) > 5000 }, byUUID, 1)[0]
-		r := f.call(t, tools.GetEntityByID, fmt.Sprintf(`{"entity_type":"Scope","id_value":%q}`, big))
+		r := f.call(t, planner.GetEntityByID, fmt.Sprintf(`{"entity_type":"Scope","id_value":%q}`, big))
 		src, _ := r.Entities[0].Properties["source"].(string)
 		if len([]rune(src)) > engine.DefaultMaxString+1 || len(r.Notes) == 0 {
 			t.Errorf("source of %d runes, notes %v", len([]rune(src)), r.Notes)
 		}
-		r = f.callOpts(t, engine.Call{Name: tools.GetEntityByID, Arguments: json.RawMessage(fmt.Sprintf(`{"entity_type":"Scope","id_value":%q}`, big)), Verbose: true})
+		r = f.callOpts(t, engine.Call{Name: planner.GetEntityByID, Arguments: json.RawMessage(fmt.Sprintf(`{"entity_type":"Scope","id_value":%q}`, big)), Verbose: true})
 		src, _ = r.Entities[0].Properties["source"].(string)
 		for _, s := range g.Scopes {
 			if s.UUID == big && s.Source != src {
@@ -405,7 +406,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		}
 	})
 	t.Run("explore_relationships: declarations of server.go", func(t *testing.T) {
-		r := f.call(t, tools.ExploreRelationships, `{"start_entity_type":"File","start_conditions":[{"field":"path","operator":"=","value":"net/http/server.go"}],"relationship_type":"CONTAINS","target_entity_type":"Scope","limit":50}`)
+		r := f.call(t, planner.ExploreRelationships, `{"start_entity_type":"File","start_conditions":[{"field":"path","operator":"=","value":"net/http/server.go"}],"relationship_type":"CONTAINS","target_entity_type":"Scope","limit":50}`)
 		want := topScopes(g.Scopes, func(s fixture.Scope) bool { return s.File == "net/http/server.go" }, byUUID, 50)
 		same(t, "scopes of server.go", r.ids(), want)
 		for _, e := range r.Entities {
@@ -444,9 +445,9 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		for _, x := range list {
 			want = append(want, x.id)
 		}
-		r := f.call(t, tools.DatetimeRangeSearch, `{"entity_type":"Scope","field":"modified_at","relative_period":"last_7_days","precision":"day","limit":50}`)
+		r := f.call(t, planner.DatetimeRangeSearch, `{"entity_type":"Scope","field":"modified_at","relative_period":"last_7_days","precision":"day","limit":50}`)
 		same(t, "scopes changed in the last 7 days (day precision)", r.ids(), want)
-		r = f.call(t, tools.DatetimeRangeSearch, fmt.Sprintf(`{"entity_type":"Change","field":"timestamp","mode":"after","datetime":%q,"limit":50}`, from.Format(time.RFC3339)))
+		r = f.call(t, planner.DatetimeRangeSearch, fmt.Sprintf(`{"entity_type":"Change","field":"timestamp","mode":"after","datetime":%q,"limit":50}`, from.Format(time.RFC3339)))
 		n := 0
 		for _, ts := range f.changes {
 			for _, x := range ts {
@@ -460,7 +461,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		}
 	})
 	t.Run("fulltext_search escapes Lucene syntax", func(t *testing.T) {
-		r := f.call(t, tools.FulltextSearch, `{"entity_type":"Scope","query":"ServeHTTP","fields":["name"],"limit":50}`)
+		r := f.call(t, planner.FulltextSearch, `{"entity_type":"Scope","query":"ServeHTTP","fields":["name"],"limit":50}`)
 		for _, e := range r.Entities {
 			if !strings.EqualFold(fmt.Sprint(e.Properties["name"]), "ServeHTTP") {
 				t.Errorf("%v matched ServeHTTP on name", e.Properties["name"])
@@ -470,13 +471,13 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 			t.Error("no ServeHTTP")
 		}
 		for _, q := range []string{`name:(`, `"unclosed`, `a AND`, `*wild?`, `\`, `[1 TO`} {
-			if _, err := f.e.Execute(context.Background(), engine.Call{Name: tools.FulltextSearch, Arguments: json.RawMessage(fmt.Sprintf(`{"entity_type":"Scope","query":%q}`, q))}); err != nil {
+			if _, err := f.e.Execute(context.Background(), engine.Call{Name: planner.FulltextSearch, Arguments: json.RawMessage(fmt.Sprintf(`{"entity_type":"Scope","query":%q}`, q))}); err != nil {
 				t.Errorf("query %q: %v", q, err)
 			}
 		}
 	})
 	t.Run("run_cypher reads and refuses writes, LOAD CSV and procedures outside the allowlist", func(t *testing.T) {
-		r := f.call(t, tools.RunCypher, `{"query":"MATCH (f:File) RETURN f.path AS path ORDER BY path LIMIT 3"}`)
+		r := f.call(t, planner.RunCypher, `{"query":"MATCH (f:File) RETURN f.path AS path ORDER BY path LIMIT 3"}`)
 		if r.Count != 3 {
 			t.Errorf("rows %d", r.Count)
 		}
@@ -489,17 +490,17 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 			"CALL db.createLabel('X')",
 			"EXPLAIN MATCH (n) RETURN n",
 		} {
-			_, err := f.e.Execute(context.Background(), engine.Call{Name: tools.RunCypher, Arguments: json.RawMessage(fmt.Sprintf(`{"query":%q}`, q))})
+			_, err := f.e.Execute(context.Background(), engine.Call{Name: planner.RunCypher, Arguments: json.RawMessage(fmt.Sprintf(`{"query":%q}`, q))})
 			var ce *tools.CallError
 			if !errorsAs(err, &ce) {
 				t.Errorf("%q: got %v, want a CallError", q, err)
 			}
 		}
-		r = f.call(t, tools.RunCypher, `{"query":"CALL db.labels() YIELD label RETURN label ORDER BY label"}`)
+		r = f.call(t, planner.RunCypher, `{"query":"CALL db.labels() YIELD label RETURN label ORDER BY label"}`)
 		if r.Count == 0 {
 			t.Error("db.labels returned nothing")
 		}
-		r = f.call(t, tools.RunCypher, `{"query":"UNWIND range(1, 100000) AS x RETURN x"}`)
+		r = f.call(t, planner.RunCypher, `{"query":"UNWIND range(1, 100000) AS x RETURN x"}`)
 		if r.Count != engine.DefaultMaxRows || !r.Truncated {
 			t.Errorf("row cap: %d rows, truncated %v", r.Count, r.Truncated)
 		}
@@ -513,14 +514,14 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 			keep       func(fixture.Scope) bool
 			less       func(a, b fixture.Scope) int
 		}{
-			{tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"handler","mode":"ends_with","limit":50}`, func(s fixture.Scope) bool { return strings.HasSuffix(strings.ToLower(s.Name), "handler") }, byUUID},
-			{tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"ServeHTTP","mode":"exact","case_sensitive":true,"limit":50}`, func(s fixture.Scope) bool { return s.Name == "ServeHTTP" }, byUUID},
-			{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"equal","value":77,"limit":50}`, func(s fixture.Scope) bool { return lc(s) == 77 }, asc},
-			{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"gt","value":300,"limit":50}`, func(s fixture.Scope) bool { return lc(s) > 300 }, asc},
-			{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"gte","value":300,"limit":50}`, func(s fixture.Scope) bool { return lc(s) >= 300 }, asc},
-			{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"lt","value":3,"limit":50}`, func(s fixture.Scope) bool { return lc(s) < 3 }, desc},
-			{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"lte","value":2,"limit":50}`, func(s fixture.Scope) bool { return lc(s) <= 2 }, desc},
-			{tools.EnumFilterSearch, `{"entity_type":"Scope","field":"type","values":["function","method","var","const"],"exclude":true,"limit":50}`, func(s fixture.Scope) bool { return s.Type == "type" || s.Type == "interface" }, byUUID},
+			{planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"handler","mode":"ends_with","limit":50}`, func(s fixture.Scope) bool { return strings.HasSuffix(strings.ToLower(s.Name), "handler") }, byUUID},
+			{planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"ServeHTTP","mode":"exact","case_sensitive":true,"limit":50}`, func(s fixture.Scope) bool { return s.Name == "ServeHTTP" }, byUUID},
+			{planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"equal","value":77,"limit":50}`, func(s fixture.Scope) bool { return lc(s) == 77 }, asc},
+			{planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"gt","value":300,"limit":50}`, func(s fixture.Scope) bool { return lc(s) > 300 }, asc},
+			{planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"gte","value":300,"limit":50}`, func(s fixture.Scope) bool { return lc(s) >= 300 }, asc},
+			{planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"lt","value":3,"limit":50}`, func(s fixture.Scope) bool { return lc(s) < 3 }, desc},
+			{planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"lte","value":2,"limit":50}`, func(s fixture.Scope) bool { return lc(s) <= 2 }, desc},
+			{planner.EnumFilterSearch, `{"entity_type":"Scope","field":"type","values":["function","method","var","const"],"exclude":true,"limit":50}`, func(s fixture.Scope) bool { return s.Type == "type" || s.Type == "interface" }, byUUID},
 		} {
 			r := f.call(t, c.tool, c.args)
 			same(t, c.args, r.ids(), topScopes(g.Scopes, c.keep, c.less, 50))
@@ -534,10 +535,10 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		for _, fl := range g.Files {
 			minLines = math.Min(minLines, float64(fl.Lines))
 		}
-		if r := f.call(t, tools.AggregateEntities, `{"entity_type":"Scope","operation":"SUM","field":"line_count","conditions":[{"field":"type","operator":"=","value":"method"}]}`); r.Value != sum {
+		if r := f.call(t, planner.AggregateEntities, `{"entity_type":"Scope","operation":"SUM","field":"line_count","conditions":[{"field":"type","operator":"=","value":"method"}]}`); r.Value != sum {
 			t.Errorf("SUM line_count of methods: %v, want %v", r.Value, sum)
 		}
-		if r := f.call(t, tools.AggregateEntities, `{"entity_type":"File","operation":"MIN","field":"lines"}`); r.Value != minLines {
+		if r := f.call(t, planner.AggregateEntities, `{"entity_type":"File","operation":"MIN","field":"lines"}`); r.Value != minLines {
 			t.Errorf("MIN lines: %v, want %v", r.Value, minLines)
 		}
 	})
@@ -545,7 +546,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		// ServeHTTP methods: incoming CONTAINS reaches their file and
 		// receiver type at depth 1, and the file's directory (and the
 		// type's file) at depth 2: one Directory row per start.
-		r := f.call(t, tools.ExploreRelationships, `{"start_entity_type":"Scope","start_conditions":[{"field":"file","operator":"=","value":"net/http/server.go"},{"field":"name","operator":"=","value":"ServeHTTP"}],"relationship_type":"CONTAINS","direction":"incoming","depth":2,"limit":50}`)
+		r := f.call(t, planner.ExploreRelationships, `{"start_entity_type":"Scope","start_conditions":[{"field":"file","operator":"=","value":"net/http/server.go"},{"field":"name","operator":"=","value":"ServeHTTP"}],"relationship_type":"CONTAINS","direction":"incoming","depth":2,"limit":50}`)
 		dirs := 0
 		for _, e := range r.Entities {
 			switch e.EntityType {
@@ -570,7 +571,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		}
 	})
 	t.Run("fulltext_search fuzzy tolerates typos", func(t *testing.T) {
-		r := f.call(t, tools.FulltextSearch, `{"entity_type":"Scope","query":"SrveHTTP","fields":["name"],"fuzzy":true,"limit":50}`)
+		r := f.call(t, planner.FulltextSearch, `{"entity_type":"Scope","query":"SrveHTTP","fields":["name"],"fuzzy":true,"limit":50}`)
 		if !slices.ContainsFunc(r.Entities, func(e entity) bool {
 			return e.Properties["name"] == "ServeHTTP"
 		}) {
@@ -578,7 +579,7 @@ func TestExecuteAnswersEqualTheParsedSource(t *testing.T) {
 		}
 	})
 	t.Run("validation errors name the valid choices", func(t *testing.T) {
-		_, err := f.e.Execute(context.Background(), engine.Call{Name: tools.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","conditions":[{"field":"nam","operator":"=","value":"x"}]}`)})
+		_, err := f.e.Execute(context.Background(), engine.Call{Name: planner.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","conditions":[{"field":"nam","operator":"=","value":"x"}]}`)})
 		var ce *tools.CallError
 		if !errorsAs(err, &ce) || len(ce.Problems) == 0 || !slices.Contains(ce.Problems[0].Valid, "name") {
 			t.Fatalf("got %v", err)

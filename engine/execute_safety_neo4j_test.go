@@ -13,6 +13,7 @@ import (
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -25,7 +26,7 @@ func codeRAG(t *testing.T, d neo4j.DriverWithContext, opts engine.Options) *engi
 	opts.Driver = d
 	opts.Database = neo4jtest.Database()
 	opts.Tools.RawCypher = true
-	e, err := engine.New(m, opts)
+	e, err := engine.New(t.Context(), m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestCatastrophicRegexAnswersQuickly(t *testing.T) {
 	e := codeRAG(t, d, engine.Options{})
 	for _, ci := range []bool{true, false} {
 		start := time.Now()
-		r, err := e.Execute(context.Background(), engine.Call{Name: tools.TextPatternSearch,
+		r, err := e.Execute(context.Background(), engine.Call{Name: planner.TextPatternSearch,
 			Arguments: json.RawMessage(`{"entity_type":"Scope","field":"name","pattern":"(a+)+b","mode":"regex","case_sensitive":` + map[bool]string{true: "true", false: "false"}[ci] + `,"limit":50}`)})
 		took := time.Since(start)
 		if err != nil {
@@ -65,7 +66,7 @@ func TestTimeoutStopsALongCall(t *testing.T) {
 	d := neo4jtest.Open(t)
 	e := codeRAG(t, d, engine.Options{Timeout: 300 * time.Millisecond})
 	start := time.Now()
-	_, err := e.Execute(context.Background(), engine.Call{Name: tools.RunCypher,
+	_, err := e.Execute(context.Background(), engine.Call{Name: planner.RunCypher,
 		Arguments: json.RawMessage(`{"query":"UNWIND range(1, 1000000000) AS x WITH x WHERE x % 7 = 99 RETURN count(x)"}`)})
 	var ce *tools.CallError
 	if !errorsAs(err, &ce) || ce.Problems[0].Path != "/query" || !strings.Contains(err.Error(), "timed out") {
@@ -89,7 +90,7 @@ func TestSortOnIndexedPropertyReadsTheIndexInOrder(t *testing.T) {
 	neo4jtest.Run(t, d, "CALL db.awaitIndexes(60)", nil)
 	neo4jtest.Run(t, d, "UNWIND range(1, 5000) AS i CREATE (:Scope {uuid: 'u' + i, name: 'n' + (i % 977)})", nil)
 	e := codeRAG(t, d, engine.Options{})
-	st, err := e.Plan(context.Background(), engine.Call{Name: tools.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","order_by":{"field":"name","direction":"DESC"},"limit":10}`)})
+	st, err := e.Plan(context.Background(), engine.Call{Name: planner.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","order_by":{"field":"name","direction":"DESC"},"limit":10}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestSortOnIndexedPropertyReadsTheIndexInOrder(t *testing.T) {
 func TestRunCypherCallingAnUnknownProcedureIsACallError(t *testing.T) {
 	d := neo4jtest.Open(t)
 	e := codeRAG(t, d, engine.Options{})
-	_, err := e.Execute(t.Context(), engine.Call{Name: tools.RunCypher, Arguments: json.RawMessage(`{"query":"CALL nope.missing() YIELD x RETURN x"}`)})
+	_, err := e.Execute(t.Context(), engine.Call{Name: planner.RunCypher, Arguments: json.RawMessage(`{"query":"CALL nope.missing() YIELD x RETURN x"}`)})
 	var ce *tools.CallError
 	if !errorsAs(err, &ce) || len(ce.Problems) != 1 || ce.Problems[0].Path != "/query" || !strings.Contains(ce.Problems[0].Message, "nope.missing") {
 		t.Fatalf("got %T %v, want a CallError on /query naming nope.missing", err, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -27,7 +28,7 @@ func newEngine(t *testing.T, d neo4j.DriverWithContext, cfg string, opts engine.
 	}
 	opts.Driver = d
 	opts.Database = neo4jtest.Database()
-	e, err := engine.New(m, opts)
+	e, err := engine.New(t.Context(), m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,14 +129,14 @@ func TestDatetimeStoragesCompareAsInstants(t *testing.T) {
 			if field == "" {
 				field = "updated_at"
 			}
-			r := execJSON(t, target.e, tools.DatetimeRangeSearch, fmt.Sprintf(`{"entity_type":%q,"field":%q,%s,"limit":50}`, target.entity, field, c.args))
+			r := execJSON(t, target.e, planner.DatetimeRangeSearch, fmt.Sprintf(`{"entity_type":%q,"field":%q,%s,"limit":50}`, target.entity, field, c.args))
 			if got := r.ids(); !slices.Equal(got, w) {
 				t.Errorf("%s.%s {%s}: got %v want %v", target.entity, field, c.args, got, w)
 			}
 		}
 	}
 	// query_entities conditions on an ISO-string field compare instants too.
-	r := execJSON(t, mem, tools.QueryEntities, `{"entity_type":"Source","conditions":[{"field":"updated_at","operator":">=","value":"2025-03-02T00:00:00Z"}],"limit":50}`)
+	r := execJSON(t, mem, planner.QueryEntities, `{"entity_type":"Source","conditions":[{"field":"updated_at","operator":">=","value":"2025-03-02T00:00:00Z"}],"limit":50}`)
 	if got := len(r.ids()); got != len(want(func(x time.Time) bool { return !x.Before(time.Date(2025, 3, 2, 0, 0, 0, 0, time.UTC)) })) {
 		t.Errorf("ISO >= : %d entities (%v)", got, r.ids())
 	}
@@ -150,11 +151,11 @@ func TestDistanceSearchNearestFirst(t *testing.T) {
 		neo4jtest.Run(t, d, "CREATE (:Place {place_id: $id, name: $id, location: point({latitude: $lat, longitude: $lon})})", map[string]any{"id": id, "lat": p[0], "lon": p[1]})
 	}
 	e := newEngine(t, d, "../testdata/planner/configs/places.yaml", engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{}}})
-	r := execJSON(t, e, tools.DistanceSearch, `{"entity_type":"Place","field":"location","latitude":48.8566,"longitude":2.3522,"radius_km":25}`)
+	r := execJSON(t, e, planner.DistanceSearch, `{"entity_type":"Place","field":"location","latitude":48.8566,"longitude":2.3522,"radius_km":25}`)
 	if got := r.ids(); !slices.Equal(got, []string{"louvre", "eiffel", "versailles"}) {
 		t.Errorf("within 25 km of Paris: %v", got)
 	}
-	res, _ := e.Execute(context.Background(), engine.Call{Name: tools.DistanceSearch, Arguments: json.RawMessage(`{"entity_type":"Place","field":"location","latitude":48.8566,"longitude":2.3522,"radius_km":25}`)})
+	res, _ := e.Execute(context.Background(), engine.Call{Name: planner.DistanceSearch, Arguments: json.RawMessage(`{"entity_type":"Place","field":"location","latitude":48.8566,"longitude":2.3522,"radius_km":25}`)})
 	hav := func(a, b [2]float64) float64 {
 		rad := math.Pi / 180
 		dlat, dlon := (b[0]-a[0])*rad, (b[1]-a[1])*rad
@@ -209,7 +210,7 @@ func TestSemanticSearchUsesTheEmbedderAndTheVectorIndex(t *testing.T) {
 			return v, nil
 		}),
 	})
-	r := execJSON(t, e, tools.SemanticSearch, `{"entity_type":"Concept","query":"board games like chess","top_k":2,"min_score":0.5}`)
+	r := execJSON(t, e, planner.SemanticSearch, `{"entity_type":"Concept","query":"board games like chess","top_k":2,"min_score":0.5}`)
 	if got := r.ids(); !slices.Equal(got, []string{"chess", "chess club"}) || asked != vi.Name {
 		t.Errorf("got %v (index asked: %q)", got, asked)
 	}
@@ -221,7 +222,7 @@ func TestSemanticSearchUsesTheEmbedderAndTheVectorIndex(t *testing.T) {
 			t.Errorf("the embedding property was returned")
 		}
 	}
-	r = execJSON(t, e, tools.SemanticSearch, `{"entity_type":"Concept","query":"chess","conditions":[{"field":"name","operator":"=","value":"chess club"}]}`)
+	r = execJSON(t, e, planner.SemanticSearch, `{"entity_type":"Concept","query":"chess","conditions":[{"field":"name","operator":"=","value":"chess club"}]}`)
 	if got := r.ids(); !slices.Equal(got, []string{"chess club"}) {
 		t.Errorf("with a condition: %v", got)
 	}
@@ -232,7 +233,7 @@ func TestSemanticSearchUsesTheEmbedderAndTheVectorIndex(t *testing.T) {
 func TestNeo4jValuesBecomeJSONFriendly(t *testing.T) {
 	d := neo4jtest.Open(t)
 	e := newEngine(t, d, "../testdata/configs/valid/code-rag.yaml", engine.Options{Tools: tools.Options{RawCypher: true, Capabilities: &tools.Capabilities{}}, MaxString: 10})
-	r := execJSON(t, e, tools.RunCypher, `{"query":"RETURN date('2025-03-01') AS d, datetime('2025-03-01T10:00:00+02:00') AS dt, localdatetime('2025-03-01T10:00:00') AS ldt, localtime('10:00:01') AS lt, duration('P1DT2H') AS dur, point({latitude: 1.5, longitude: 2.5}) AS geo, point({x: 1.0, y: 2.0}) AS xy, 0.0/0.0 AS nan, 9007199254740993 AS big, range(1, 64) AS vector, range(1, 3) AS small, 'abcdefghijklmnopqrstuvwxyz' AS long"}`)
+	r := execJSON(t, e, planner.RunCypher, `{"query":"RETURN date('2025-03-01') AS d, datetime('2025-03-01T10:00:00+02:00') AS dt, localdatetime('2025-03-01T10:00:00') AS ldt, localtime('10:00:01') AS lt, duration('P1DT2H') AS dur, point({latitude: 1.5, longitude: 2.5}) AS geo, point({x: 1.0, y: 2.0}) AS xy, 0.0/0.0 AS nan, 9007199254740993 AS big, range(1, 64) AS vector, range(1, 3) AS small, 'abcdefghijklmnopqrstuvwxyz' AS long"}`)
 	row := r.Rows[0]
 	for k, want := range map[string]any{
 		"d": "2025-03-01", "dt": "2025-03-01T10:00:00+02:00", "ldt": "2025-03-01T10:00:00", "lt": "10:00:01",
@@ -258,7 +259,7 @@ func TestNeo4jValuesBecomeJSONFriendly(t *testing.T) {
 		t.Errorf("small list %v, notes %v", row["small"], r.Notes)
 	}
 	// JSON keeps int64 exact.
-	raw, _ := e.Execute(context.Background(), engine.Call{Name: tools.RunCypher, Arguments: json.RawMessage(`{"query":"RETURN 9007199254740993 AS big"}`)})
+	raw, _ := e.Execute(context.Background(), engine.Call{Name: planner.RunCypher, Arguments: json.RawMessage(`{"query":"RETURN 9007199254740993 AS big"}`)})
 	b, _ := json.Marshal(raw)
 	if !strings.Contains(string(b), "9007199254740993") {
 		t.Errorf("int64 lost precision: %s", b)
@@ -283,20 +284,20 @@ func TestCapabilitiesFollowTheServer(t *testing.T) {
 		t.Errorf("empty server: %+v", caps)
 	}
 	e := newEngine(t, d, "../testdata/configs/valid/code-rag.yaml", engine.Options{})
-	if e.Tools().Tool(tools.FulltextSearch) != nil {
+	if e.Tools().Tool(planner.FulltextSearch) != nil {
 		t.Error("fulltext_search offered without the index")
 	}
 	neo4jtest.Run(t, d, "CREATE FULLTEXT INDEX scope_text IF NOT EXISTS FOR (n:Scope) ON EACH [n.name, n.signature, n.source]", nil)
 	neo4jtest.Run(t, d, "CALL db.awaitIndexes(60)", nil)
 	e = newEngine(t, d, "../testdata/configs/valid/code-rag.yaml", engine.Options{})
-	if !e.Capabilities().FullText || e.Tools().Tool(tools.FulltextSearch) == nil {
+	if !e.Capabilities().FullText || e.Tools().Tool(planner.FulltextSearch) == nil {
 		t.Errorf("index online: %+v", e.Capabilities())
 	}
-	_, err = e.Execute(ctx, engine.Call{Name: tools.TextPatternSearch, Arguments: json.RawMessage(`{"entity_type":"Scope","field":"name","pattern":"x","mode":"fuzzy"}`)})
+	_, err = e.Execute(ctx, engine.Call{Name: planner.TextPatternSearch, Arguments: json.RawMessage(`{"entity_type":"Scope","field":"name","pattern":"x","mode":"fuzzy"}`)})
 	if err != nil {
 		t.Errorf("fuzzy on an indexed field: %v", err)
 	}
-	_, err = e.Execute(ctx, engine.Call{Name: tools.TextPatternSearch, Arguments: json.RawMessage(`{"entity_type":"File","field":"name","pattern":"x","mode":"fuzzy"}`)})
+	_, err = e.Execute(ctx, engine.Call{Name: planner.TextPatternSearch, Arguments: json.RawMessage(`{"entity_type":"File","field":"name","pattern":"x","mode":"fuzzy"}`)})
 	var ce *tools.CallError
 	if !caps.APOC && !errorsAs(err, &ce) {
 		t.Errorf("fuzzy on an unindexed field without APOC: %v", err)
@@ -311,7 +312,7 @@ func TestCustomToolsRunTheirHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got string
-	e, err := engine.New(m, engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{}, CustomTools: []tools.CustomTool{{
+	e, err := engine.New(t.Context(), m, engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{}, CustomTools: []tools.CustomTool{{
 		Name: "weather", Description: "Weather in a city", ReadOnly: true,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`),
 		Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
@@ -333,7 +334,7 @@ func TestCustomToolsRunTheirHandler(t *testing.T) {
 	if _, err := e.Execute(context.Background(), engine.Call{Name: "weather", Arguments: json.RawMessage(`{}`)}); err == nil {
 		t.Error("missing city accepted")
 	}
-	if _, err := e.Execute(context.Background(), engine.Call{Name: tools.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope"}`)}); err != engine.ErrNoDriver {
+	if _, err := e.Execute(context.Background(), engine.Call{Name: planner.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope"}`)}); err != engine.ErrNoDriver {
 		t.Errorf("no driver: %v", err)
 	}
 }

@@ -47,7 +47,7 @@ func loadHub(t *testing.T) (*hubgraph.Graph, *engine.Engine, neo4j.DriverWithCon
 		t.Fatal(err)
 	}
 	t.Logf("hub graph: %d airports, %d routes, busiest %s with %d, loaded in %v", g.Airports, len(g.Routes), hubgraph.Code(g.Busiest()), g.Degrees()[g.Busiest()], time.Since(start).Round(time.Millisecond))
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: hubTimeout,
+	e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: hubTimeout,
 		Tools: tools.Options{Aggregations: true, Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestExploreAnswersDepthThreeBothWaysFromTheBusiestHubWithinASecond(t *testi
 		"relationship_type": "ROUTE", "direction": "both", "depth": 3, "limit": 50}
 	var times []time.Duration
 	for range 5 {
-		res, took, err := execute(e, tools.ExploreRelationships, args)
+		res, took, err := execute(e, planner.ExploreRelationships, args)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,29 +127,29 @@ func heaviestCalls(g *hubgraph.Graph) []heavyCall {
 	}
 	desc := func(f string) []any { return []any{map[string]any{"field": f, "direction": "DESC"}} }
 	return []heavyCall{
-		{tools.QueryEntities, map[string]any{"entity_type": "Airport", "conditions": everyRoute, "order_by": desc("passengers_millions"), "limit": 50, "offset": 10000}},
-		{tools.QueryEntities, map[string]any{"entity_type": "Country", "conditions": []any{map[string]any{"via": "IN_COUNTRY", "direction": "incoming", "count": map[string]any{"operator": ">=", "value": 0}}}, "limit": 50}},
-		{tools.GetEntityByID, map[string]any{"entity_type": "Airport", "id_value": busiest}},
-		{tools.ExploreRelationships, map[string]any{"start_entity_type": "Airport", "start_conditions": []any{cond("code", "=", busiest)}, "relationship_types": all, "direction": "both", "depth": 3, "limit": 50, "offset": 10000}},
-		{tools.ExploreRelationships, map[string]any{"start_entity_type": "Airport", "start_conditions": []any{cond("passengers", ">=", 0)}, "relationship_types": all, "direction": "both", "depth": 3,
+		{planner.QueryEntities, map[string]any{"entity_type": "Airport", "conditions": everyRoute, "order_by": desc("passengers_millions"), "limit": 50, "offset": 10000}},
+		{planner.QueryEntities, map[string]any{"entity_type": "Country", "conditions": []any{map[string]any{"via": "IN_COUNTRY", "direction": "incoming", "count": map[string]any{"operator": ">=", "value": 0}}}, "limit": 50}},
+		{planner.GetEntityByID, map[string]any{"entity_type": "Airport", "id_value": busiest}},
+		{planner.ExploreRelationships, map[string]any{"start_entity_type": "Airport", "start_conditions": []any{cond("code", "=", busiest)}, "relationship_types": all, "direction": "both", "depth": 3, "limit": 50, "offset": 10000}},
+		{planner.ExploreRelationships, map[string]any{"start_entity_type": "Airport", "start_conditions": []any{cond("passengers", ">=", 0)}, "relationship_types": all, "direction": "both", "depth": 3,
 			"target_entity_type": "Airport", "target_conditions": []any{cond("passengers", ">=", 0)}, "order_by": desc("passengers"), "limit": 50, "offset": 10000}},
-		{tools.ExploreRelationships, map[string]any{"start_entity_type": "Country", "relationship_types": all, "direction": "both", "depth": 3, "limit": 50}},
-		{tools.ExploreRelationships, map[string]any{"start_entity_type": "Airport", "relationship_type": "ROUTE", "direction": "incoming", "depth": 3, "limit": 50}},
-		{tools.FindPaths, map[string]any{"from_entity_type": "Airport", "from_id": lonely, "to_entity_type": "Airport", "to_id": hubgraph.Code(g.Airports - 2), "relationship_types": all, "direction": "both", "max_length": 6, "all": true, "limit": 50}},
-		{tools.FindPaths, map[string]any{"from_entity_type": "Airport", "from_id": lonely, "to_entity_type": "Airport", "to_id": busiest, "relationship_types": []string{"ROUTE"}, "direction": "both", "max_length": 6, "all": true, "limit": 50}},
-		{tools.FindPaths, map[string]any{"from_entity_type": "Airport", "from_id": hubgraph.Code(g.Airports - 1), "to_entity_type": "Country", "to_id": hubgraph.CountryCode(g.Countries - 1), "relationship_types": all, "direction": "outgoing", "max_length": 6, "all": true, "limit": 50}},
-		{tools.FulltextSearch, map[string]any{"entity_type": "Airport", "query": "Airport City Country", "fuzzy": true, "limit": 50}},
-		{tools.TextPatternSearch, map[string]any{"entity_type": "Airport", "field": "name", "mode": "regex", "pattern": ".*o.*o.*", "limit": 50}},
-		{tools.TextPatternSearch, map[string]any{"entity_type": "Airport", "field": "city", "mode": "glob", "pattern": "*1*", "limit": 50}},
-		{tools.TextPatternSearch, map[string]any{"entity_type": "Airport", "field": "name", "mode": "fuzzy", "pattern": "Airprot", "limit": 50}},
-		{tools.NumberRangeSearch, map[string]any{"entity_type": "Airport", "field": "passengers_millions", "operator": "histogram", "buckets": 50}},
-		{tools.NumberRangeSearch, map[string]any{"entity_type": "Airport", "field": "passengers_millions", "operator": "outlier", "k": 0.01, "limit": 50}},
-		{tools.NumberRangeSearch, map[string]any{"entity_type": "Airport", "field": "passengers", "operator": "percentile", "percentile": 0, "limit": 50}},
-		{tools.DatetimeRangeSearch, map[string]any{"entity_type": "Airport", "field": "opened", "mode": "between", "start_datetime": "1900-01-01", "end_datetime": "2100-01-01", "precision": "day", "limit": 50}},
-		{tools.EnumFilterSearch, map[string]any{"entity_type": "Airport", "field": "kind", "values": []string{"international", "regional", "domestic"}, "limit": 50}},
-		{tools.DistanceSearch, map[string]any{"entity_type": "Airport", "field": "location", "latitude": 0, "longitude": 0, "radius_km": 20100, "limit": 50}},
-		{tools.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "AVG", "field": "passengers", "group_by": "code", "over": map[string]any{"via": "ROUTE", "direction": "both"}, "limit": 50}},
-		{tools.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT", "group_by": "city", "conditions": everyRoute, "limit": 50}},
+		{planner.ExploreRelationships, map[string]any{"start_entity_type": "Country", "relationship_types": all, "direction": "both", "depth": 3, "limit": 50}},
+		{planner.ExploreRelationships, map[string]any{"start_entity_type": "Airport", "relationship_type": "ROUTE", "direction": "incoming", "depth": 3, "limit": 50}},
+		{planner.FindPaths, map[string]any{"from_entity_type": "Airport", "from_id": lonely, "to_entity_type": "Airport", "to_id": hubgraph.Code(g.Airports - 2), "relationship_types": all, "direction": "both", "max_length": 6, "all": true, "limit": 50}},
+		{planner.FindPaths, map[string]any{"from_entity_type": "Airport", "from_id": lonely, "to_entity_type": "Airport", "to_id": busiest, "relationship_types": []string{"ROUTE"}, "direction": "both", "max_length": 6, "all": true, "limit": 50}},
+		{planner.FindPaths, map[string]any{"from_entity_type": "Airport", "from_id": hubgraph.Code(g.Airports - 1), "to_entity_type": "Country", "to_id": hubgraph.CountryCode(g.Countries - 1), "relationship_types": all, "direction": "outgoing", "max_length": 6, "all": true, "limit": 50}},
+		{planner.FulltextSearch, map[string]any{"entity_type": "Airport", "query": "Airport City Country", "fuzzy": true, "limit": 50}},
+		{planner.TextPatternSearch, map[string]any{"entity_type": "Airport", "field": "name", "mode": "regex", "pattern": ".*o.*o.*", "limit": 50}},
+		{planner.TextPatternSearch, map[string]any{"entity_type": "Airport", "field": "city", "mode": "glob", "pattern": "*1*", "limit": 50}},
+		{planner.TextPatternSearch, map[string]any{"entity_type": "Airport", "field": "name", "mode": "fuzzy", "pattern": "Airprot", "limit": 50}},
+		{planner.NumberRangeSearch, map[string]any{"entity_type": "Airport", "field": "passengers_millions", "operator": "histogram", "buckets": 50}},
+		{planner.NumberRangeSearch, map[string]any{"entity_type": "Airport", "field": "passengers_millions", "operator": "outlier", "k": 0.01, "limit": 50}},
+		{planner.NumberRangeSearch, map[string]any{"entity_type": "Airport", "field": "passengers", "operator": "percentile", "percentile": 0, "limit": 50}},
+		{planner.DatetimeRangeSearch, map[string]any{"entity_type": "Airport", "field": "opened", "mode": "between", "start_datetime": "1900-01-01", "end_datetime": "2100-01-01", "precision": "day", "limit": 50}},
+		{planner.EnumFilterSearch, map[string]any{"entity_type": "Airport", "field": "kind", "values": []string{"international", "regional", "domestic"}, "limit": 50}},
+		{planner.DistanceSearch, map[string]any{"entity_type": "Airport", "field": "location", "latitude": 0, "longitude": 0, "radius_km": 20100, "limit": 50}},
+		{planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "AVG", "field": "passengers", "group_by": "code", "over": map[string]any{"via": "ROUTE", "direction": "both"}, "limit": 50}},
+		{planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT", "group_by": "city", "conditions": everyRoute, "limit": 50}},
 	}
 }
 
@@ -260,14 +260,14 @@ func TestACappedTraversalSaysSoEvenWithNothingToReturn(t *testing.T) {
 		count    int
 		capped   bool
 	}{
-		{3, tools.ExploreRelationships, explore, 3, true},
-		{3, tools.ExploreRelationships, nothing, 0, true},
-		{3, tools.FindPaths, path, 0, true},
-		{0, tools.ExploreRelationships, explore, 5, false},
-		{0, tools.ExploreRelationships, nothing, 0, false},
-		{0, tools.FindPaths, path, 1, false},
+		{3, planner.ExploreRelationships, explore, 3, true},
+		{3, planner.ExploreRelationships, nothing, 0, true},
+		{3, planner.FindPaths, path, 0, true},
+		{0, planner.ExploreRelationships, explore, 5, false},
+		{0, planner.ExploreRelationships, nothing, 0, false},
+		{0, planner.FindPaths, path, 1, false},
 	} {
-		e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tools: tools.Options{Limits: tools.Limits{MaxExpanded: c.expanded}}})
+		e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tools: tools.Options{Limits: tools.Limits{MaxExpanded: c.expanded}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +281,7 @@ func TestACappedTraversalSaysSoEvenWithNothingToReturn(t *testing.T) {
 		if res.Count != c.count || capped != c.capped || c.capped && !res.Truncated || strings.Contains(string(out), `"capped"`) {
 			t.Errorf("max %d, %s %v: %s; want %d results, capped %v", c.expanded, c.tool, c.args, out, c.count, c.capped)
 		}
-		narrow := map[string][]string{tools.ExploreRelationships: {"start_conditions", "depth", "relationship_types"}, tools.FindPaths: {"relationship_types", "direction"}}
+		narrow := map[string][]string{planner.ExploreRelationships: {"start_conditions", "depth", "relationship_types"}, planner.FindPaths: {"relationship_types", "direction"}}
 		for _, a := range narrow[c.tool] {
 			if c.capped && !strings.Contains(note, a) {
 				t.Errorf("%s: note %q does not suggest %s", c.tool, note, a)

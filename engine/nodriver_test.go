@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -29,7 +30,7 @@ func TestEveryToolWithoutADriverReturnsErrNoDriver(t *testing.T) {
 				t.Fatal(err)
 			}
 			var whoamiCalls atomic.Int32
-			e, err := engine.New(m, engine.Options{Embedder: tc.embedder, Tenant: "alice",
+			e, err := engine.New(t.Context(), m, engine.Options{Embedder: tc.embedder, Tenant: "alice",
 				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
 			if err != nil {
 				t.Fatal(err)
@@ -60,11 +61,11 @@ func TestEveryToolWithoutADriverReturnsErrNoDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Tools: tools.Options{RawCypher: true, Capabilities: &tools.Capabilities{}}})
+	e, err := engine.New(t.Context(), m, engine.Options{Tools: tools.Options{RawCypher: true, Capabilities: &tools.Capabilities{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Execute(tenant.With(context.Background(), "alice"), engine.Call{Name: tools.RunCypher, Arguments: json.RawMessage(`{"query":"RETURN 1 AS x"}`)})
+	_, err = e.Execute(tenant.With(context.Background(), "alice"), engine.Call{Name: planner.RunCypher, Arguments: json.RawMessage(`{"query":"RETURN 1 AS x"}`)})
 	if !errors.Is(err, engine.ErrNoDriver) || err.Error() != "no Neo4j driver configured: the tools can be listed and planned but not run" {
 		t.Errorf("run_cypher: got %v, want engine.ErrNoDriver", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/planner"
 )
 
 // TestTruncatedResultsSuggestOnlyTheCalledToolsArguments: a result cut at
@@ -18,10 +18,10 @@ func TestTruncatedResultsSuggestOnlyTheCalledToolsArguments(t *testing.T) {
 		tool, args    string
 		want, notWant []string
 	}{
-		{tools.QueryEntities, `{"entity_type":"Scope","limit":2}`, []string{"page with offset", "add conditions"}, nil},
-		{tools.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"gt","value":1,"limit":2}`, []string{"use order"}, []string{"offset", "conditions"}},
-		{tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Serve","limit":2}`, []string{"make pattern more specific"}, []string{"offset", "conditions"}},
-		{tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Serve.*","mode":"regex","limit":2}`, []string{"make pattern more specific"}, []string{"offset", "conditions"}},
+		{planner.QueryEntities, `{"entity_type":"Scope","limit":2}`, []string{"page with offset", "add conditions"}, nil},
+		{planner.NumberRangeSearch, `{"entity_type":"Scope","field":"line_count","operator":"gt","value":1,"limit":2}`, []string{"use order"}, []string{"offset", "conditions"}},
+		{planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Serve","limit":2}`, []string{"make pattern more specific"}, []string{"offset", "conditions"}},
+		{planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":"Serve.*","mode":"regex","limit":2}`, []string{"make pattern more specific"}, []string{"offset", "conditions"}},
 	} {
 		r := f.call(t, c.tool, c.args)
 		notes := strings.Join(r.Notes, "\n")

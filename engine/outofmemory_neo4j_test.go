@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -20,7 +21,7 @@ func TestAStatementOverTheServersMemoryLimitIsACallErrorNamingWhatToNarrow(t *te
 	d := neo4jtest.Open(t)
 	limit := neo4jtest.RequireTransactionMemoryLimit(t, d)
 	e := newEngine(t, d, "../testdata/configs/valid/code-rag.yaml", engine.Options{Tools: tools.Options{RawCypher: true, Capabilities: &tools.Capabilities{}}})
-	_, err := e.Execute(context.Background(), engine.Call{Name: tools.RunCypher,
+	_, err := e.Execute(context.Background(), engine.Call{Name: planner.RunCypher,
 		Arguments: []byte(`{"query": "UNWIND range(1, 40000000) AS x WITH collect(x) AS xs RETURN size(xs) AS n"}`)})
 	var ce *tools.CallError
 	if !errors.As(err, &ce) {

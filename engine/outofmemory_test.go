@@ -12,6 +12,7 @@ import (
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -26,7 +27,7 @@ func TestOutOfMemoryBecomesACallErrorNamingTheArgumentsThatNarrowTheCall(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Tools: tools.Options{RawCypher: true}})
+	e, err := engine.New(t.Context(), m, engine.Options{Tools: tools.Options{RawCypher: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestOutOfMemoryBecomesACallErrorNamingTheArgumentsThatNarrowTheCall(t *test
 		"query_entities":        {"/limit", "/conditions"},
 		"explore_relationships": {"/limit", "/depth", "/start_conditions", "/target_conditions"},
 		"find_paths":            {"/limit", "/max_length"},
-		tools.RunCypher:         {"/query"},
+		planner.RunCypher:       {"/query"},
 	} {
 		got := engine.CallError(e, context.Background(), tool, fmt.Errorf("engine: running %s: %w", tool, oom))
 		var ce *tools.CallError

@@ -37,7 +37,7 @@ func TestAProfileOffersOnlyItsToolsAndRefusesTheOthers(t *testing.T) {
 		{"ingestion", nil, []string{"get_entity_by_id", "create_person", "update_person", "create_concept", "update_concept", "create_entity", "update_entity",
 			"create_source", "update_source", "create_artifact", "update_artifact", "create_relationship", "update_relationship", own.Name}, "query_entities"},
 	} {
-		e, err := engine.New(m, engine.Options{Profile: tc.profile, Embedder: tc.embedder, Tenant: "alice",
+		e, err := engine.New(t.Context(), m, engine.Options{Profile: tc.profile, Embedder: tc.embedder, Tenant: "alice",
 			Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, CustomTools: []tools.CustomTool{own}}})
 		if err != nil {
 			t.Fatal(err)
@@ -68,7 +68,7 @@ func TestAnUnknownProfileIsRefusedNamingTheProfiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = engine.New(m, engine.Options{Profile: "convo", Tenant: "alice"})
+		_, err = engine.New(t.Context(), m, engine.Options{Profile: "convo", Tenant: "alice"})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v; want %q", name, err, want)
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
-	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/planner"
 )
 
 // stringBytes sums the bytes of the strings in a value (rows, maps,
@@ -51,7 +51,7 @@ func BenchmarkRegexScanTransfer(b *testing.B) {
 		{"name_any_digit", `{"entity_type":"Scope","field":"name","pattern":".*[0-9].*","mode":"regex","case_sensitive":true}`},
 		{"source_regex", `{"entity_type":"Scope","field":"source","pattern":"(?s).*Hijack.*","mode":"regex","case_sensitive":true}`},
 	} {
-		call := engine.Call{Name: tools.TextPatternSearch, Arguments: json.RawMessage(c.args)}
+		call := engine.Call{Name: planner.TextPatternSearch, Arguments: json.RawMessage(c.args)}
 		st, err := f.e.Plan(ctx, call)
 		if err != nil {
 			b.Fatal(err)
@@ -104,7 +104,7 @@ func BenchmarkRegexScanStdlib(b *testing.B) {
 	if _, err := schemaapply.Apply(ctx, d, schemaapply.Declared(m), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
 		b.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database()})
+	e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func BenchmarkRegexScanStdlib(b *testing.B) {
 		{"eight_digits", `{"entity_type":"Scope","field":"name","pattern":".*[0-9]{8}.*","mode":"regex","case_sensitive":true,"limit":50}`},
 		{"eight_digits_ignoring_case", `{"entity_type":"Scope","field":"name","pattern":".*[0-9]{8}.*","mode":"regex","limit":50}`},
 	} {
-		call := engine.Call{Name: tools.TextPatternSearch, Arguments: json.RawMessage(c.args)}
+		call := engine.Call{Name: planner.TextPatternSearch, Arguments: json.RawMessage(c.args)}
 		b.Run(c.name, func(b *testing.B) {
 			var r *engine.Result
 			for range 3 {

@@ -17,7 +17,6 @@ import (
 	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/planner"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // scanItems is how many Items TestScansReadEveryCandidate creates: more
@@ -79,7 +78,7 @@ func TestScansReadEveryCandidate(t *testing.T) {
 	neo4jtest.Run(t, d, "UNWIND $rows AS r CREATE (:Item {uuid: r.uuid, name: r.name, path: r.path})", map[string]any{"rows": rows})
 	slices.SortFunc(items, func(a, b scanItem) int { return strings.Compare(a.uuid, b.uuid) })
 
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database()})
+	e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +136,7 @@ func TestScansReadEveryCandidate(t *testing.T) {
 			if c.pastFirstChunk && slices.IndexFunc(items, func(it scanItem) bool { return it.uuid == ids[len(ids)-1] }) < planner.FirstScanChunk {
 				t.Fatalf("the page's last match is within the first chunk: the case proves nothing about the next")
 			}
-			r, err := e.Execute(ctx, engine.Call{Name: tools.TextPatternSearch, Arguments: json.RawMessage(c.args)})
+			r, err := e.Execute(ctx, engine.Call{Name: planner.TextPatternSearch, Arguments: json.RawMessage(c.args)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +163,7 @@ func TestScansReadEveryCandidate(t *testing.T) {
 
 	t.Run("a scan the deadline stops answers with the matches it read", func(t *testing.T) {
 		const timeout = 3 * time.Second
-		slow, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: timeout})
+		slow, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: timeout})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +171,7 @@ func TestScansReadEveryCandidate(t *testing.T) {
 		// them all takes the server several times the timeout.
 		pattern := `.*(1234|4321)[0-9]`
 		start := time.Now()
-		r, err := slow.Execute(ctx, engine.Call{Name: tools.TextPatternSearch, Arguments: json.RawMessage(
+		r, err := slow.Execute(ctx, engine.Call{Name: planner.TextPatternSearch, Arguments: json.RawMessage(
 			`{"entity_type":"Item","field":"slow_name","pattern":"` + pattern + `","mode":"regex","case_sensitive":true,"limit":50}`)})
 		took := time.Since(start)
 		if err != nil {

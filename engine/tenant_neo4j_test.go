@@ -233,7 +233,7 @@ func TestEveryToolSeesOnlyTheBoundTenant(t *testing.T) {
 				t.Fatal(err)
 			}
 			var whoamiCalls atomic.Int32
-			e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder, Tenant: "bob",
+			e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder, Tenant: "bob",
 				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
 			if err != nil {
 				t.Fatal(err)
@@ -307,7 +307,7 @@ func TestEveryToolSeesOnlyTheBoundTenant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +385,7 @@ func TestAnUnboundCallIsRefusedBeforeAnyHandlerRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		var calls atomic.Int32
-		e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder,
+		e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder,
 			Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, CustomTools: []tools.CustomTool{appTool(&calls)}}})
 		if err != nil {
 			t.Fatal(err)

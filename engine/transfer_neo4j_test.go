@@ -13,7 +13,6 @@ import (
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/planner"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // planAndRun plans a call and runs its (first) statement with the driver,
@@ -42,7 +41,7 @@ func TestLongStringsAreCutInCypherNotAfterTransfer(t *testing.T) {
 	neo4jtest.Run(t, d, "CREATE (:Scope {uuid: 'u1', name: 'big', source: $s})", map[string]any{"s": long})
 	e := codeRAG(t, d, engine.Options{MaxString: 100})
 	ctx := context.Background()
-	call := engine.Call{Name: tools.GetEntityByID, Arguments: json.RawMessage(`{"entity_type":"Scope","id_value":"u1"}`)}
+	call := engine.Call{Name: planner.GetEntityByID, Arguments: json.RawMessage(`{"entity_type":"Scope","id_value":"u1"}`)}
 
 	st, res := planAndRun(t, e, d, call)
 	props, _ := res.Records[0].Get("properties")
@@ -83,7 +82,7 @@ func TestRegexScanTransfersOnlyIdsAndMatchedValuesThenFetchesKeptEntities(t *tes
 		CREATE (:Scope {uuid: 'u' + right('00' + i, 3), name: CASE WHEN i % 7 = 0 THEN 'Handler' + i ELSE 'other' + i END, type: 'function', source: 'func body ' + i})`, nil)
 	e := codeRAG(t, d, engine.Options{})
 	ctx := context.Background()
-	call := engine.Call{Name: tools.TextPatternSearch, Arguments: json.RawMessage(`{"entity_type":"Scope","field":"name","pattern":"Hand.*[0-9]","mode":"regex","case_sensitive":true,"limit":5}`)}
+	call := engine.Call{Name: planner.TextPatternSearch, Arguments: json.RawMessage(`{"entity_type":"Scope","field":"name","pattern":"Hand.*[0-9]","mode":"regex","case_sensitive":true,"limit":5}`)}
 	st, res := planAndRun(t, e, d, call)
 	if len(res.Records) == 0 || !slices.Equal(res.Keys, []string{"id", "value"}) {
 		t.Fatalf("candidate rows: %d with columns %v, want only id and value\n%s", len(res.Records), res.Keys, st.Cypher)

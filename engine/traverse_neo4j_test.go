@@ -21,7 +21,7 @@ func TestTraverseIsOfferedWithATenantAndRunsUnderTheBoundOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tenant: "bob",
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tenant: "bob",
 		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)

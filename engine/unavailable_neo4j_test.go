@@ -16,6 +16,7 @@ import (
 	"github.com/ragforge/ragforge/internal/memory/explore"
 	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -47,7 +48,7 @@ func everyKindOfCall(t *testing.T, p *neo4jtest.Proxy) []kindCall {
 	if _, err := schemaapply.Apply(ctx, d, schemaapply.Declared(mem), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
 		t.Fatal(err)
 	}
-	memory, err := engine.New(mem, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: unavailableTimeout,
+	memory, err := engine.New(ctx, mem, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: unavailableTimeout,
 		Embedder: flatEmbedder, Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func everyKindOfCall(t *testing.T, p *neo4jtest.Proxy) []kindCall {
 	alice := tenant.With(ctx, "alice")
 	return []kindCall{
 		{files, ctx, "query_entities", `{"entity_type": "File", "limit": 5}`},
-		{files, ctx, tools.RunCypher, `{"query": "MATCH (f:File) RETURN f.path LIMIT 5"}`},
+		{files, ctx, planner.RunCypher, `{"query": "MATCH (f:File) RETURN f.path LIMIT 5"}`},
 		{files, ctx, "query_file_tree", `{}`},
 		{files, ctx, "create_diagram", `{"name": "everything"}`},
 		{memory, alice, "query_entities", `{"entity_type": "Person", "limit": 5}`},

@@ -19,7 +19,6 @@ import (
 	"github.com/ragforge/ragforge/materialize"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // benchScale is how many times the standard library's Scopes are loaded
@@ -36,9 +35,9 @@ func benchScale(b *testing.B) int {
 }
 
 var (
-	benchTop10 = engine.Call{Name: tools.QueryEntities, Arguments: json.RawMessage(
+	benchTop10 = engine.Call{Name: planner.QueryEntities, Arguments: json.RawMessage(
 		`{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"fields":["name","file","line_count"],"limit":10}`)}
-	benchRange = engine.Call{Name: tools.NumberRangeSearch, Arguments: json.RawMessage(
+	benchRange = engine.Call{Name: planner.NumberRangeSearch, Arguments: json.RawMessage(
 		`{"entity_type":"Scope","field":"line_count","operator":"between","value":500,"upper_value":520,"limit":50}`)}
 )
 
@@ -65,7 +64,7 @@ func median(b *testing.B, e *engine.Engine, call engine.Call, warm, n int) (time
 		for _, en := range res.Entities {
 			ids = append(ids, fmt.Sprintf("%v=%v", en.ID, en.Computed["line_count"]))
 		}
-		if call.Name != tools.QueryEntities {
+		if call.Name != planner.QueryEntities {
 			slices.Sort(ids)
 		}
 		last = fmt.Sprint(ids)
@@ -137,7 +136,7 @@ func BenchmarkMaterialize(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute, Computed: cm}, nil, cache))
+	e, err := engine.New(ctx, m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute, Computed: cm}, nil, cache))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -215,7 +214,7 @@ func BenchmarkMaterialize(b *testing.B) {
 		}
 		store := materialize.NewMemoryStore(nil)
 		rec := materialize.NewRecorder(store, materialize.RecorderOptions{})
-		e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute, Computed: cm}, rec, cache))
+		e, err := engine.New(ctx, m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Timeout: 10 * time.Minute, Computed: cm}, rec, cache))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -52,15 +52,15 @@ func TestPlannerReadsStoredValuesOnlyWhenReadyAndAnswersAlike(t *testing.T) {
 	store := materialize.NewMemoryStore(nil)
 	rec := materialize.NewRecorder(store, materialize.RecorderOptions{})
 	opts := engine.WithMaterialization(engine.Options{Driver: d, Database: db, Tools: tools.Options{Aggregations: true}, Computed: cm}, rec, cache)
-	e, err := engine.New(m, opts)
+	e, err := engine.New(ctx, m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	calls := []engine.Call{
-		{Name: tools.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"fields":["name","line_count","is_large"],"limit":10}`)},
-		{Name: tools.NumberRangeSearch, Arguments: json.RawMessage(`{"entity_type":"Scope","field":"line_count","operator":"between","value":200,"upper_value":400,"limit":50}`)},
-		{Name: tools.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","conditions":[{"field":"is_large","operator":"=","value":true}],"fields":["line_count","is_large"],"limit":50}`)},
-		{Name: tools.AggregateEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","operation":"SUM","field":"line_count","group_by":"type"}`)},
+		{Name: planner.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"fields":["name","line_count","is_large"],"limit":10}`)},
+		{Name: planner.NumberRangeSearch, Arguments: json.RawMessage(`{"entity_type":"Scope","field":"line_count","operator":"between","value":200,"upper_value":400,"limit":50}`)},
+		{Name: planner.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","conditions":[{"field":"is_large","operator":"=","value":true}],"fields":["line_count","is_large"],"limit":50}`)},
+		{Name: planner.AggregateEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","operation":"SUM","field":"line_count","group_by":"type"}`)},
 	}
 	// answers runs every call and checks whether the planner read the
 	// stored property; the answer of a call without an order is sorted.

@@ -20,7 +20,7 @@ func ExampleNew() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	eng, err := engine.New(m, engine.Options{})
+	eng, err := engine.New(context.Background(), m, engine.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

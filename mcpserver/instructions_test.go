@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -30,7 +31,7 @@ func TestTheGraphSchemaIsSentOnceAsInstructions(t *testing.T) {
 		if strings.Contains(tl.Description, "Declared name, e.g. ServeHTTP") {
 			t.Errorf("%s repeats the graph schema:\n%s", tl.Name, tl.Description)
 		}
-		if tl.Name == tools.QueryEntities && !strings.Contains(tl.Description, tools.GraphSchemaTitle+": in this server's instructions") {
+		if tl.Name == planner.QueryEntities && !strings.Contains(tl.Description, tools.GraphSchemaTitle+": in this server's instructions") {
 			t.Errorf("query_entities does not point to the instructions:\n%s", tl.Description)
 		}
 	}

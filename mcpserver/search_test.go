@@ -56,7 +56,7 @@ func searchServers(t *testing.T, name string, opts *retrieval.Options) (search, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err = engine.New(m, engine.Options{Embedder: embedder.Offline{}, Tenant: "alice", Tools: tools.Options{Aggregations: true}})
+	e, err = engine.New(t.Context(), m, engine.Options{Embedder: embedder.Offline{}, Tenant: "alice", Tools: tools.Options{Aggregations: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestSearchToolsAnswersHoldTheAlwaysTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{})
+	e, err := engine.New(t.Context(), m, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func newEngine(t *testing.T, custom ...tools.CustomTool) *engine.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Tools: tools.Options{Aggregations: true, CustomTools: custom}})
+	e, err := engine.New(t.Context(), m, engine.Options{Tools: tools.Options{Aggregations: true, CustomTools: custom}})
 	if err != nil {
 		t.Fatal(err)
 	}

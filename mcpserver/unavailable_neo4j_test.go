@@ -26,7 +26,7 @@ func TestAnUnavailableDatabaseIsARetryableErrorResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	const timeout = 2 * time.Second
-	e, err := engine.New(m, engine.Options{Driver: p.Driver(t), Database: neo4jtest.Database(), Timeout: timeout,
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: p.Driver(t), Database: neo4jtest.Database(), Timeout: timeout,
 		Tools: tools.Options{Capabilities: &tools.Capabilities{}}})
 	if err != nil {
 		t.Fatal(err)

@@ -284,3 +284,15 @@ func (b *builder) statement(shape Shape) (*Statement, error) {
 	}
 	return &Statement{Cypher: strings.Join(b.lines, "\n"), Params: b.params, Uses: b.uses, Shape: shape}, nil
 }
+
+// joinAnd joins predicates with AND.
+func joinAnd(preds []string) string {
+	out := ""
+	for i, p := range preds {
+		if i > 0 {
+			out += " AND "
+		}
+		out += p
+	}
+	return out
+}

@@ -1,37 +1,5 @@
 package planner
 
-import (
-	"github.com/ragforge/ragforge/tools"
-)
-
-// getEntityByID plans get_entity_by_id: the entity with the unique field's
-// value, every stored field and every computed field.
-func (p *Planner) getEntityByID(a *tools.GetEntityByIDArgs, state State) (*Statement, error) {
-	e, err := p.entity(tools.GetEntityByID, a.EntityType, "/entity_type")
-	if err != nil {
-		return nil, err
-	}
-	b, err := p.newBuilder(tools.GetEntityByID, e, state)
-	if err != nil {
-		return nil, err
-	}
-	r, err := b.field(e.UniqueField, "/id_value")
-	if err != nil {
-		return nil, err
-	}
-	v, err := b.value(r, a.IDValue, "/id_value")
-	if err != nil {
-		return nil, err
-	}
-	b.use(r, UseFilter)
-	b.match([]string{b.expr(r) + " = " + b.named("id", v)})
-	b.line("WITH n\nLIMIT 1")
-	if err := b.returnEntities(b.defaultStored(), b.allComputed(), nil, nil); err != nil {
-		return nil, err
-	}
-	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: 1})
-}
-
 // allComputed lists every computed field of the entity.
 func (b *builder) allComputed() []fieldRef {
 	out := make([]fieldRef, len(b.e.Computed))

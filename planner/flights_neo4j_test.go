@@ -362,36 +362,36 @@ func TestDatetimeSpansSeekTheIndexAndKeepTheInstants(t *testing.T) {
 		// seeks on the field, each with both bounds of the span.
 		seeks bool
 	}{
-		{"between days", tools.DatetimeRangeSearch, `"mode":"between","start_datetime":"2025-02-01","end_datetime":"2025-02-01","precision":"day"`, between(flightL, flightH), true},
-		{"between seconds", tools.DatetimeRangeSearch, `"mode":"between","start_datetime":"2025-02-01T00:59:59+01:00","end_datetime":"2025-02-01T23:59:58Z"`, between(flightL.Add(-time.Second), flightH.Add(-time.Second)), true},
-		{"after", tools.DatetimeRangeSearch, `"mode":"after","datetime":"2025-02-01T23:59:59Z"`, func(unit func(time.Time) int64) (*int64, *int64) {
+		{"between days", planner.DatetimeRangeSearch, `"mode":"between","start_datetime":"2025-02-01","end_datetime":"2025-02-01","precision":"day"`, between(flightL, flightH), true},
+		{"between seconds", planner.DatetimeRangeSearch, `"mode":"between","start_datetime":"2025-02-01T00:59:59+01:00","end_datetime":"2025-02-01T23:59:58Z"`, between(flightL.Add(-time.Second), flightH.Add(-time.Second)), true},
+		{"after", planner.DatetimeRangeSearch, `"mode":"after","datetime":"2025-02-01T23:59:59Z"`, func(unit func(time.Time) int64) (*int64, *int64) {
 			l := unit(flightH)
 			return &l, nil
 		}, false},
-		{"before", tools.DatetimeRangeSearch, `"mode":"before","datetime":"2025-02-01T00:00:00-00:00"`, func(unit func(time.Time) int64) (*int64, *int64) {
+		{"before", planner.DatetimeRangeSearch, `"mode":"before","datetime":"2025-02-01T00:00:00-00:00"`, func(unit func(time.Time) int64) (*int64, *int64) {
 			h := unit(flightL)
 			return nil, &h
 		}, false},
-		{">= and <", tools.QueryEntities, `"conditions":[{"field":"%[1]s","operator":">=","value":"2025-02-01"},{"field":"%[1]s","operator":"<","value":"2025-02-02T00:00:00Z"}],"limit":50`, between(flightL, flightH), true},
+		{">= and <", planner.QueryEntities, `"conditions":[{"field":"%[1]s","operator":">=","value":"2025-02-01"},{"field":"%[1]s","operator":"<","value":"2025-02-02T00:00:00Z"}],"limit":50`, between(flightL, flightH), true},
 		// > 23:59:59.9995 keeps the whole millisecond (or second) after
 		// it, <= H keeps H's.
-		{"> and <=", tools.QueryEntities, `"conditions":[{"field":"%[1]s","operator":">","value":"2025-01-31T23:59:59.9995Z"},{"field":"%[1]s","operator":"<=","value":"2025-02-01T19:00:00-05:00"}],"limit":50`, func(unit func(time.Time) int64) (*int64, *int64) {
+		{"> and <=", planner.QueryEntities, `"conditions":[{"field":"%[1]s","operator":">","value":"2025-01-31T23:59:59.9995Z"},{"field":"%[1]s","operator":"<=","value":"2025-02-01T19:00:00-05:00"}],"limit":50`, func(unit func(time.Time) int64) (*int64, *int64) {
 			l, h := unit(flightL), unit(flightH)+1
 			return &l, &h
 		}, true},
-		{"=", tools.QueryEntities, `"conditions":[{"field":"%[1]s","operator":"=","value":"2025-02-01T09:00:00+09:00"}],"limit":50`, func(unit func(time.Time) int64) (*int64, *int64) {
+		{"=", planner.QueryEntities, `"conditions":[{"field":"%[1]s","operator":"=","value":"2025-02-01T09:00:00+09:00"}],"limit":50`, func(unit func(time.Time) int64) (*int64, *int64) {
 			l := unit(flightL)
 			h := l + 1
 			return &l, &h
 		}, true},
-		{"any_of", tools.QueryEntities, `"conditions":[{"any_of":[{"field":"%[1]s","operator":"<","value":"2025-01-02"},{"field":"%[1]s","operator":">=","value":"2025-02-01T23:59:00Z"}]},{"field":"%[1]s","operator":"<","value":"2025-02-02"}],"limit":50`, nil, false},
-		{"count", tools.AggregateEntities, `"operation":"COUNT","conditions":[{"field":"%[1]s","operator":">=","value":"2025-02-01"},{"field":"%[1]s","operator":"<","value":"2025-02-02"}]`, between(flightL, flightH), true},
+		{"any_of", planner.QueryEntities, `"conditions":[{"any_of":[{"field":"%[1]s","operator":"<","value":"2025-01-02"},{"field":"%[1]s","operator":">=","value":"2025-02-01T23:59:00Z"}]},{"field":"%[1]s","operator":"<","value":"2025-02-02"}],"limit":50`, nil, false},
+		{"count", planner.AggregateEntities, `"operation":"COUNT","conditions":[{"field":"%[1]s","operator":">=","value":"2025-02-01"},{"field":"%[1]s","operator":"<","value":"2025-02-02"}]`, between(flightL, flightH), true},
 	}
 	for _, fd := range fields {
 		for _, c := range cases {
 			t.Run(fd.name+"/"+c.name, func(t *testing.T) {
 				args := "{" + `"entity_type":"Flight",`
-				if c.tool == tools.DatetimeRangeSearch {
+				if c.tool == planner.DatetimeRangeSearch {
 					args += `"field":"` + fd.name + `","limit":50,` + c.args + "}"
 				} else {
 					args += fmt.Sprintf(c.args, fd.name) + "}"
@@ -417,7 +417,7 @@ func TestDatetimeSpansSeekTheIndexAndKeepTheInstants(t *testing.T) {
 					}
 				}
 				order := "n.flight_id"
-				if c.tool == tools.DatetimeRangeSearch {
+				if c.tool == planner.DatetimeRangeSearch {
 					order = "n.`" + fd.name + "` DESC, n.flight_id"
 					if fd.storage == "iso_string" {
 						order = old + " DESC, n.flight_id"
@@ -445,7 +445,7 @@ func TestDatetimeSpansSeekTheIndexAndKeepTheInstants(t *testing.T) {
 				if len(want) == 0 {
 					t.Fatal("the span keeps no flight: the case proves nothing")
 				}
-				if c.tool == tools.AggregateEntities {
+				if c.tool == planner.AggregateEntities {
 					if !slices.Equal(got, []string{fmt.Sprint(len(ref))}) {
 						t.Errorf("COUNT %v, old predicate %d", got, len(ref))
 					}
@@ -510,17 +510,17 @@ func TestPinnedRelationshipTestsStartFromTheIndex(t *testing.T) {
 		keep             func(f *flight) bool // nil: compare with the old form only
 		index            string
 	}{
-		{"from SEA to LAX", tools.QueryEntities, `"limit":50`,
+		{"from SEA to LAX", planner.QueryEntities, `"limit":50`,
 			[]string{via("DEPARTS_FROM", "code", "=", `"SEA"`), via("ARRIVES_AT", "code", "=", `"LAX"`)},
 			func(f *flight) bool { return has(f.from, "SEA") && has(f.to, "LAX") }, "Airport(code)"},
-		{"from SEA or LAS, latest first, second page", tools.QueryEntities, `"order_by":{"field":"departs_ms","direction":"DESC"},"offset":10,"limit":20`,
+		{"from SEA or LAS, latest first, second page", planner.QueryEntities, `"order_by":{"field":"departs_ms","direction":"DESC"},"offset":10,"limit":20`,
 			[]string{via("DEPARTS_FROM", "code", "IN", `["SEA","LAS"]`)}, nil, "Airport(code)"},
-		{"arriving in a city starting with Las", tools.QueryEntities, `"limit":50`,
+		{"arriving in a city starting with Las", planner.QueryEntities, `"limit":50`,
 			[]string{via("ARRIVES_AT", "city", "STARTS WITH", `"Las"`)},
 			func(f *flight) bool { return has(f.to, "LAS") }, "Airport(city)"},
-		{"average delay arriving at LAS", tools.AggregateEntities, `"operation":"AVG","field":"delay"`,
+		{"average delay arriving at LAS", planner.AggregateEntities, `"operation":"AVG","field":"delay"`,
 			[]string{via("ARRIVES_AT", "code", "=", `"LAS"`)}, nil, "Airport(code)"},
-		{"count from SEA in a date range", tools.AggregateEntities, `"operation":"COUNT"`,
+		{"count from SEA in a date range", planner.AggregateEntities, `"operation":"COUNT"`,
 			[]string{via("DEPARTS_FROM", "code", "=", `"SEA"`), `{"field":"departs","operator":">=","value":"2025-01-20"}`, `{"field":"departs","operator":"<","value":"2025-02-10"}`}, nil, "Airport(code)"},
 	}
 	for _, c := range cases {
@@ -540,7 +540,7 @@ func TestPinnedRelationshipTestsStartFromTheIndex(t *testing.T) {
 			if !strings.Contains(ost.Cypher, "EXISTS") || strings.Contains(st.Cypher, "EXISTS") {
 				t.Fatalf("the old call should test EXISTS and the new one match a pattern:\nold %s\nnew %s", ost.Cypher, st.Cypher)
 			}
-			if c.tool == tools.AggregateEntities && len(got) == 1 && len(want) == 1 {
+			if c.tool == planner.AggregateEntities && len(got) == 1 && len(want) == 1 {
 				// The same rows summed in another order may differ in
 				// the last bits of a float.
 				g, _ := strconv.ParseFloat(got[0], 64)
@@ -634,15 +634,15 @@ func BenchmarkIndexStarts(b *testing.B) {
 		name     string
 		old, new *planner.Statement
 	}
-	count := plan(tools.AggregateEntities, `{"entity_type":"Flight","operation":"COUNT","conditions":[{"field":"departs","operator":">=","value":"2025-02-01"},{"field":"departs","operator":"<","value":"2025-02-08"}]}`)
-	search := plan(tools.DatetimeRangeSearch, `{"entity_type":"Flight","field":"departs","mode":"between","start_datetime":"2025-02-01","end_datetime":"2025-02-07","precision":"day","limit":50}`)
+	count := plan(planner.AggregateEntities, `{"entity_type":"Flight","operation":"COUNT","conditions":[{"field":"departs","operator":">=","value":"2025-02-01"},{"field":"departs","operator":"<","value":"2025-02-08"}]}`)
+	search := plan(planner.DatetimeRangeSearch, `{"entity_type":"Flight","field":"departs","mode":"between","start_datetime":"2025-02-01","end_datetime":"2025-02-07","precision":"day","limit":50}`)
 	pairs := []pair{
 		{"date-range count (a week of departs)", oldSpan(count), count},
 		{"datetime_range_search between (a week of departs)", oldSpan(search), search},
-		{"flights from SEA to LAX", plan(tools.QueryEntities, `{"entity_type":"Flight","conditions":[`+anyOf(sea)+`,`+anyOf(lax)+`],"limit":50}`),
-			plan(tools.QueryEntities, `{"entity_type":"Flight","conditions":[`+sea+`,`+lax+`],"limit":50}`)},
-		{"average delay of flights arriving at LAS", plan(tools.AggregateEntities, `{"entity_type":"Flight","operation":"AVG","field":"delay","conditions":[`+anyOf(las)+`]}`),
-			plan(tools.AggregateEntities, `{"entity_type":"Flight","operation":"AVG","field":"delay","conditions":[`+las+`]}`)},
+		{"flights from SEA to LAX", plan(planner.QueryEntities, `{"entity_type":"Flight","conditions":[`+anyOf(sea)+`,`+anyOf(lax)+`],"limit":50}`),
+			plan(planner.QueryEntities, `{"entity_type":"Flight","conditions":[`+sea+`,`+lax+`],"limit":50}`)},
+		{"average delay of flights arriving at LAS", plan(planner.AggregateEntities, `{"entity_type":"Flight","operation":"AVG","field":"delay","conditions":[`+anyOf(las)+`]}`),
+			plan(planner.AggregateEntities, `{"entity_type":"Flight","operation":"AVG","field":"delay","conditions":[`+las+`]}`)},
 	}
 	ctx := context.Background()
 	run := func(st *planner.Statement) (string, time.Duration) {

@@ -17,8 +17,8 @@ const fuzzyEdits = 2
 // pattern must match a word of the field within two edits, Lucene's
 // word~2), otherwise through APOC's Levenshtein distance on the field's
 // words. Without either the mode is not offered.
-func (p *Planner) fuzzySearch(a *tools.TextPatternSearchArgs, state State) (*Statement, error) {
-	const tool = tools.TextPatternSearch
+func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state State) (*Statement, error) {
+	const tool = TextPatternSearch
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {
 		return nil, err

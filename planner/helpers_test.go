@@ -56,7 +56,7 @@ type fixture struct {
 func newFixture(t testing.TB, config string, caps tools.Capabilities) *fixture {
 	t.Helper()
 	m := loadModel(t, config)
-	cat, err := tools.Generate(m, tools.Options{Aggregations: true, RawCypher: true, Capabilities: &caps})
+	cat, err := planner.Generate(m, tools.Options{Aggregations: true, RawCypher: true, Capabilities: &caps})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/planner"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // TestPlanRefusesANameOutsideTheIdentifierRules: a model built in Go skips
@@ -23,7 +22,7 @@ func TestPlanRefusesANameOutsideTheIdentifierRules(t *testing.T) {
 		}
 		e := m.Entity("Scope")
 		e.Field("name").Name = bad
-		st, err := planner.Plan(m, planner.Call{Tool: tools.QueryEntities, Args: &tools.QueryEntitiesArgs{EntityType: "Scope", Limit: 5}}, nil)
+		st, err := planner.Plan(m, planner.Call{Tool: planner.QueryEntities, Args: &planner.QueryEntitiesArgs{EntityType: "Scope", Limit: 5}}, nil)
 		var ie *ident.Error
 		if !errors.As(err, &ie) || ie.Name != bad || !strings.Contains(err.Error(), "is not a valid name") {
 			t.Errorf("%q: Plan = %v, %v; want an *ident.Error naming it", bad, st, err)

@@ -31,10 +31,10 @@ func TestComputedFieldNamesAtTheLengthLimitPlanAndRun(t *testing.T) {
 	changes.Cypher = strings.ReplaceAll(changes.Cypher, "AS change_count", "AS "+long("c"))
 	changes.Name = long("c")
 	neo4jtest.Run(t, d, "CREATE (s:Scope {uuid: 'u1', name: 'a', startLine: 1, endLine: 300})-[:HAS_CHANGE]->(:Change {uuid: 'c1'})", nil)
-	args := &tools.QueryEntitiesArgs{EntityType: "Scope", Limit: 5,
+	args := &planner.QueryEntitiesArgs{EntityType: "Scope", Limit: 5,
 		Conditions: []tools.Condition{{Field: long("b"), Operator: "=", Value: true}},
 		OrderBy:    tools.OrderByList{{Field: long("c"), Direction: "DESC"}}}
-	st, err := planner.Plan(m, planner.Call{Tool: tools.QueryEntities, Args: args}, nil)
+	st, err := planner.Plan(m, planner.Call{Tool: planner.QueryEntities, Args: args}, nil)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -146,14 +147,14 @@ func (g *movieGraph) released(title string) int64 {
 func TestQueryEntitiesFiltersThroughARelationshipWithSomeNoneAll(t *testing.T) {
 	d, g, f := loadMovies(t)
 	t.Run("some", func(t *testing.T) {
-		got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"via":"ACTED_IN","entity":"Person","conditions":[{"field":"name","operator":"=","value":"Keanu Reeves"}]}]}`)
+		got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"via":"ACTED_IN","entity":"Person","conditions":[{"field":"name","operator":"=","value":"Keanu Reeves"}]}]}`)
 		if want := sorted(g.moviesOf("Keanu Reeves")); !slices.Equal(got, want) {
 			t.Errorf("movies with Keanu Reeves: got %v, want %v", got, want)
 		}
 	})
 	t.Run("none", func(t *testing.T) {
 		// People who neither acted in nor directed anything.
-		got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Person","limit":50,"conditions":[{"via":"ACTED_IN","quantifier":"none"},{"via":"DIRECTED","quantifier":"none"}]}`)
+		got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Person","limit":50,"conditions":[{"via":"ACTED_IN","quantifier":"none"},{"via":"DIRECTED","quantifier":"none"}]}`)
 		var want []string
 		for _, p := range g.People {
 			busy := slices.ContainsFunc(g.ActedIn, func(a actedIn) bool { return a.Person == p.Name })
@@ -170,7 +171,7 @@ func TestQueryEntitiesFiltersThroughARelationshipWithSomeNoneAll(t *testing.T) {
 	})
 	t.Run("all", func(t *testing.T) {
 		// Movies every reviewer rated at least 65 (and someone reviewed).
-		got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"via":"REVIEWED","quantifier":"all","relationship_conditions":[{"field":"rating","operator":">=","value":65}]}]}`)
+		got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"via":"REVIEWED","quantifier":"all","relationship_conditions":[{"field":"rating","operator":">=","value":65}]}]}`)
 		low, any := map[string]bool{}, map[string]bool{}
 		for _, r := range g.Reviewed {
 			any[r.Movie] = true
@@ -190,7 +191,7 @@ func TestQueryEntitiesFiltersThroughARelationshipWithSomeNoneAll(t *testing.T) {
 	})
 	t.Run("all of related entities' fields", func(t *testing.T) {
 		// Directors all of whose films came out before 2000.
-		got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Person","limit":50,"conditions":[{"via":"DIRECTED","quantifier":"all","conditions":[{"field":"released","operator":"<","value":2000}]}]}`)
+		got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Person","limit":50,"conditions":[{"via":"DIRECTED","quantifier":"all","conditions":[{"field":"released","operator":"<","value":2000}]}]}`)
 		late, any := map[string]bool{}, map[string]bool{}
 		for _, x := range g.Directed {
 			any[x.Person] = true
@@ -209,7 +210,7 @@ func TestQueryEntitiesFiltersThroughARelationshipWithSomeNoneAll(t *testing.T) {
 		}
 	})
 	t.Run("count", func(t *testing.T) {
-		got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Person","limit":50,"conditions":[{"via":"ACTED_IN","count":{"operator":">=","value":5}}]}`)
+		got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Person","limit":50,"conditions":[{"via":"ACTED_IN","count":{"operator":">=","value":5}}]}`)
 		n := map[string]int{}
 		for _, a := range g.ActedIn {
 			n[a.Person]++
@@ -228,7 +229,7 @@ func TestQueryEntitiesFiltersThroughARelationshipWithSomeNoneAll(t *testing.T) {
 
 func TestQueryEntitiesFiltersOnRelationshipProperties(t *testing.T) {
 	d, g, f := loadMovies(t)
-	got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"via":"REVIEWED","relationship_conditions":[{"field":"rating","operator":">","value":80}]}]}`)
+	got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"via":"REVIEWED","relationship_conditions":[{"field":"rating","operator":">","value":80}]}]}`)
 	var want []string
 	for _, r := range g.Reviewed {
 		if r.Rating > 80 && !slices.Contains(want, r.Movie) {
@@ -240,7 +241,7 @@ func TestQueryEntitiesFiltersOnRelationshipProperties(t *testing.T) {
 	}
 	// The reviewers of those, from the other side, with a condition on the
 	// relationship and one on the movie.
-	got = f.ids(t, d, tools.QueryEntities, `{"entity_type":"Person","limit":50,"conditions":[{"via":"REVIEWED","conditions":[{"field":"released","operator":">=","value":2000}],"relationship_conditions":[{"field":"rating","operator":">","value":80}]}]}`)
+	got = f.ids(t, d, planner.QueryEntities, `{"entity_type":"Person","limit":50,"conditions":[{"via":"REVIEWED","conditions":[{"field":"released","operator":">=","value":2000}],"relationship_conditions":[{"field":"rating","operator":">","value":80}]}]}`)
 	want = nil
 	for _, r := range g.Reviewed {
 		if r.Rating > 80 && g.released(r.Movie) >= 2000 && !slices.Contains(want, r.Person) {
@@ -255,7 +256,7 @@ func TestQueryEntitiesFiltersOnRelationshipProperties(t *testing.T) {
 func TestQueryEntitiesCombinesAnyOfAndNot(t *testing.T) {
 	d, g, f := loadMovies(t)
 	// Released before 1990 or after 2005, and not a Tom Hanks film.
-	got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[
+	got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[
 		{"any_of":[{"field":"released","operator":"<","value":1990},{"field":"released","operator":">","value":2005}]},
 		{"not":[{"via":"ACTED_IN","conditions":[{"field":"name","operator":"=","value":"Tom Hanks"}]}]}]}`)
 	hanks := g.moviesOf("Tom Hanks")
@@ -270,7 +271,7 @@ func TestQueryEntitiesCombinesAnyOfAndNot(t *testing.T) {
 	}
 	// not keeps entities without the value: movies whose tagline does not
 	// contain "the" include the one without a tagline.
-	got = f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"not":[{"field":"tagline","operator":"CONTAINS","value":"the","ignore_case":true}]}]}`)
+	got = f.ids(t, d, planner.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"not":[{"field":"tagline","operator":"CONTAINS","value":"the","ignore_case":true}]}]}`)
 	want = nil
 	for _, m := range g.Movies {
 		if !containsFold(m.Tagline, "the") {
@@ -294,7 +295,7 @@ func TestQueryEntitiesNestsTheConditionGrammar(t *testing.T) {
 	}
 	// Movies with an actor who also directed a film: a relationship test
 	// inside a relationship test's conditions.
-	got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[
+	got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[
 		{"via":"ACTED_IN","conditions":[{"via":"DIRECTED"}]}]}`)
 	var want []string
 	for _, m := range g.Movies {
@@ -307,7 +308,7 @@ func TestQueryEntitiesNestsTheConditionGrammar(t *testing.T) {
 	}
 	// Released in the 1990s, or after 2005 and not with Tom Hanks: groups
 	// inside a group.
-	got = f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"any_of":[
+	got = f.ids(t, d, planner.QueryEntities, `{"entity_type":"Movie","limit":50,"conditions":[{"any_of":[
 		{"not":[{"any_of":[{"field":"released","operator":"<","value":1990},{"field":"released","operator":">=","value":2000}]}]},
 		{"not":[{"field":"released","operator":"<=","value":2005},{"via":"ACTED_IN","conditions":[{"field":"name","operator":"=","value":"Tom Hanks"}]}]}]}]}`)
 	hanks := g.moviesOf("Tom Hanks")
@@ -326,7 +327,7 @@ func TestQueryEntitiesNestsTheConditionGrammar(t *testing.T) {
 	for range 5 {
 		deep = `{"any_of":[` + deep + `]}`
 	}
-	if _, err := f.plan(tools.QueryEntities, `{"entity_type":"Movie","conditions":[`+deep+`]}`, nil); err == nil || !strings.Contains(err.Error(), "nest at most 4 levels") {
+	if _, err := f.plan(planner.QueryEntities, `{"entity_type":"Movie","conditions":[`+deep+`]}`, nil); err == nil || !strings.Contains(err.Error(), "nest at most 4 levels") {
 		t.Errorf("five levels: %v, want a refusal naming the limit", err)
 	}
 }
@@ -335,7 +336,7 @@ func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(
 
 func TestQueryEntitiesIgnoresCaseOnlyWhenAsked(t *testing.T) {
 	d, _, f := loadMovies(t)
-	if got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Person","conditions":[{"field":"name","operator":"STARTS WITH","value":"keanu"}]}`); len(got) != 0 {
+	if got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Person","conditions":[{"field":"name","operator":"STARTS WITH","value":"keanu"}]}`); len(got) != 0 {
 		t.Errorf("case-sensitive by default: got %v", got)
 	}
 	for _, c := range []string{
@@ -344,7 +345,7 @@ func TestQueryEntitiesIgnoresCaseOnlyWhenAsked(t *testing.T) {
 		`{"field":"name","operator":"IN","value":["keanu reeves","nobody"],"ignore_case":true}`,
 		`{"field":"name","operator":"ENDS WITH","value":"REEVES","ignore_case":true}`,
 	} {
-		got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Person","conditions":[`+c+`]}`)
+		got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Person","conditions":[`+c+`]}`)
 		if !slices.Equal(got, []string{"Keanu Reeves"}) {
 			t.Errorf("%s: got %v", c, got)
 		}
@@ -353,7 +354,7 @@ func TestQueryEntitiesIgnoresCaseOnlyWhenAsked(t *testing.T) {
 
 func TestQueryEntitiesSortsByMultipleKeys(t *testing.T) {
 	d, g, f := loadMovies(t)
-	got := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":50,"order_by":[{"field":"released","direction":"DESC"},{"field":"title","direction":"DESC"}]}`)
+	got := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Movie","limit":50,"order_by":[{"field":"released","direction":"DESC"},{"field":"title","direction":"DESC"}]}`)
 	want := make([]string, len(g.Movies))
 	for i, m := range g.Movies {
 		want[i] = m.Title
@@ -369,7 +370,7 @@ func TestQueryEntitiesSortsByMultipleKeys(t *testing.T) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
 	// The single-object form still works.
-	one := f.ids(t, d, tools.QueryEntities, `{"entity_type":"Movie","limit":3,"order_by":{"field":"released"}}`)
+	one := f.ids(t, d, planner.QueryEntities, `{"entity_type":"Movie","limit":3,"order_by":{"field":"released"}}`)
 	if len(one) != 3 || g.released(one[0]) != 1975 {
 		t.Errorf("single order_by: %v", one)
 	}
@@ -378,7 +379,7 @@ func TestQueryEntitiesSortsByMultipleKeys(t *testing.T) {
 func TestAggregateEntitiesOverRelatedEntities(t *testing.T) {
 	d, g, f := loadMovies(t)
 	value := func(args string) []*neo4j.Record {
-		st, err := f.plan(tools.AggregateEntities, args, nil)
+		st, err := f.plan(planner.AggregateEntities, args, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", args, err)
 		}
@@ -460,7 +461,7 @@ func TestFindPathsReturnsShortestPathsNodeByNode(t *testing.T) {
 	d, g, f := loadMovies(t)
 	adj := g.actedGraph()
 	run := func(args string) []*neo4j.Record {
-		st, err := f.plan(tools.FindPaths, args, nil)
+		st, err := f.plan(planner.FindPaths, args, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", args, err)
 		}
@@ -536,16 +537,16 @@ func TestExploreRelationshipsFollowsSeveralTypesWithTargetConditionsOrderAndOffs
 		return want[i] < want[j]
 	})
 	args := `{"start_entity_type":"Person","start_conditions":[{"field":"name","operator":"=","value":"Tom Hanks"}],"relationship_types":["ACTED_IN","DIRECTED"],"target_conditions":[{"field":"released","operator":">=","value":1995}],"order_by":[{"field":"released","direction":"DESC"}],"limit":50}`
-	if got := f.ids(t, d, tools.ExploreRelationships, args); !slices.Equal(got, want) {
+	if got := f.ids(t, d, planner.ExploreRelationships, args); !slices.Equal(got, want) {
 		t.Fatalf("got %v\nwant %v", got, want)
 	}
-	paged := f.ids(t, d, tools.ExploreRelationships, strings.Replace(args, `"limit":50`, `"limit":3,"offset":2`, 1))
+	paged := f.ids(t, d, planner.ExploreRelationships, strings.Replace(args, `"limit":50`, `"limit":3,"offset":2`, 1))
 	if !slices.Equal(paged, want[2:5]) {
 		t.Errorf("offset 2 limit 3: got %v, want %v", paged, want[2:5])
 	}
 	// Two hops over two types: the films reviewed by the people Jessica
 	// Thompson's followers follow… carry the path's relationships in order.
-	st, err := f.plan(tools.ExploreRelationships, `{"start_entity_type":"Person","start_conditions":[{"field":"name","operator":"=","value":"Paul Blythe"}],"relationship_types":["FOLLOWS","REVIEWED"],"target_entity_type":"Movie","depth":2,"limit":50}`, nil)
+	st, err := f.plan(planner.ExploreRelationships, `{"start_entity_type":"Person","start_conditions":[{"field":"name","operator":"=","value":"Paul Blythe"}],"relationship_types":["FOLLOWS","REVIEWED"],"target_entity_type":"Movie","depth":2,"limit":50}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,81 +1,5 @@
 package planner
 
-import (
-	"math"
-
-	"github.com/ragforge/ragforge/tools"
-)
-
-// numberRangeSearch plans number_range_search. Comparisons become range
-// predicates on the bare field (approximately is value ± tolerance,
-// rounded_equal is [floor(value/round_to)*round_to, +round_to)), computed in
-// Go so a range index on the property applies. percentile and outlier
-// compute their threshold in a first aggregation over the label, then
-// match again; histogram returns buckets instead of entities.
-func (p *Planner) numberRangeSearch(a *tools.NumberRangeSearchArgs, state State) (*Statement, error) {
-	const tool = tools.NumberRangeSearch
-	e, err := p.entity(tool, a.EntityType, "/entity_type")
-	if err != nil {
-		return nil, err
-	}
-	switch a.Operator {
-	case "percentile", "outlier":
-		return p.statSearch(a, e.Name, state)
-	case "histogram":
-		return p.histogram(a, state)
-	}
-	v := *a.Value
-	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit}
-	key := &SortKey{Name: a.Field}
-	s.orders = func(b *builder, x string) []order { return []order{{expr: x, key: key}} }
-	rng := func(lo, hi float64, hiOp string) func(b *builder, r fieldRef, x string) ([]string, error) {
-		return func(b *builder, r fieldRef, x string) ([]string, error) {
-			return []string{x + " >= " + b.param(lo), x + " " + hiOp + " " + b.param(hi)}, nil
-		}
-	}
-	cmp := func(op string) func(b *builder, r fieldRef, x string) ([]string, error) {
-		return func(b *builder, r fieldRef, x string) ([]string, error) {
-			return []string{x + " " + op + " " + b.param(v)}, nil
-		}
-	}
-	switch a.Operator {
-	case "equal":
-		s.pred = cmp("=")
-		// Every entity found has the value: the order ranks nothing.
-		s.orders = func(b *builder, x string) []order { return []order{{expr: x}} }
-	case "gt":
-		s.pred = cmp(">")
-	case "gte":
-		s.pred = cmp(">=")
-	case "lt":
-		s.pred = cmp("<")
-		s.orders = func(b *builder, x string) []order { return byValue(x, "desc", key) }
-	case "lte":
-		s.pred = cmp("<=")
-		s.orders = func(b *builder, x string) []order { return byValue(x, "desc", key) }
-	case "between":
-		s.pred = rng(v, *a.UpperValue, "<=")
-	case "approximately":
-		tol := math.Abs(*a.Tolerance)
-		s.pred = rng(v-tol, v+tol, "<=")
-		// Nearest first; the range predicate still uses the index.
-		s.orders = func(b *builder, x string) []order {
-			return []order{{expr: "abs(" + x + " - " + b.named("target", v) + ")", key: &SortKey{Name: "|" + a.Field + " - value|"}}}
-		}
-	case "rounded_equal":
-		step := *a.RoundTo
-		lo := math.Floor(v/step) * step
-		s.pred = rng(lo, lo+step, "<")
-	default:
-		return nil, unplannable(tool, "operator", a.Operator)
-	}
-	if a.Order != "" {
-		s.orders = func(b *builder, x string) []order { return byValue(x, a.Order, key) }
-	}
-	st, err := p.search(s, state)
-	return st, err
-}
-
 // byValue is the sort an explicit order asks for: the field's value,
 // ascending or descending, ranked by key.
 func byValue(x, dir string, key *SortKey) []order {
@@ -86,8 +10,8 @@ func byValue(x, dir string, key *SortKey) []order {
 // percentileCont over the non-null values, highest first) and outlier
 // (entities more than k population standard deviations from the mean,
 // farthest first).
-func (p *Planner) statSearch(a *tools.NumberRangeSearchArgs, entity string, state State) (*Statement, error) {
-	const tool = tools.NumberRangeSearch
+func (p *Planner) statSearch(a *NumberRangeSearchArgs, entity string, state State) (*Statement, error) {
+	const tool = NumberRangeSearch
 	e := p.m.Entity(entity)
 	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
 	if err != nil {
@@ -163,8 +87,8 @@ func (b *builder) reset(keep ...string) {
 // bucket_width, buckets aligned on multiples of the width. With buckets
 // every bucket is returned (empty ones count 0); with bucket_width only the
 // non-empty ones, lowest first, at most MaxBuckets.
-func (p *Planner) histogram(a *tools.NumberRangeSearchArgs, state State) (*Statement, error) {
-	const tool = tools.NumberRangeSearch
+func (p *Planner) histogram(a *NumberRangeSearchArgs, state State) (*Statement, error) {
+	const tool = NumberRangeSearch
 	e := p.m.Entity(a.EntityType)
 	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
 	if err != nil {

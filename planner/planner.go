@@ -81,7 +81,7 @@ func New(m *model.Model, opts Options) (*Planner, error) {
 }
 
 // Call is a tool call whose arguments were parsed by tools.Catalog.Parse:
-// Args is a pointer to one of the tools.*Args types.
+// Args is a pointer to the tool's argument type (e.g. *QueryEntitiesArgs).
 type Call struct {
 	Tool string
 	Args any
@@ -112,35 +112,7 @@ func (p *Planner) Plan(call Call, state State) (st *Statement, err error) {
 			st, err = nil, fmt.Errorf("planner: internal error planning %s: %v", call.Tool, r)
 		}
 	}()
-	switch a := call.Args.(type) {
-	case *tools.QueryEntitiesArgs:
-		return p.queryEntities(a, state)
-	case *tools.GetEntityByIDArgs:
-		return p.getEntityByID(a, state)
-	case *tools.ExploreRelationshipsArgs:
-		return p.exploreRelationships(a, state)
-	case *tools.SemanticSearchArgs:
-		return p.semanticSearch(a, state)
-	case *tools.FulltextSearchArgs:
-		return p.fulltextSearch(a, state)
-	case *tools.TextPatternSearchArgs:
-		return p.textPatternSearch(a, state)
-	case *tools.NumberRangeSearchArgs:
-		return p.numberRangeSearch(a, state)
-	case *tools.DatetimeRangeSearchArgs:
-		return p.datetimeRangeSearch(a, state)
-	case *tools.EnumFilterSearchArgs:
-		return p.enumFilterSearch(a, state)
-	case *tools.DistanceSearchArgs:
-		return p.distanceSearch(a, state)
-	case *tools.AggregateEntitiesArgs:
-		return p.aggregateEntities(a, state)
-	case *tools.FindPathsArgs:
-		return p.findPaths(a, state)
-	case *tools.RunCypherArgs:
-		return p.runCypher(a)
-	}
-	return nil, tools.Fail(call.Tool, "", nil, "the planner has no plan for arguments of type %T", call.Args)
+	return p.plan(call, state)
 }
 
 // unplannable is the error for a value outside the planner's fixed maps

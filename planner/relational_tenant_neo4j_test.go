@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -43,12 +44,12 @@ func TestRelationalStatementsStayInsideTheTenant(t *testing.T) {
 		name, tool, args string
 		want             []string
 	}{
-		{"some", tools.QueryEntities, `{"entity_type":"Person","conditions":[{"via":"thinks_about","conditions":[{"field":"name","operator":"=","value":"sailing"}]}]}`, []string{"id=pa2"}},
-		{"none", tools.QueryEntities, `{"entity_type":"Person","conditions":[{"via":"has_relationship_with","quantifier":"none"}]}`, []string{"id=pa1", "id=pa2"}},
-		{"count", tools.QueryEntities, `{"entity_type":"Person","conditions":[{"via":"thinks_about","count":{"operator":">=","value":1}}]}`, []string{"id=pa2"}},
-		{"aggregate over", tools.AggregateEntities, `{"entity_type":"Person","operation":"COUNT","over":{"via":"thinks_about"}}`, []string{"value=1"}},
-		{"find_paths", tools.FindPaths, `{"from_entity_type":"Person","from_id":"pa1","to_entity_type":"Person","to_id":"pa2"}`, nil},
-		{"explore", tools.ExploreRelationships, `{"start_entity_type":"Person","relationship_types":["has_relationship_with","thinks_about"],"direction":"both","depth":2}`, []string{"id=ca"}},
+		{"some", planner.QueryEntities, `{"entity_type":"Person","conditions":[{"via":"thinks_about","conditions":[{"field":"name","operator":"=","value":"sailing"}]}]}`, []string{"id=pa2"}},
+		{"none", planner.QueryEntities, `{"entity_type":"Person","conditions":[{"via":"has_relationship_with","quantifier":"none"}]}`, []string{"id=pa1", "id=pa2"}},
+		{"count", planner.QueryEntities, `{"entity_type":"Person","conditions":[{"via":"thinks_about","count":{"operator":">=","value":1}}]}`, []string{"id=pa2"}},
+		{"aggregate over", planner.AggregateEntities, `{"entity_type":"Person","operation":"COUNT","over":{"via":"thinks_about"}}`, []string{"value=1"}},
+		{"find_paths", planner.FindPaths, `{"from_entity_type":"Person","from_id":"pa1","to_entity_type":"Person","to_id":"pa2"}`, nil},
+		{"explore", planner.ExploreRelationships, `{"start_entity_type":"Person","relationship_types":["has_relationship_with","thinks_about"],"direction":"both","depth":2}`, []string{"id=ca"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := run(c.tool, c.args); fmtAny(got) != fmtAny(c.want) {

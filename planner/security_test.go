@@ -63,7 +63,7 @@ func replaceLeaf(v any, from, to string) any {
 // call invalid when replaced, so only free values are checked.
 func checkValuesStayParameters(t *testing.T, f *fixture, tool string, args []byte) {
 	t.Helper()
-	if tool == tools.RunCypher {
+	if tool == planner.RunCypher {
 		return // the one tool whose text is the agent's, checked by EXPLAIN in the engine
 	}
 	if _, err := f.plan(tool, string(args), nil); err != nil {
@@ -142,14 +142,14 @@ var injections = []string{
 func TestInjectionCorpusStaysInParameters(t *testing.T) {
 	f := newFixture(t, "code-rag.yaml", tools.Capabilities{FullText: true, APOC: true})
 	templates := map[string]string{
-		tools.QueryEntities:        `{"entity_type":"Scope","conditions":[{"field":"name","operator":"=","value":%s},{"field":"file","operator":"IN","value":[%s]}]}`,
-		tools.GetEntityByID:        `{"entity_type":"Scope","id_value":%s}`,
-		tools.ExploreRelationships: `{"start_entity_type":"File","start_conditions":[{"field":"path","operator":"STARTS WITH","value":%s}],"relationship_type":"CONTAINS"}`,
-		tools.FulltextSearch:       `{"entity_type":"Scope","query":%s}`,
-		tools.AggregateEntities:    `{"entity_type":"Scope","operation":"COUNT","conditions":[{"field":"signature","operator":"CONTAINS","value":%s}]}`,
+		planner.QueryEntities:        `{"entity_type":"Scope","conditions":[{"field":"name","operator":"=","value":%s},{"field":"file","operator":"IN","value":[%s]}]}`,
+		planner.GetEntityByID:        `{"entity_type":"Scope","id_value":%s}`,
+		planner.ExploreRelationships: `{"start_entity_type":"File","start_conditions":[{"field":"path","operator":"STARTS WITH","value":%s}],"relationship_type":"CONTAINS"}`,
+		planner.FulltextSearch:       `{"entity_type":"Scope","query":%s}`,
+		planner.AggregateEntities:    `{"entity_type":"Scope","operation":"COUNT","conditions":[{"field":"signature","operator":"CONTAINS","value":%s}]}`,
 	}
 	for _, mode := range []string{"contains", "starts_with", "ends_with", "exact", "regex", "glob", "fuzzy"} {
-		templates[tools.TextPatternSearch+" "+mode] = `{"entity_type":"Scope","field":"name","mode":"` + mode + `","pattern":%s}`
+		templates[planner.TextPatternSearch+" "+mode] = `{"entity_type":"Scope","field":"name","mode":"` + mode + `","pattern":%s}`
 	}
 	// The relational forms, on the movies graph: values inside
 	// relationship tests, groups, relationship properties, aggregates over
@@ -162,7 +162,7 @@ func TestInjectionCorpusStaysInParameters(t *testing.T) {
 		"explore": `{"start_entity_type":"Person","relationship_types":["ACTED_IN","DIRECTED"],"target_conditions":[{"field":"title","operator":"=","value":%s}],"order_by":[{"field":"released"}]}`,
 		"paths":   `{"from_entity_type":"Person","from_id":%s,"to_entity_type":"Movie","to_id":%s}`,
 	} {
-		tool := map[string]string{"via": tools.QueryEntities, "groups": tools.QueryEntities, "over": tools.AggregateEntities, "explore": tools.ExploreRelationships, "paths": tools.FindPaths}[kind]
+		tool := map[string]string{"via": planner.QueryEntities, "groups": planner.QueryEntities, "over": planner.AggregateEntities, "explore": planner.ExploreRelationships, "paths": planner.FindPaths}[kind]
 		templates[tool+" "+kind+" movies"] = tmpl
 	}
 	for name, tmpl := range templates {
@@ -193,24 +193,24 @@ func TestHostileArgumentShapesGetCleanErrors(t *testing.T) {
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	huge := `"` + strings.Repeat("a", 10<<20) + `"`
 	cases := map[string][2]string{
-		"huge number":         {tools.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"gt","value":1e400}`},
-		"huge integer":        {tools.QueryEntities, `{"entity_type":"File","conditions":[{"field":"size","operator":">","value":123456789012345678901234567890}]}`},
-		"NaN":                 {tools.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"gt","value":NaN}`},
-		"Infinity":            {tools.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"gt","value":Infinity}`},
-		"deep nesting":        {tools.QueryEntities, `{"entity_type":"Scope","conditions":` + deep + `}`},
-		"deep value":          {tools.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"name","operator":"=","value":` + deep + `}]}`},
-		"10 MB string":        {tools.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":` + huge + `}`},
-		"not JSON":            {tools.QueryEntities, `{"entity_type":`},
-		"array arguments":     {tools.QueryEntities, `[]`},
-		"wrong value type":    {tools.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"startLine","operator":">","value":"ten"}]}`},
-		"object as value":     {tools.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"name","operator":"=","value":{"$ne":1}}]}`},
-		"limit over maximum":  {tools.QueryEntities, `{"entity_type":"Scope","limit":51}`},
-		"negative limit":      {tools.QueryEntities, `{"entity_type":"Scope","limit":-1}`},
-		"offset over maximum": {tools.QueryEntities, `{"entity_type":"Scope","offset":1000000000}`},
-		"depth over maximum":  {tools.ExploreRelationships, `{"start_entity_type":"File","relationship_type":"CONTAINS","depth":50}`},
-		"too many buckets":    {tools.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"histogram","buckets":1000000}`},
-		"too many IN values":  {tools.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"name","operator":"IN","value":[` + strings.TrimSuffix(strings.Repeat(`"a",`, 1001), ",") + `]}]}`},
-		"unknown argument":    {tools.QueryEntities, `{"entity_type":"Scope","cypher":"MATCH (n) DELETE n"}`},
+		"huge number":         {planner.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"gt","value":1e400}`},
+		"huge integer":        {planner.QueryEntities, `{"entity_type":"File","conditions":[{"field":"size","operator":">","value":123456789012345678901234567890}]}`},
+		"NaN":                 {planner.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"gt","value":NaN}`},
+		"Infinity":            {planner.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"gt","value":Infinity}`},
+		"deep nesting":        {planner.QueryEntities, `{"entity_type":"Scope","conditions":` + deep + `}`},
+		"deep value":          {planner.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"name","operator":"=","value":` + deep + `}]}`},
+		"10 MB string":        {planner.TextPatternSearch, `{"entity_type":"Scope","field":"name","pattern":` + huge + `}`},
+		"not JSON":            {planner.QueryEntities, `{"entity_type":`},
+		"array arguments":     {planner.QueryEntities, `[]`},
+		"wrong value type":    {planner.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"startLine","operator":">","value":"ten"}]}`},
+		"object as value":     {planner.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"name","operator":"=","value":{"$ne":1}}]}`},
+		"limit over maximum":  {planner.QueryEntities, `{"entity_type":"Scope","limit":51}`},
+		"negative limit":      {planner.QueryEntities, `{"entity_type":"Scope","limit":-1}`},
+		"offset over maximum": {planner.QueryEntities, `{"entity_type":"Scope","offset":1000000000}`},
+		"depth over maximum":  {planner.ExploreRelationships, `{"start_entity_type":"File","relationship_type":"CONTAINS","depth":50}`},
+		"too many buckets":    {planner.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"histogram","buckets":1000000}`},
+		"too many IN values":  {planner.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"name","operator":"IN","value":[` + strings.TrimSuffix(strings.Repeat(`"a",`, 1001), ",") + `]}]}`},
+		"unknown argument":    {planner.QueryEntities, `{"entity_type":"Scope","cypher":"MATCH (n) DELETE n"}`},
 		"tool name injection": {"query_entities`) DELETE n //", `{}`},
 	}
 	for name, c := range cases {
@@ -233,57 +233,61 @@ func TestHostileArgumentShapesGetCleanErrors(t *testing.T) {
 // clamped, unknown names are refused.
 func TestPlannerClampsLimitsEvenWithoutValidation(t *testing.T) {
 	f := newFixture(t, "code-rag.yaml", tools.Capabilities{FullText: true})
-	st, err := f.p.Plan(planner.Call{Tool: tools.QueryEntities, Args: &tools.QueryEntitiesArgs{EntityType: "Scope", Limit: 1 << 30, Offset: 1 << 40}}, nil)
+	st, err := f.p.Plan(planner.Call{Tool: planner.QueryEntities, Args: &planner.QueryEntitiesArgs{EntityType: "Scope", Limit: 1 << 30, Offset: 1 << 40}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Params["limit"] != int64(tools.DefaultLimits.MaxLimit) || st.Params["offset"] != int64(tools.DefaultLimits.MaxOffset) {
 		t.Errorf("params %v", st.Params)
 	}
-	st, err = f.p.Plan(planner.Call{Tool: tools.ExploreRelationships, Args: &tools.ExploreRelationshipsArgs{StartEntityType: "File", RelationshipTypes: []string{"CONTAINS"}, Direction: "outgoing", Depth: 1000}}, nil)
+	st, err = f.p.Plan(planner.Call{Tool: planner.ExploreRelationships, Args: &planner.ExploreRelationshipsArgs{StartEntityType: "File", RelationshipTypes: []string{"CONTAINS"}, Direction: "outgoing", Depth: 1000}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if levels := strings.Count(st.Cypher, "CALL (frontier, seen)"); levels != tools.DefaultLimits.MaxDepth {
 		t.Errorf("depth not clamped: %d levels\n%s", levels, st.Cypher)
 	}
-	st, err = f.p.Plan(planner.Call{Tool: tools.AggregateEntities, Args: &tools.AggregateEntitiesArgs{EntityType: "Scope", Operation: "COUNT", GroupBy: "type", Limit: 1 << 30, Offset: -5}}, nil)
+	st, err = f.p.Plan(planner.Call{Tool: planner.AggregateEntities, Args: &planner.AggregateEntitiesArgs{EntityType: "Scope", Operation: "COUNT", GroupBy: "type", Limit: 1 << 30, Offset: -5}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Params["limit"] != int64(tools.DefaultLimits.MaxGroups) || st.Params["offset"] != int64(0) {
 		t.Errorf("aggregate params %v", st.Params)
 	}
-	for _, a := range []any{
-		&tools.QueryEntitiesArgs{EntityType: "Scope`) DETACH DELETE n //"},
-		&tools.QueryEntitiesArgs{EntityType: "Scope", OrderBy: tools.OrderByList{{Field: "name` DESC"}}},
-		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS]->() DELETE n //"}}},
-		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Entity: "Scope`) DELETE n //"}}},
-		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Direction: "outgoing]->(m) DELETE m //"}}},
-		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Quantifier: "some OR true"}}},
-		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Count: &tools.CountTest{Operator: "> 0 OR true"}}}},
-		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Entity: "Scope", Conditions: []tools.Condition{{Field: "name` = 1 OR 1", Operator: "=", Value: "x"}}}}},
-		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", RelationshipConditions: []tools.Condition{{Field: "x` = 1", Operator: "=", Value: "x"}}}}},
-		&tools.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{AnyOf: []tools.Condition{{Field: "path", Operator: "=~", Value: "x"}}}}},
-		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Entity: "Scope` DELETE"}}},
-		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Direction: "outgoing"}, GroupBy: "x` DELETE"}},
-		&tools.AggregateEntitiesArgs{EntityType: "Scope", Operation: "COUNT", GroupBy: "modified_at", Bucket: "hour'), 13) DELETE n //"},
-		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", GroupBy: "path", Having: &tools.Having{Operator: "> 0 OR true"}},
-		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Having: &tools.Having{Operator: ">"}},
-		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", GroupBy: "path", Bucket: "hour"},
-		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Bucket: "hour"},
-		&tools.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", GroupBy: "path", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Direction: "outgoing"}, GroupBy: "order"}},
-		&tools.ExploreRelationshipsArgs{StartEntityType: "File", RelationshipTypes: []string{"CONTAINS|IMPORTS"}},
-		&tools.FindPathsArgs{FromEntityType: "File", FromID: "a", ToEntityType: "File", ToID: "b", RelationshipTypes: []string{"CONTAINS*]-() DELETE n //"}},
-		&tools.FindPathsArgs{FromEntityType: "File", FromID: "a", ToEntityType: "File", ToID: "b", Direction: "->"},
-		&tools.QueryEntitiesArgs{EntityType: "Scope", Conditions: []tools.Condition{{Field: "name", Operator: "= 1 OR 1", Value: "x"}}},
-		&tools.ExploreRelationshipsArgs{StartEntityType: "File", RelationshipType: "CONTAINS]->() DELETE n //"},
-		&tools.NumberRangeSearchArgs{EntityType: "File", Field: "size", Operator: "gt"},
-		&tools.TextPatternSearchArgs{EntityType: "Scope", Field: "name", Pattern: "x", Mode: "sql"},
-		struct{}{},
+	for _, c := range []struct {
+		tool string
+		args any
+	}{
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "Scope`) DETACH DELETE n //"}},
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "Scope", OrderBy: tools.OrderByList{{Field: "name` DESC"}}}},
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS]->() DELETE n //"}}}},
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Entity: "Scope`) DELETE n //"}}}},
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Direction: "outgoing]->(m) DELETE m //"}}}},
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Quantifier: "some OR true"}}}},
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Count: &tools.CountTest{Operator: "> 0 OR true"}}}}},
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", Entity: "Scope", Conditions: []tools.Condition{{Field: "name` = 1 OR 1", Operator: "=", Value: "x"}}}}}},
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{Via: "CONTAINS", RelationshipConditions: []tools.Condition{{Field: "x` = 1", Operator: "=", Value: "x"}}}}}},
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{AnyOf: []tools.Condition{{Field: "path", Operator: "=~", Value: "x"}}}}}},
+		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Entity: "Scope` DELETE"}}}},
+		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Direction: "outgoing"}, GroupBy: "x` DELETE"}}},
+		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "Scope", Operation: "COUNT", GroupBy: "modified_at", Bucket: "hour'), 13) DELETE n //"}},
+		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", GroupBy: "path", Having: &tools.Having{Operator: "> 0 OR true"}}},
+		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Having: &tools.Having{Operator: ">"}}},
+		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", GroupBy: "path", Bucket: "hour"}},
+		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Bucket: "hour"}},
+		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", GroupBy: "path", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Direction: "outgoing"}, GroupBy: "order"}}},
+		{planner.ExploreRelationships, &planner.ExploreRelationshipsArgs{StartEntityType: "File", RelationshipTypes: []string{"CONTAINS|IMPORTS"}}},
+		{planner.FindPaths, &planner.FindPathsArgs{FromEntityType: "File", FromID: "a", ToEntityType: "File", ToID: "b", RelationshipTypes: []string{"CONTAINS*]-() DELETE n //"}}},
+		{planner.FindPaths, &planner.FindPathsArgs{FromEntityType: "File", FromID: "a", ToEntityType: "File", ToID: "b", Direction: "->"}},
+		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "Scope", Conditions: []tools.Condition{{Field: "name", Operator: "= 1 OR 1", Value: "x"}}}},
+		{planner.ExploreRelationships, &planner.ExploreRelationshipsArgs{StartEntityType: "File", RelationshipType: "CONTAINS]->() DELETE n //"}},
+		{planner.NumberRangeSearch, &planner.NumberRangeSearchArgs{EntityType: "File", Field: "size", Operator: "gt"}},
+		{planner.TextPatternSearch, &planner.TextPatternSearchArgs{EntityType: "Scope", Field: "name", Pattern: "x", Mode: "sql"}},
+		{planner.QueryEntities, struct{}{}},
+		{"no_such_tool", &planner.QueryEntitiesArgs{EntityType: "Scope"}},
 	} {
-		if _, err := f.p.Plan(planner.Call{Tool: "x", Args: a}, nil); err == nil {
-			t.Errorf("%+v planned", a)
+		if _, err := f.p.Plan(planner.Call{Tool: c.tool, Args: c.args}, nil); err == nil {
+			t.Errorf("%s %+v planned", c.tool, c.args)
 		}
 	}
 }

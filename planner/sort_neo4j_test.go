@@ -10,6 +10,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -77,7 +78,7 @@ func TestSortPutsNullsLastAndKeepsTheIndex(t *testing.T) {
 		var got []string
 		for offset := 0; offset < 300; offset += 40 {
 			args := fmt.Sprintf(`{"entity_type":"File","order_by":{"field":"extension","direction":%q},"limit":40,"offset":%d}`, dir, offset)
-			st, err := f.plan(tools.QueryEntities, args, nil)
+			st, err := f.plan(planner.QueryEntities, args, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +92,7 @@ func TestSortPutsNullsLastAndKeepsTheIndex(t *testing.T) {
 		}
 
 		// The first page is read from the index and stops early.
-		st, err := f.plan(tools.QueryEntities, fmt.Sprintf(`{"entity_type":"File","order_by":{"field":"extension","direction":%q},"limit":10}`, dir), nil)
+		st, err := f.plan(planner.QueryEntities, fmt.Sprintf(`{"entity_type":"File","order_by":{"field":"extension","direction":%q},"limit":10}`, dir), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ func TestSortPutsNullsLastAndKeepsTheIndex(t *testing.T) {
 	// A sort with no index (stored size, runtime computed line_count
 	// alike) keeps every entity and puts those without a value last.
 	for _, dir := range []string{"ASC", "DESC"} {
-		st, err := f.plan(tools.QueryEntities, fmt.Sprintf(`{"entity_type":"File","order_by":{"field":"size","direction":%q},"limit":50}`, dir), nil)
+		st, err := f.plan(planner.QueryEntities, fmt.Sprintf(`{"entity_type":"File","order_by":{"field":"size","direction":%q},"limit":50}`, dir), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +128,7 @@ func TestSortPutsNullsLastAndKeepsTheIndex(t *testing.T) {
 		if len(recs) != 50 {
 			t.Fatalf("size %s: %d rows", dir, len(recs))
 		}
-		st, err = f.plan(tools.QueryEntities, fmt.Sprintf(`{"entity_type":"File","order_by":{"field":"size","direction":%q},"limit":50,"offset":260}`, dir), nil)
+		st, err = f.plan(planner.QueryEntities, fmt.Sprintf(`{"entity_type":"File","order_by":{"field":"size","direction":%q},"limit":50,"offset":260}`, dir), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +147,7 @@ func TestSortPutsNullsLastAndKeepsTheIndex(t *testing.T) {
 	neo4jtest.Run(t, d, "CREATE (:Scope {uuid: 'nul', name: 'n'}), (:Scope {uuid: 'one', name: 'o', startLine: 1, endLine: 1}), (:Scope {uuid: 'two', name: 't', startLine: 1, endLine: 2})", nil)
 	for dir, w := range map[string][]string{"ASC": {"one", "two", "nul"}, "DESC": {"two", "one", "nul"}} {
 		var got []string
-		for _, r := range runStatement(t, d, tools.QueryEntities, fmt.Sprintf(`{"entity_type":"Scope","order_by":{"field":"line_count","direction":%q}}`, dir)) {
+		for _, r := range runStatement(t, d, planner.QueryEntities, fmt.Sprintf(`{"entity_type":"Scope","order_by":{"field":"line_count","direction":%q}}`, dir)) {
 			id, _ := r.Get("id")
 			got = append(got, id.(string))
 		}

@@ -4,15 +4,14 @@ import (
 	"testing"
 
 	"github.com/ragforge/ragforge/planner"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // The vector index holds every tenant's nodes: with a tenant, semantic
 // search asks the index for more candidates than it returns, as it does
 // for conditions applied after the index query.
 func TestSemanticSearchWidensItsCandidatesUnderATenant(t *testing.T) {
-	st, err := planner.Plan(loadModel(t, "memory-graph.yaml"), planner.Call{Tool: tools.SemanticSearch,
-		Args: &tools.SemanticSearchArgs{EntityType: "Concept", Query: "boats", TopK: 5}}, nil)
+	st, err := planner.Plan(loadModel(t, "memory-graph.yaml"), planner.Call{Tool: planner.SemanticSearch,
+		Args: &planner.SemanticSearchArgs{EntityType: "Concept", Query: "boats", TopK: 5}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

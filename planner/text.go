@@ -14,45 +14,6 @@ import (
 // which the engine's Go-side Filter reads.
 const ColValue = "value"
 
-// textPatternSearch plans text_pattern_search. contains, starts_with,
-// ends_with and exact are Cypher string predicates on a parameter (case-
-// insensitive through toLower on both sides); regex and glob read every
-// candidate a literal prefilter leaves, chunk by chunk, for the engine to
-// match in Go; fuzzy goes through the full-text index or APOC.
-func (p *Planner) textPatternSearch(a *tools.TextPatternSearchArgs, state State) (*Statement, error) {
-	const tool = tools.TextPatternSearch
-	mode := a.Mode
-	ci := !a.CaseSensitive
-	side := func(x string) string {
-		if ci {
-			return "toLower(" + x + ")"
-		}
-		return x
-	}
-	val := func(b *builder, v string) string {
-		if ci {
-			return "toLower(" + b.param(v) + ")"
-		}
-		return b.param(v)
-	}
-	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit}
-	switch mode {
-	case "contains", "starts_with", "ends_with", "exact":
-		op := map[string]string{"contains": "CONTAINS", "starts_with": "STARTS WITH", "ends_with": "ENDS WITH", "exact": "="}[mode]
-		s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
-			return []string{side(x) + " " + op + " " + val(b, a.Pattern)}, nil
-		}
-	case "regex", "glob":
-		return p.scanSearch(a, mode, state)
-	case "fuzzy":
-		return p.fuzzySearch(a, state)
-	default:
-		return nil, unplannable(tool, "mode", mode)
-	}
-	st, err := p.search(s, state)
-	return st, err
-}
-
 // The parameters of a scan statement ([Statement.Next]): the most
 // candidates one chunk returns, and the last id the chunk before read.
 const (
@@ -75,8 +36,8 @@ const FirstScanChunk = 1000
 // A chunk is one row holding two lists, ids and values: on the standard
 // library's 308,856 Scope names that streams in about a quarter of the
 // time one row per candidate takes (engine/MEASUREMENTS.md).
-func (p *Planner) scanSearch(a *tools.TextPatternSearchArgs, mode string, state State) (*Statement, error) {
-	const tool = tools.TextPatternSearch
+func (p *Planner) scanSearch(a *TextPatternSearchArgs, mode string, state State) (*Statement, error) {
+	const tool = TextPatternSearch
 	var pre prefilter
 	switch mode {
 	case "regex":
@@ -113,7 +74,7 @@ func (p *Planner) scanSearch(a *tools.TextPatternSearchArgs, mode string, state 
 // (the uniqueness constraint's) in order and stop after the chunk, unless
 // a prefilter it can seek (a case-sensitive prefix on an indexed field)
 // finds fewer candidates first.
-func (p *Planner) scanChunk(tool string, e *model.Entity, a *tools.TextPatternSearchArgs, pre prefilter, next bool, state State) (*Statement, fieldRef, error) {
+func (p *Planner) scanChunk(tool string, e *model.Entity, a *TextPatternSearchArgs, pre prefilter, next bool, state State) (*Statement, fieldRef, error) {
 	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
 	if err != nil {
 		return nil, fieldRef{}, err

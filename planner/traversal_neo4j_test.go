@@ -344,7 +344,7 @@ func TestExploreMatchesABreadthFirstSearchInGo(t *testing.T) {
 		g.load(t, d)
 		tried := 0
 		for _, c := range randomExploreCalls(seed, 20) {
-			st, err := f.plan(tools.ExploreRelationships, c.args(), nil)
+			st, err := f.plan(planner.ExploreRelationships, c.args(), nil)
 			if err != nil {
 				continue // a target type the types cannot reach
 			}
@@ -367,7 +367,7 @@ func cappedFixture(t *testing.T, expanded int) *fixture {
 	t.Helper()
 	f := newFixture(t, "walks.yaml", tools.Capabilities{})
 	limits := tools.Limits{MaxExpanded: expanded}
-	cat, err := tools.Generate(f.m, tools.Options{Limits: limits})
+	cat, err := planner.Generate(f.m, tools.Options{Limits: limits})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +394,7 @@ func TestExploreStopsAtMaxExpandedWithShortestDepths(t *testing.T) {
 	}
 	for _, k := range []int{1, 5, 20, 45, len(all)} {
 		f := cappedFixture(t, k)
-		st, err := f.plan(tools.ExploreRelationships, c.args(), nil)
+		st, err := f.plan(planner.ExploreRelationships, c.args(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -452,7 +452,7 @@ func TestFindPathsMatchesABreadthFirstSearchInGo(t *testing.T) {
 			all := r.IntN(2) == 0
 			args, _ := json.Marshal(map[string]any{"from_entity_type": entityOf(g, a), "from_id": g.keys[a], "to_entity_type": entityOf(g, b), "to_id": g.keys[b],
 				"relationship_types": types, "direction": dir, "max_length": length, "all": all, "limit": 50})
-			st, err := f.plan(tools.FindPaths, string(args), nil)
+			st, err := f.plan(planner.FindPaths, string(args), nil)
 			if err != nil {
 				t.Fatalf("%s: %v", args, err)
 			}
@@ -537,7 +537,7 @@ func TestFindPathsSaysWhenMaxExpandedStoppedTheSearch(t *testing.T) {
 		b := (a + 7) % 30
 		dist, _ := g.shortestPaths(a, b, []string{"LINK"}, "both")
 		args := fmt.Sprintf(`{"from_entity_type":"Node","from_id":%q,"to_entity_type":"Node","to_id":%q,"relationship_types":["LINK"],"max_length":6}`, g.keys[a], g.keys[b])
-		st, err := f.plan(tools.FindPaths, args, nil)
+		st, err := f.plan(planner.FindPaths, args, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -600,7 +600,7 @@ func TestFindPathsAllStopsAtTheLimitAmongMillionsOfShortestPaths(t *testing.T) {
 	}
 	g.load(t, d)
 	f := newFixture(t, "walks.yaml", tools.Capabilities{})
-	st, err := f.plan(tools.FindPaths, `{"from_entity_type":"Node","from_id":"src","to_entity_type":"Node","to_id":"dst","relationship_types":["LINK"],"direction":"outgoing","max_length":6,"all":true,"limit":50}`, nil)
+	st, err := f.plan(planner.FindPaths, `{"from_entity_type":"Node","from_id":"src","to_entity_type":"Node","to_id":"dst","relationship_types":["LINK"],"direction":"outgoing","max_length":6,"all":true,"limit":50}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

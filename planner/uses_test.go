@@ -18,7 +18,7 @@ func TestUsesListEveryFieldWithItsKind(t *testing.T) {
 	has := func(uses []planner.Use, field string, kind planner.UseKind, computed, materialized bool) bool {
 		return slices.Contains(uses, planner.Use{Entity: "Scope", Field: field, Kind: kind, Computed: computed, Materialized: materialized})
 	}
-	st, err := f.plan(tools.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"is_large","operator":"=","value":true}],"order_by":{"field":"line_count","direction":"DESC"},"fields":["name","age_days"]}`, nil)
+	st, err := f.plan(planner.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"is_large","operator":"=","value":true}],"order_by":{"field":"line_count","direction":"DESC"},"fields":["name","age_days"]}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestUsesListEveryFieldWithItsKind(t *testing.T) {
 			t.Errorf("no %s use of %s in %+v", want.kind, want.field, st.Uses)
 		}
 	}
-	st, err = f.plan(tools.AggregateEntities, `{"entity_type":"Scope","operation":"SUM","field":"line_count","group_by":"type"}`, planner.State{{Entity: "Scope", Field: "line_count"}: true})
+	st, err = f.plan(planner.AggregateEntities, `{"entity_type":"Scope","operation":"SUM","field":"line_count","group_by":"type"}`, planner.State{{Entity: "Scope", Field: "line_count"}: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestUsesListEveryFieldWithItsKind(t *testing.T) {
 // fields only returned computed after LIMIT.
 func TestComputedFiltersComeAfterStoredOnes(t *testing.T) {
 	f := newFixture(t, "code-rag.yaml", tools.Capabilities{FullText: true})
-	st, err := f.plan(tools.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"line_count","operator":">","value":100},{"field":"type","operator":"=","value":"function"}],"fields":["name","modified_at"]}`, nil)
+	st, err := f.plan(planner.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"line_count","operator":">","value":100},{"field":"type","operator":"=","value":"function"}],"fields":["name","modified_at"]}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

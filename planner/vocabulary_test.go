@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -69,5 +70,29 @@ func TestFixedTablesCoverTheSchemasVocabulary(t *testing.T) {
 			t.Errorf("precisions %s and %s truncate alike", q, p)
 		}
 		seen[tr] = p
+	}
+}
+
+// The generated tools are the registered ones: the schema's
+// #GeneratedToolNames (what a profile may name) are exactly the tools
+// registered in this package, and #ToolNames (what exposed_tools may
+// narrow) are among them, so adding a tool file without the schema (or
+// the reverse) fails here.
+func TestRegisteredToolsAreTheSchemasGeneratedTools(t *testing.T) {
+	var generated, controlled []string
+	if err := config.DecodeSchema("#GeneratedToolNames", &generated); err != nil {
+		t.Fatal(err)
+	}
+	if err := config.DecodeSchema("#ToolNames", &controlled); err != nil {
+		t.Fatal(err)
+	}
+	registered := slices.Sorted(maps.Keys(registry))
+	if !slices.Equal(slices.Sorted(slices.Values(generated)), registered) {
+		t.Errorf("the schema's #GeneratedToolNames = %v, the registered tools = %v", generated, registered)
+	}
+	for _, n := range controlled {
+		if registry[n] == nil {
+			t.Errorf("the schema's #ToolNames has %s, which is no registered tool", n)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package retrieval_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 
@@ -18,7 +19,7 @@ func ExampleIndex_Select() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	eng, err := engine.New(m, engine.Options{})
+	eng, err := engine.New(context.Background(), m, engine.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -28,7 +28,7 @@ entities:
 	if err != nil {
 		log.Fatal(err)
 	}
-	eng, err := engine.New(m, engine.Options{})
+	eng, err := engine.New(context.Background(), m, engine.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

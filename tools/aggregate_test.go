@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -13,17 +14,17 @@ import (
 // argument to change and, where there are choices, listing them.
 func TestParseChecksWhatShapesTheGroups(t *testing.T) {
 	c := movies(t)
-	mem, err := tools.Generate(load(t, "../testdata/configs/valid/memory-graph.yaml"), tools.Options{Aggregations: true})
+	mem, err := planner.Generate(load(t, "../testdata/configs/valid/memory-graph.yaml"), tools.Options{Aggregations: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	code := codeRAG(t, allOn)
-	parse := func(c *tools.Catalog, args string) (*tools.AggregateEntitiesArgs, error) {
-		a, err := c.Parse(tools.AggregateEntities, json.RawMessage(args))
+	parse := func(c *tools.Catalog, args string) (*planner.AggregateEntitiesArgs, error) {
+		a, err := c.Parse(planner.AggregateEntities, json.RawMessage(args))
 		if err != nil {
 			return nil, err
 		}
-		return a.(*tools.AggregateEntitiesArgs), nil
+		return a.(*planner.AggregateEntitiesArgs), nil
 	}
 	for _, ok := range []struct {
 		c    *tools.Catalog
@@ -85,14 +86,14 @@ func TestTieNotesNameOnlyTheToolsArguments(t *testing.T) {
 		limit     int
 		want, not []string
 	}{
-		{tools.AggregateEntities, 50, []string{"more groups beyond the cut tie with the last one on value = 3", "raise limit (at most 1000)", "page with offset"}, []string{"order_by"}},
-		{tools.AggregateEntities, 1000, []string{"page with offset"}, []string{"raise limit"}},
-		{tools.QueryEntities, 10, []string{"raise limit (at most 50)", "page with offset", "add a sort key to order_by"}, nil},
-		{tools.SemanticSearch, 5, []string{"raise top_k (at most 20)"}, []string{"offset", "order_by"}},
-		{tools.FulltextSearch, 50, []string{"more entities beyond the cut tie"}, []string{"raise", "offset", "order_by"}},
+		{planner.AggregateEntities, 50, []string{"more groups beyond the cut tie with the last one on value = 3", "raise limit (at most 1000)", "page with offset"}, []string{"order_by"}},
+		{planner.AggregateEntities, 1000, []string{"page with offset"}, []string{"raise limit"}},
+		{planner.QueryEntities, 10, []string{"raise limit (at most 50)", "page with offset", "add a sort key to order_by"}, nil},
+		{planner.SemanticSearch, 5, []string{"raise top_k (at most 20)"}, []string{"offset", "order_by"}},
+		{planner.FulltextSearch, 50, []string{"more entities beyond the cut tie"}, []string{"raise", "offset", "order_by"}},
 	} {
 		noun := "entities"
-		if tc.tool == tools.AggregateEntities {
+		if tc.tool == planner.AggregateEntities {
 			noun = "groups"
 		}
 		note := c.TieNote(tc.tool, noun, "value = 3", tc.limit)

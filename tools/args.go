@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 )
 
-// The argument types of the generated tools. [Catalog.Parse] returns one of
-// them, validated, with defaults filled in and condition values converted to
-// the field's Go type, so the planner works on typed values rather than raw
+// The argument types several generated tools share (conditions, related
+// entities, sort keys, an aggregate's over and having); each tool's own
+// argument type is in its planner file. [Catalog.Parse] fills them,
+// validated, with defaults filled in and condition values converted to the
+// field's Go type, so the planner works on typed values rather than raw
 // JSON. Argument names follow the seeds.
 
 // Condition is one test an entity must pass. It is exactly one of:
@@ -105,175 +107,6 @@ func (l *OrderByList) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// QueryEntitiesArgs are query_entities' arguments.
-type QueryEntitiesArgs struct {
-	EntityType string      `json:"entity_type"`
-	Conditions []Condition `json:"conditions"`
-	// OrderBy is the sort, most significant key first.
-	OrderBy OrderByList `json:"order_by"`
-	Limit   int         `json:"limit"`
-	Offset  int         `json:"offset"`
-	// Fields projects the result; empty means all.
-	Fields []string `json:"fields"`
-}
-
-// GetEntityByIDArgs are get_entity_by_id's arguments. IDValue is a string,
-// int64 or float64 per the unique field's type.
-type GetEntityByIDArgs struct {
-	EntityType string `json:"entity_type"`
-	IDValue    any    `json:"id_value"`
-}
-
-// ExploreRelationshipsArgs are explore_relationships' arguments.
-type ExploreRelationshipsArgs struct {
-	StartEntityType  string      `json:"start_entity_type"`
-	StartConditions  []Condition `json:"start_conditions"`
-	RelationshipType string      `json:"relationship_type"`
-	// RelationshipTypes are followed together with RelationshipType; after
-	// Parse RelationshipTypes holds them all and RelationshipType the first.
-	RelationshipTypes []string `json:"relationship_types"`
-	// Direction is outgoing, incoming or both, seen from the start entity.
-	Direction string `json:"direction"`
-	// TargetEntityType is "" for any target.
-	TargetEntityType string `json:"target_entity_type"`
-	// TargetConditions and OrderBy apply to the targets; they need
-	// TargetEntityType (or a single reachable target type).
-	TargetConditions []Condition `json:"target_conditions"`
-	OrderBy          OrderByList `json:"order_by"`
-	Depth            int         `json:"depth"`
-	Limit            int         `json:"limit"`
-	Offset           int         `json:"offset"`
-}
-
-// FindPathsArgs are find_paths' arguments: the shortest paths between two
-// entities given by their unique ids.
-type FindPathsArgs struct {
-	FromEntityType string `json:"from_entity_type"`
-	FromID         any    `json:"from_id"`
-	ToEntityType   string `json:"to_entity_type"`
-	ToID           any    `json:"to_id"`
-	// RelationshipTypes are the types a path may use (all when empty).
-	RelationshipTypes []string `json:"relationship_types"`
-	// Direction is both (default), outgoing or incoming, seen from the
-	// first entity.
-	Direction string `json:"direction"`
-	// MaxLength bounds the number of relationships of a path.
-	MaxLength int `json:"max_length"`
-	// All returns every shortest path, not just one.
-	All   bool `json:"all"`
-	Limit int  `json:"limit"`
-}
-
-// SemanticSearchArgs are semantic_search's arguments; Index is filled with
-// the entity's first vector index when the agent gave none.
-type SemanticSearchArgs struct {
-	EntityType string      `json:"entity_type"`
-	Query      string      `json:"query"`
-	Index      string      `json:"index"`
-	TopK       int         `json:"top_k"`
-	MinScore   float64     `json:"min_score"`
-	Conditions []Condition `json:"conditions"`
-}
-
-// FulltextSearchArgs are fulltext_search's arguments; Fields is filled with
-// all the index's fields when the agent gave none. MinScore is nil when not
-// given.
-type FulltextSearchArgs struct {
-	EntityType string   `json:"entity_type"`
-	Query      string   `json:"query"`
-	Fields     []string `json:"fields"`
-	Fuzzy      bool     `json:"fuzzy"`
-	MinScore   *float64 `json:"min_score"`
-	Limit      int      `json:"limit"`
-}
-
-// TextPatternSearchArgs are text_pattern_search's arguments.
-type TextPatternSearchArgs struct {
-	EntityType    string `json:"entity_type"`
-	Field         string `json:"field"`
-	Pattern       string `json:"pattern"`
-	Mode          string `json:"mode"`
-	CaseSensitive bool   `json:"case_sensitive"`
-	Limit         int    `json:"limit"`
-}
-
-// NumberRangeSearchArgs are number_range_search's arguments. After Parse,
-// Tolerance is set for approximately (10% of |value| by default), RoundTo
-// for rounded_equal, Percentile for percentile, K for outlier, and Buckets or
-// BucketWidth for histogram.
-type NumberRangeSearchArgs struct {
-	EntityType  string   `json:"entity_type"`
-	Field       string   `json:"field"`
-	Operator    string   `json:"operator"`
-	Value       *float64 `json:"value"`
-	UpperValue  *float64 `json:"upper_value"`
-	Tolerance   *float64 `json:"tolerance"`
-	RoundTo     *float64 `json:"round_to"`
-	Percentile  *float64 `json:"percentile"`
-	K           *float64 `json:"k"`
-	Buckets     int      `json:"buckets"`
-	BucketWidth *float64 `json:"bucket_width"`
-	// Order sorts entity results by the field: "asc" or "desc"; empty
-	// keeps each operator's own order (see the tool description).
-	Order string `json:"order"`
-	Limit int    `json:"limit"`
-}
-
-// DatetimeRangeSearchArgs are datetime_range_search's arguments. Mode is
-// filled when the agent left it out (relative with a relative_period,
-// between with start/end, else after).
-type DatetimeRangeSearchArgs struct {
-	EntityType     string `json:"entity_type"`
-	Field          string `json:"field"`
-	Mode           string `json:"mode"`
-	Datetime       string `json:"datetime"`
-	StartDatetime  string `json:"start_datetime"`
-	EndDatetime    string `json:"end_datetime"`
-	RelativePeriod string `json:"relative_period"`
-	// Precision is second, minute, hour or day.
-	Precision string `json:"precision"`
-	Limit     int    `json:"limit"`
-}
-
-// EnumFilterSearchArgs are enum_filter_search's arguments.
-type EnumFilterSearchArgs struct {
-	EntityType string   `json:"entity_type"`
-	Field      string   `json:"field"`
-	Values     []string `json:"values"`
-	Exclude    bool     `json:"exclude"`
-	Limit      int      `json:"limit"`
-}
-
-// DistanceSearchArgs are distance_search's arguments.
-type DistanceSearchArgs struct {
-	EntityType string  `json:"entity_type"`
-	Field      string  `json:"field"`
-	Latitude   float64 `json:"latitude"`
-	Longitude  float64 `json:"longitude"`
-	RadiusKm   float64 `json:"radius_km"`
-	Limit      int     `json:"limit"`
-}
-
-// AggregateEntitiesArgs are aggregate_entities' arguments. The groups
-// come from GroupBy (a field of the entity) or Over.GroupBy (a property of
-// the relationship), at most one of them; a datetime one may be cut into
-// Bucket. Having keeps the groups whose value passes it; Offset and Limit
-// page the groups, largest value first.
-type AggregateEntitiesArgs struct {
-	EntityType string      `json:"entity_type"`
-	Operation  string      `json:"operation"`
-	Field      string      `json:"field"`
-	GroupBy    string      `json:"group_by"`
-	Bucket     string      `json:"bucket"`
-	Conditions []Condition `json:"conditions"`
-	// Over, when set, aggregates Field of the related entities it names
-	// (each counted once per group) instead of the entities themselves.
-	Over   *Over   `json:"over"`
-	Having *Having `json:"having"`
-	Limit  int     `json:"limit"`
-	Offset int     `json:"offset"`
-}
-
 // Over names the related entities an aggregate is over: a hop as in a
 // relationship test, and optionally GroupBy, a property of that
 // relationship whose values form the groups (e.g. the rating of each
@@ -308,8 +141,3 @@ const (
 
 // Buckets lists the datetime buckets, finest first.
 var Buckets = []string{BucketHour, BucketDay, BucketWeekday, BucketMonth, BucketYear}
-
-// RunCypherArgs are run_cypher's arguments.
-type RunCypherArgs struct {
-	Query string `json:"query"`
-}

@@ -30,25 +30,8 @@ const (
 	CategoryCustom Category = "custom"
 )
 
-// The names of the generated tools; they are also the keys of an entity's
-// exposed_tools in the config (schema #ToolNames).
-const (
-	QueryEntities         = "query_entities"
-	GetEntityByID         = "get_entity_by_id"
-	ExploreRelationships  = "explore_relationships"
-	SemanticSearch        = "semantic_search"
-	FulltextSearch        = "fulltext_search"
-	TextPatternSearch     = "text_pattern_search"
-	NumberRangeSearch     = "number_range_search"
-	DatetimeRangeSearch   = "datetime_range_search"
-	EnumFilterSearch      = "enum_filter_search"
-	DistanceSearch        = "distance_search"
-	AggregateEntities     = "aggregate_entities"
-	RunCypher             = "run_cypher"
-	FindPaths             = "find_paths"
-	maxConditions         = 20
-	maxFieldsInProjection = 100
-)
+// maxConditions bounds the conditions of one list.
+const maxConditions = 20
 
 // Tool is one tool definition in provider-neutral form; package
 // tools/format renders it for MCP, OpenAI, Anthropic or Gemini.
@@ -76,6 +59,14 @@ type Tool struct {
 	// Handler is set for custom tools: the engine calls it instead of the
 	// planner.
 	Handler Handler `json:"-"`
+	// StatementArg is the argument holding Cypher the agent wrote
+	// (run_cypher's "/query", traverse's "/cypher"), "" for every other
+	// tool: a failure readonly.Fault finds the statement's fault is the
+	// agent's CallError on it.
+	StatementArg string `json:"-"`
+
+	// kind is the generated tool's declaration; nil for a custom tool.
+	kind *Kind
 }
 
 // Custom reports whether the tool is an application's own tool, run by its
@@ -105,8 +96,11 @@ type Catalog struct {
 	limits   Limits
 	caps     Capabilities
 	compiled map[string]*jsonschema.Schema
-	offers   map[string][]*entityOffer
+	offers   map[string][]*EntityOffer
 	edges    []edge
+	// conditionOffers are the fields and operators conditions offer, per
+	// entity (see [Generator.QueryOffers]).
+	conditionOffers []*EntityOffer
 }
 
 // Tool returns the tool with the given name, or nil.
@@ -132,14 +126,16 @@ func (c *Catalog) Names() []string {
 // GraphSchema is the graph's schema the generated tools refer to: every
 // entity query_entities offers with its unique field and fields (types,
 // descriptions, computed expressions) and every relationship with its
-// properties. query_entities' description carries it, so a whole catalog
-// describes the graph once; an MCP server sends it as its instructions
-// instead, and an application that hands its LLM only some tools (tool
-// retrieval) puts it in the system prompt. It is "" when the catalog has
-// no query_entities.
+// properties. query_entities' description carries it (the tool whose
+// Tool.GraphSchema is set), so a whole catalog describes the graph once;
+// an MCP server sends it as its instructions instead, and an application
+// that hands its LLM only some tools (tool retrieval) puts it in the
+// system prompt. It is "" when the catalog has no such tool.
 func (c *Catalog) GraphSchema() string {
-	if t := c.Tool(QueryEntities); t != nil {
-		return t.GraphSchema
+	for _, t := range c.Tools {
+		if t.GraphSchema != "" {
+			return t.GraphSchema
+		}
 	}
 	return ""
 }
@@ -152,49 +148,42 @@ func (c *Catalog) Limits() Limits { return c.limits }
 // the strictest: letters, digits, '_', '.', '-', at most 64).
 var toolNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,63}$`)
 
-// Generate builds the catalog for m. Each tool is generated only when the
-// config supports it (semantic_search needs a vector index, distance_search
-// a point field, …). It fails only on a bad custom tool: a name that is
-// invalid or taken, a missing handler, or an input schema that does not
-// compile.
-func Generate(m *model.Model, opts Options) (*Catalog, error) {
+// Generate builds the catalog for m from the generated tools kinds (in
+// rank order; package planner declares them, and planner.Generate calls
+// this with its own) and opts.CustomTools. Each kind is generated only
+// when the options offer it and the config supports it (semantic_search
+// needs a vector index, distance_search a point field, …). It fails on
+// kinds that clash or on a bad custom tool: a name that is invalid or
+// taken, a missing handler, or an input schema that does not compile.
+func Generate(m *model.Model, kinds []Kind, opts Options) (*Catalog, error) {
 	if m == nil {
 		return nil, fmt.Errorf("tools: nil model")
+	}
+	kinds, err := ordered(kinds)
+	if err != nil {
+		return nil, err
 	}
 	c := &Catalog{
 		model:    m,
 		limits:   opts.Limits.WithDefaults(),
 		caps:     defaultCapabilities,
 		compiled: map[string]*jsonschema.Schema{},
-		offers:   map[string][]*entityOffer{},
+		offers:   map[string][]*EntityOffer{},
 	}
 	if opts.Capabilities != nil {
 		c.caps = *opts.Capabilities
 	}
 	c.edges = collectEdges(m)
-	g := &generator{c: c, m: m, opts: opts, described: &described{kind: map[string]model.Type{}}}
-	g.queryEntities()
-	g.getEntityByID()
-	if !opts.NoRelationships {
-		g.exploreRelationships()
-		g.findPaths()
-	}
-	if !opts.NoSemanticSearch {
-		g.semanticSearch()
-	}
-	if !opts.NoSpecialized {
-		g.fulltextSearch()
-		g.textPatternSearch()
-		g.numberRangeSearch()
-		g.datetimeRangeSearch()
-		g.enumFilterSearch()
-		g.distanceSearch()
-	}
-	if opts.Aggregations {
-		g.aggregateEntities()
-	}
-	if opts.RawCypher {
-		g.runCypher()
+	c.conditionOffers = queryOffers(m)
+	g := &Generator{c: c, m: m, opts: opts, described: &described{kind: map[string]model.Type{}}}
+	for i := range kinds {
+		k := &kinds[i]
+		if k.Offered != nil && !k.Offered(opts) {
+			continue
+		}
+		if out := k.Generate(g); out != nil {
+			g.add(k, out)
+		}
 	}
 	for _, t := range c.Tools {
 		if err := c.compile(t); err != nil {
@@ -249,7 +238,7 @@ func (c *Catalog) addCustom(ct CustomTool) error {
 	if cat == "" {
 		cat = CategoryCustom
 	}
-	t := &Tool{Name: ct.Name, Description: ct.Description, InputSchema: in, ReadOnly: ct.ReadOnly, Behavior: ct.Behavior, Category: cat, Handler: ct.Handler}
+	t := &Tool{Name: ct.Name, Description: ct.Description, InputSchema: in, ReadOnly: ct.ReadOnly, Behavior: ct.Behavior, Category: cat, Handler: ct.Handler, StatementArg: ct.StatementArg}
 	if err := c.compile(t); err != nil {
 		return fmt.Errorf("tools: custom tool %q: %w", ct.Name, err)
 	}

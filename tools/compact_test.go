@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -24,38 +25,38 @@ func TestParseRefusesWhatTheCompactSchemasLeaveUnsaid(t *testing.T) {
 		path  string
 		valid []string
 	}{
-		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"field":"nme","operator":"=","value":"x"}]}`, "/conditions/0/field", []string{"path", "name"}},
-		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"field":"size","operator":"LIKE","value":1}]}`, "/conditions/0/operator", []string{">", "IN"}},
-		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"field":"name","operator":"IN","value":["a",true]}]}`, "/conditions/0/value/1", nil},
-		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"field":"name","operator":"IN","value":["a",{"b":1}]}]}`, "/conditions/0/value/1", nil},
-		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"field":"name","operator":"IN","value":["a",["b"]]}]}`, "/conditions/0/value/1", nil},
-		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"field":"name","operator":"=","value":null}]}`, "/conditions/0/value", nil},
-		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"any_of":[{"field":"nme","operator":"=","value":"x"}]}]}`, "/conditions/0/any_of/0/field", []string{"path"}},
-		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"any_of":[{"fieldd":"name"}]}]}`, "/conditions/0/any_of/0", []string{"field", "operator", "any_of"}},
-		{c, tools.QueryEntities, `{"entity_type":"File","fields":["path","nme"]}`, "/fields/1", []string{"path", "name"}},
-		{c, tools.QueryEntities, `{"entity_type":"File","order_by":{"field":"size","dir":"DESC"}}`, "/order_by/0", []string{"field", "direction"}},
-		{c, tools.QueryEntities, `{"entity_type":"File","limit":0}`, "/limit", nil},
-		{c, tools.QueryEntities, `{"entity_type":"File","limit":-1}`, "/limit", nil},
-		{c, tools.QueryEntities, `{"entity_type":"File","offset":-1}`, "/offset", nil},
-		{c, tools.ExploreRelationships, `{"start_entity_type":"File","relationship_types":["CONTAINS"],"depth":0}`, "/depth", nil},
-		{c, tools.FindPaths, `{"from_entity_type":"File","from_id":"a","to_entity_type":"File","to_id":"b","max_length":0}`, "/max_length", nil},
-		{c, tools.SemanticSearch, `{"entity_type":"Scope","query":"x","top_k":0}`, "/top_k", nil},
-		{c, tools.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"histogram","buckets":0}`, "/buckets", nil},
-		{c, tools.QueryEntities, `{"entity_type":"File","order_by":[{"field":"size"},{"field":"size"},{"field":"size"},{"field":"size"},{"field":"size"},{"field":"size"}]}`, "/order_by", nil},
-		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"via":"CONTAINS","entity":"Change"}]}`, "/conditions/0/entity", []string{"Scope"}},
-		{c, tools.QueryEntities, `{"entity_type":"File","conditions":[{"via":"CONTAINS","count":{"operator":"~","value":1}}]}`, "/conditions/0/count/operator", []string{">="}},
-		{c, tools.ExploreRelationships, `{"start_entity_type":"File","relationship_type":"CALLZ"}`, "/relationship_types/0", []string{"CALLS"}},
-		{c, tools.ExploreRelationships, `{"start_entity_type":"File","relationship_types":["CONTAINS","CALLZ"]}`, "/relationship_types/1", []string{"CALLS"}},
-		{c, tools.ExploreRelationships, `{"start_entity_type":"File","relationship_types":["CONTAINS"],"start_conditions":[{"field":"size","operator":">","value":1,"via":"CONTAINS"}]}`, "/start_conditions/0", []string{"field", "ignore_case"}},
-		{c, tools.FindPaths, `{"from_entity_type":"File","from_id":"a","to_entity_type":"File","to_id":"b","relationship_types":["IMPORTZ"]}`, "/relationship_types/0", []string{"IMPORTS"}},
-		{c, tools.FindPaths, `{"from_entity_type":"File","from_id":"a","to_entity_type":"File","to_id":"b","relationship_type":"IMPORTS"}`, "", nil},
-		{c, tools.EnumFilterSearch, `{"entity_type":"File","field":"language","values":["go","cobol"]}`, "/values/1", []string{"go", "python"}},
-		{c, tools.TextPatternSearch, `{"entity_type":"File","field":"size","pattern":"x"}`, "/field", []string{"path", "name"}},
-		{c, tools.DatetimeRangeSearch, `{"entity_type":"Change","field":"timestamp","mode":"relative","relative_period":"last_fortnight"}`, "/relative_period", nil},
-		{c, tools.DatetimeRangeSearch, `{"entity_type":"Change","field":"timestamp","datetime":"` + strings.Repeat("2024-01-01", 10) + `"}`, "/datetime", nil},
-		{c, tools.AggregateEntities, `{"entity_type":"File","operation":"AVG","field":"size","group_by":"lang"}`, "/group_by", []string{"language"}},
-		{m, tools.QueryEntities, `{"entity_type":"Movie","conditions":[{"via":"REVIEWED","relationship_conditions":[{"via":"ACTED_IN"}]}]}`, "/conditions/0/relationship_conditions/0", nil},
-		{m, tools.QueryEntities, `{"entity_type":"Movie","conditions":[{"via":"REVIEWED","relationship_conditions":[` + strings.TrimSuffix(strings.Repeat(`{"field":"rating","operator":">","value":1},`, 21), ",") + `]}]}`, "/conditions/0/relationship_conditions", nil},
+		{c, planner.QueryEntities, `{"entity_type":"File","conditions":[{"field":"nme","operator":"=","value":"x"}]}`, "/conditions/0/field", []string{"path", "name"}},
+		{c, planner.QueryEntities, `{"entity_type":"File","conditions":[{"field":"size","operator":"LIKE","value":1}]}`, "/conditions/0/operator", []string{">", "IN"}},
+		{c, planner.QueryEntities, `{"entity_type":"File","conditions":[{"field":"name","operator":"IN","value":["a",true]}]}`, "/conditions/0/value/1", nil},
+		{c, planner.QueryEntities, `{"entity_type":"File","conditions":[{"field":"name","operator":"IN","value":["a",{"b":1}]}]}`, "/conditions/0/value/1", nil},
+		{c, planner.QueryEntities, `{"entity_type":"File","conditions":[{"field":"name","operator":"IN","value":["a",["b"]]}]}`, "/conditions/0/value/1", nil},
+		{c, planner.QueryEntities, `{"entity_type":"File","conditions":[{"field":"name","operator":"=","value":null}]}`, "/conditions/0/value", nil},
+		{c, planner.QueryEntities, `{"entity_type":"File","conditions":[{"any_of":[{"field":"nme","operator":"=","value":"x"}]}]}`, "/conditions/0/any_of/0/field", []string{"path"}},
+		{c, planner.QueryEntities, `{"entity_type":"File","conditions":[{"any_of":[{"fieldd":"name"}]}]}`, "/conditions/0/any_of/0", []string{"field", "operator", "any_of"}},
+		{c, planner.QueryEntities, `{"entity_type":"File","fields":["path","nme"]}`, "/fields/1", []string{"path", "name"}},
+		{c, planner.QueryEntities, `{"entity_type":"File","order_by":{"field":"size","dir":"DESC"}}`, "/order_by/0", []string{"field", "direction"}},
+		{c, planner.QueryEntities, `{"entity_type":"File","limit":0}`, "/limit", nil},
+		{c, planner.QueryEntities, `{"entity_type":"File","limit":-1}`, "/limit", nil},
+		{c, planner.QueryEntities, `{"entity_type":"File","offset":-1}`, "/offset", nil},
+		{c, planner.ExploreRelationships, `{"start_entity_type":"File","relationship_types":["CONTAINS"],"depth":0}`, "/depth", nil},
+		{c, planner.FindPaths, `{"from_entity_type":"File","from_id":"a","to_entity_type":"File","to_id":"b","max_length":0}`, "/max_length", nil},
+		{c, planner.SemanticSearch, `{"entity_type":"Scope","query":"x","top_k":0}`, "/top_k", nil},
+		{c, planner.NumberRangeSearch, `{"entity_type":"File","field":"size","operator":"histogram","buckets":0}`, "/buckets", nil},
+		{c, planner.QueryEntities, `{"entity_type":"File","order_by":[{"field":"size"},{"field":"size"},{"field":"size"},{"field":"size"},{"field":"size"},{"field":"size"}]}`, "/order_by", nil},
+		{c, planner.QueryEntities, `{"entity_type":"File","conditions":[{"via":"CONTAINS","entity":"Change"}]}`, "/conditions/0/entity", []string{"Scope"}},
+		{c, planner.QueryEntities, `{"entity_type":"File","conditions":[{"via":"CONTAINS","count":{"operator":"~","value":1}}]}`, "/conditions/0/count/operator", []string{">="}},
+		{c, planner.ExploreRelationships, `{"start_entity_type":"File","relationship_type":"CALLZ"}`, "/relationship_types/0", []string{"CALLS"}},
+		{c, planner.ExploreRelationships, `{"start_entity_type":"File","relationship_types":["CONTAINS","CALLZ"]}`, "/relationship_types/1", []string{"CALLS"}},
+		{c, planner.ExploreRelationships, `{"start_entity_type":"File","relationship_types":["CONTAINS"],"start_conditions":[{"field":"size","operator":">","value":1,"via":"CONTAINS"}]}`, "/start_conditions/0", []string{"field", "ignore_case"}},
+		{c, planner.FindPaths, `{"from_entity_type":"File","from_id":"a","to_entity_type":"File","to_id":"b","relationship_types":["IMPORTZ"]}`, "/relationship_types/0", []string{"IMPORTS"}},
+		{c, planner.FindPaths, `{"from_entity_type":"File","from_id":"a","to_entity_type":"File","to_id":"b","relationship_type":"IMPORTS"}`, "", nil},
+		{c, planner.EnumFilterSearch, `{"entity_type":"File","field":"language","values":["go","cobol"]}`, "/values/1", []string{"go", "python"}},
+		{c, planner.TextPatternSearch, `{"entity_type":"File","field":"size","pattern":"x"}`, "/field", []string{"path", "name"}},
+		{c, planner.DatetimeRangeSearch, `{"entity_type":"Change","field":"timestamp","mode":"relative","relative_period":"last_fortnight"}`, "/relative_period", nil},
+		{c, planner.DatetimeRangeSearch, `{"entity_type":"Change","field":"timestamp","datetime":"` + strings.Repeat("2024-01-01", 10) + `"}`, "/datetime", nil},
+		{c, planner.AggregateEntities, `{"entity_type":"File","operation":"AVG","field":"size","group_by":"lang"}`, "/group_by", []string{"language"}},
+		{m, planner.QueryEntities, `{"entity_type":"Movie","conditions":[{"via":"REVIEWED","relationship_conditions":[{"via":"ACTED_IN"}]}]}`, "/conditions/0/relationship_conditions/0", nil},
+		{m, planner.QueryEntities, `{"entity_type":"Movie","conditions":[{"via":"REVIEWED","relationship_conditions":[` + strings.TrimSuffix(strings.Repeat(`{"field":"rating","operator":">","value":1},`, 21), ",") + `]}]}`, "/conditions/0/relationship_conditions", nil},
 	} {
 		_, err := tc.cat.Parse(tc.tool, json.RawMessage(tc.args))
 		if err == nil {
@@ -74,11 +75,11 @@ func TestParseRefusesWhatTheCompactSchemasLeaveUnsaid(t *testing.T) {
 // and explore_relationships' relationship_type, as before.
 func TestParseTakesTheOneItemFormsTheSchemasDoNotShow(t *testing.T) {
 	c := codeRAG(t, tools.Options{})
-	a, err := c.Parse(tools.ExploreRelationships, json.RawMessage(`{"start_entity_type":"Directory","relationship_type":"CONTAINS","relationship_types":["CONTAINS"],"target_entity_type":"File","order_by":{"field":"name"}}`))
+	a, err := c.Parse(planner.ExploreRelationships, json.RawMessage(`{"start_entity_type":"Directory","relationship_type":"CONTAINS","relationship_types":["CONTAINS"],"target_entity_type":"File","order_by":{"field":"name"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := a.(*tools.ExploreRelationshipsArgs)
+	x := a.(*planner.ExploreRelationshipsArgs)
 	if x.RelationshipType != "CONTAINS" || len(x.RelationshipTypes) != 1 || len(x.OrderBy) != 1 || x.OrderBy[0].Field != "name" {
 		t.Errorf("parsed %+v", x)
 	}

@@ -33,6 +33,9 @@ func ParseDatetime(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q is not a datetime (use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS, optionally with Z or +HH:MM)", s)
 }
 
+// relativePeriodPattern accepts the named periods and last_N_<unit>.
+const relativePeriodPattern = `^(today|yesterday|this_week|last_week|this_month|last_month|this_year|last_year|last_minute|last_hour|last_day|last_([1-9][0-9]{0,3})_(minutes|hours|days|weeks|months))$`
+
 var relativePeriodRE = regexp.MustCompile(relativePeriodPattern)
 
 // RelativePeriod returns the window [from, to) that a relative_period names,

@@ -19,7 +19,7 @@ import (
 // an enum's values, and for a computed field what it is computed from, so
 // the agent knows line_count is endLine - startLine + 1 without reading the
 // config.
-func typeLabel(f *fieldOffer) string {
+func typeLabel(f *FieldOffer) string {
 	t := string(f.Field.Type)
 	if f.Field.Type == model.Enum {
 		t = strings.Join(f.Field.Values, "|")
@@ -78,13 +78,14 @@ func (d *described) leftOut(kind model.Type, offered map[string]bool) []string {
 	return out
 }
 
-// overview describes the entities query_entities offers and the
+// Overview describes the entities query_entities offers and the
 // relationships between them. A field every entity has alike (name, type,
 // operators, no two descriptions that differ) is written once for all; a
 // field whose name, type and description repeat an earlier entity's is
 // written without its description.
-func (g *generator) overview(offers []*entityOffer, odd map[*fieldOffer]bool) string {
-	field := func(f *fieldOffer, describe bool) string {
+func (g *Generator) Overview(offers []*EntityOffer) string {
+	_, odd := operatorSummary(offers)
+	field := func(f *FieldOffer, describe bool) string {
 		s := f.Field.Name + " " + typeLabel(f)
 		if describe && f.Field.Description != "" {
 			s += ": " + f.Field.Description
@@ -113,7 +114,7 @@ func (g *generator) overview(offers []*entityOffer, odd map[*fieldOffer]bool) st
 		var parts []string
 		for _, f := range o.Fields {
 			g.described.add(o.Entity, f.Field)
-			if len(offers) > 1 && slices.ContainsFunc(shared, func(s *fieldOffer) bool { return s.Field.Name == f.Field.Name }) {
+			if len(offers) > 1 && slices.ContainsFunc(shared, func(s *FieldOffer) bool { return s.Field.Name == f.Field.Name }) {
 				continue
 			}
 			key := f.Field.Name + " " + typeLabel(f) + ": " + f.Field.Description
@@ -137,15 +138,15 @@ func (g *generator) overview(offers []*entityOffer, odd map[*fieldOffer]bool) st
 // type and operators, and at most one description (a field without one
 // takes the others'). It returns the offer of the first entity that
 // describes each, in the first entity's order.
-func sharedFields(offers []*entityOffer) []*fieldOffer {
+func sharedFields(offers []*EntityOffer) []*FieldOffer {
 	if len(offers) == 0 {
 		return nil
 	}
-	var out []*fieldOffer
+	var out []*FieldOffer
 	for _, f := range offers[0].Fields {
 		best, ok := f, true
 		for _, o := range offers[1:] {
-			h := o.field(f.Field.Name)
+			h := o.Field(f.Field.Name)
 			if h == nil || typeLabel(h) != typeLabel(f) || !slices.Equal(h.Modes, f.Modes) ||
 				h.Field.Description != "" && best.Field.Description != "" && h.Field.Description != best.Field.Description {
 				ok = false
@@ -197,7 +198,7 @@ func provenanceLine(m *model.Model) string {
 func InGraphSchema(m *model.Model, entity, field string) bool {
 	for _, o := range queryOffers(m) {
 		if o.Entity.Name == entity {
-			return field == "" || o.field(field) != nil
+			return field == "" || o.Field(field) != nil
 		}
 	}
 	return false
@@ -223,9 +224,9 @@ func relationshipList(edges []edge) string {
 // instructions).
 const GraphSchemaTitle = "Graph schema"
 
-// relationshipsRef is how a tool that follows relationships names them:
+// RelationshipsRef is how a tool that follows relationships names them:
 // a reference to the graph schema when it has them, else the list.
-func (g *generator) relationshipsRef() string {
+func (g *Generator) RelationshipsRef() string {
 	if g.edgesDescribed {
 		return "Relationships: see the graph schema.\n"
 	}
@@ -252,9 +253,9 @@ func propertyLabel(f *model.Field) string {
 	return t
 }
 
-// uniqueFields renders "Scope.uuid, File.path, …" for the entities given,
+// UniqueFields renders "Scope.uuid, File.path, …" for the entities given,
 // or the one name they all use ("entity_key").
-func uniqueFields(entities []*model.Entity) string {
+func UniqueFields(entities []*model.Entity) string {
 	parts := make([]string, len(entities))
 	same := true
 	for i, e := range entities {
@@ -270,7 +271,7 @@ func uniqueFields(entities []*model.Entity) string {
 // commonModes is the mode list most fields of a tool share; fields with
 // another list (narrowed by tool_modes or exposed_tools, or without fuzzy
 // support) are annotated with theirs.
-func commonModes(offers []*entityOffer) []string {
+func commonModes(offers []*EntityOffer) []string {
 	var lists [][]string
 	var counts []int
 	for _, o := range offers {
@@ -296,14 +297,14 @@ func commonModes(offers []*entityOffer) []string {
 	return lists[best]
 }
 
-// fieldList renders the fields of kind a specialized tool offers:
+// FieldList renders the fields of kind a specialized tool offers:
 // "every string field but Scope.uuid" when the overview describes them
 // all and that is shorter, else by entity ("Scope: name, file; File:
 // path"), with type and description for a field the overview lacks; and a
 // field's own modes when they differ from the common list.
-func (g *generator) fieldList(offers []*entityOffer, kind model.Type, showModes bool) string {
+func (g *Generator) FieldList(offers []*EntityOffer, kind model.Type, showModes bool) string {
 	common := commonModes(offers)
-	own := func(f *fieldOffer) string {
+	own := func(f *FieldOffer) string {
 		if !showModes || slices.Equal(f.Modes, common) {
 			return ""
 		}
@@ -376,17 +377,17 @@ func ownModes(modes, common []string) string {
 	return strings.Join(extra, ", ")
 }
 
-// patternHelp and numberHelp explain the modes of text_pattern_search
+// PatternHelp and NumberHelp explain the modes of text_pattern_search
 // and number_range_search that need it, for the modes a tool actually
 // offers. They say nothing about which type has which modes: that mapping
 // is the CUE schema's and is read from the model.
 var (
-	patternHelp = map[string]string{
+	PatternHelp = map[string]string{
 		"regex": "RE2, matching the whole value",
 		"glob":  "shell wildcards",
 		"fuzzy": "tolerates typos (2 edits a word)",
 	}
-	numberHelp = map[string]string{
+	NumberHelp = map[string]string{
 		"between":       "value..upper_value",
 		"approximately": fmt.Sprintf("within tolerance (default %g%% of value)", DefaultTolerancePercent),
 		"rounded_equal": "value once floored to round_to",
@@ -400,10 +401,10 @@ var (
 	plainModes = []string{"contains", "starts_with", "ends_with", "exact", "equal", "gt", "gte", "lt", "lte", "before", "after", "between", "relative", "in", "not_in", "within_distance", "is"}
 )
 
-// modeNotes explains the modes of a specialized tool that need it (its
+// ModeNotes explains the modes of a specialized tool that need it (its
 // input schema lists them all); a mode only some fields offer says so,
 // and those fields show it in brackets.
-func modeNotes(offers []*entityOffer, modes []string, helps map[string]string) string {
+func ModeNotes(offers []*EntityOffer, modes []string, helps map[string]string) string {
 	common := commonModes(offers)
 	var notes []string
 	for _, m := range modes {

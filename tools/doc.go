@@ -19,6 +19,12 @@
 // keeps schemas compact and free of per-entity oneOf branches that some LLM
 // providers reject.
 //
+// The package knows no particular tool: each generated tool is declared
+// in one file of package planner as a [Kind] (name, rank, when it is
+// offered, how it is generated with a [Generator], how its arguments are
+// parsed with a [Checker]), and planner.Generate hands the kinds to
+// [Generate].
+//
 // Package tools/format renders a [Catalog] for MCP, OpenAI, Anthropic and
 // Gemini.
 package tools

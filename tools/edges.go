@@ -99,8 +99,9 @@ func relationshipTypes(edges []edge) []string {
 	return out
 }
 
-// hop is one way to follow a relationship type from a start entity.
-type hop struct {
+// Hop is one way to follow a relationship type from a start entity: the
+// direction seen from it and the entity type reached.
+type Hop struct {
 	Direction model.Direction
 	Target    string
 }
@@ -108,9 +109,9 @@ type hop struct {
 // hops lists how relationship type typ can be followed from entity start:
 // outgoing along an edge that starts there, incoming against one that ends
 // there, and both for undirected edges (or either way).
-func hops(edges []edge, start, typ string) []hop {
-	var out []hop
-	addHop := func(h hop) {
+func hops(edges []edge, start, typ string) []Hop {
+	var out []Hop
+	addHop := func(h Hop) {
 		if !slices.Contains(out, h) {
 			out = append(out, h)
 		}
@@ -121,20 +122,20 @@ func hops(edges []edge, start, typ string) []hop {
 		}
 		if e.Undirected {
 			if e.From == start {
-				addHop(hop{model.Both, e.To})
+				addHop(Hop{model.Both, e.To})
 			}
 			if e.To == start {
-				addHop(hop{model.Both, e.From})
+				addHop(Hop{model.Both, e.From})
 			}
 			continue
 		}
 		if e.From == start {
-			addHop(hop{model.Outgoing, e.To})
-			addHop(hop{model.Both, e.To})
+			addHop(Hop{model.Outgoing, e.To})
+			addHop(Hop{model.Both, e.To})
 		}
 		if e.To == start {
-			addHop(hop{model.Incoming, e.From})
-			addHop(hop{model.Both, e.From})
+			addHop(Hop{model.Incoming, e.From})
+			addHop(Hop{model.Both, e.From})
 		}
 	}
 	return out
@@ -218,5 +219,5 @@ func (r *Relationships) Reachable(start string, types []string, direction string
 			}
 		}
 	}
-	return orderLike(reachable(edges, first, types, direction, depth), r.order)
+	return OrderLike(reachable(edges, first, types, direction, depth), r.order)
 }

@@ -65,8 +65,8 @@ func (p *problems) choose(path string, valid []string, format string, args ...an
 	*p = append(*p, Problem{Path: path, Message: fmt.Sprintf(format, args...), Valid: valid})
 }
 
-// pointer builds a JSON Pointer from path segments, escaping ~ and /.
-func pointer(segs ...any) string {
+// Pointer builds a JSON Pointer from path segments, escaping ~ and /.
+func Pointer(segs ...any) string {
 	var b strings.Builder
 	for _, s := range segs {
 		seg := fmt.Sprint(s)

@@ -8,8 +8,11 @@ import (
 	"github.com/ragforge/ragforge/model"
 )
 
-// generator builds the tools of one catalog.
-type generator struct {
+// Generator is what a [Kind]'s Generate writes its tool with: the model,
+// the options and limits, the offers, and the description pieces the
+// tools share (the graph overview, the condition grammar, the field
+// lists), which remember what the catalog described already.
+type Generator struct {
 	c    *Catalog
 	m    *model.Model
 	opts Options
@@ -21,52 +24,115 @@ type generator struct {
 }
 
 // add appends a generated tool (all generated tools are read-only) and
-// records the per-entity offers Validate checks calls against.
-func (g *generator) add(name string, cat Category, desc string, in *schema, offers []*entityOffer) {
-	raw := json.RawMessage(marshal(in))
+// records the per-entity offers Parse checks calls against.
+func (g *Generator) add(k *Kind, out *Generated) {
 	g.c.Tools = append(g.c.Tools, &Tool{
-		Name:        name,
-		Description: strings.TrimRight(desc, "\n"),
-		InputSchema: raw,
-		ReadOnly:    true,
-		Category:    cat,
+		Name:         k.Name,
+		Description:  strings.TrimRight(out.Description, "\n"),
+		GraphSchema:  out.GraphSchema,
+		InputSchema:  json.RawMessage(marshal(out.Input)),
+		ReadOnly:     true,
+		Category:     k.Category,
+		StatementArg: k.StatementArg,
+		kind:         k,
 	})
-	g.c.offers[name] = offers
+	g.c.offers[k.Name] = out.Offers
+}
+
+// Model is the model the catalog is generated for.
+func (g *Generator) Model() *model.Model { return g.m }
+
+// Limits are the catalog's limits, defaults filled.
+func (g *Generator) Limits() Limits { return g.c.limits }
+
+// Capabilities are the server's capabilities the catalog is for.
+func (g *Generator) Capabilities() Capabilities { return g.c.caps }
+
+// QueryOffers are query_entities' offers: every entity it may query with
+// every field and the operators conditions may apply, as every tool's
+// conditions offer them (new offers on each call, the tool's to keep).
+func (g *Generator) QueryOffers() []*EntityOffer { return queryOffers(g.m) }
+
+// QueryOffer is the named entity's query offer, nil when exposed_tools
+// disables query_entities for it.
+func (g *Generator) QueryOffer(entity string) *EntityOffer {
+	for _, o := range g.c.conditionOffers {
+		if o.Entity.Name == entity {
+			return o
+		}
+	}
+	return nil
+}
+
+// SpecializedOffers are the offers of a specialized tool: see
+// specializedOffers.
+func (g *Generator) SpecializedOffers(tool string, kind model.Type, keep func(e *model.Entity, f *FieldOffer, mode string) bool) []*EntityOffer {
+	return specializedOffers(g.m, tool, kind, keep)
+}
+
+// FuzzySupported reports whether the server can run fuzzy matching on a
+// field: through APOC on any string field, or through the full-text index
+// that covers it.
+func (g *Generator) FuzzySupported(e *model.Entity, f *FieldOffer) bool {
+	return g.c.fuzzySupported(e, f)
+}
+
+// RelationshipTypes lists the model's relationship types in first-seen
+// order.
+func (g *Generator) RelationshipTypes() []string { return relationshipTypes(g.c.edges) }
+
+// TypesOf lists the relationship types that touch the named entity.
+func (g *Generator) TypesOf(entity string) []string { return g.c.typesOf(entity) }
+
+// Connected lists the entities some relationship touches, in the model's
+// order.
+func (g *Generator) Connected() []string {
+	var out []string
+	for _, e := range g.c.edges {
+		for _, n := range []string{e.From, e.To} {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return OrderLike(out, g.m.EntityNames())
 }
 
 // Shared argument schemas.
 
-func entityTypeProp(names []string) prop {
-	return prop{"entity_type", &schema{Type: "string", Enum: names}}
+// EntityTypeProp is the entity_type argument, one of names.
+func EntityTypeProp(names []string) Prop {
+	return Prop{"entity_type", &Schema{Type: "string", Enum: names}}
 }
 
-func (g *generator) limitProp() prop { return g.limitUpTo(g.c.limits.MaxLimit) }
+// LimitProp is a limit of at most Limits.MaxLimit.
+func (g *Generator) LimitProp() Prop { return g.LimitUpTo(g.c.limits.MaxLimit) }
 
-// limitUpTo is a limit of at most max. The schema's maximum is the one
+// LimitUpTo is a limit of at most max. The schema's maximum is the one
 // truncation notes read (TruncationNote); its default and bounds say all
 // an agent needs, so it has no description. That it is at least 1 goes
 // without saying, and Parse checks it (countFloors).
-func (g *generator) limitUpTo(max int) prop {
+func (g *Generator) LimitUpTo(max int) Prop {
 	l := g.c.limits
-	return prop{"limit", &schema{
+	return Prop{"limit", &Schema{
 		Type:    "integer",
 		Default: l.DefaultLimit,
-		Maximum: num(float64(max)),
+		Maximum: Num(float64(max)),
 	}}
 }
 
-// offsetProp is the offset of a tool that pages its results. Like a
+// OffsetProp is the offset of a tool that pages its results. Like a
 // boolean flag's false, its default (0) goes without saying, and so does
 // its lower bound, which Parse checks (countFloors).
-func (g *generator) offsetProp() prop {
-	return prop{"offset", &schema{Type: "integer", Maximum: num(float64(g.c.limits.MaxOffset))}}
+func (g *Generator) OffsetProp() Prop {
+	return Prop{"offset", &Schema{Type: "integer", Maximum: Num(float64(g.c.limits.MaxOffset))}}
 }
 
-// fieldProp is a field name argument. The description lists the fields a
+// FieldProp is a field name argument. The description lists the fields a
 // tool offers per entity, and Parse checks the name against the chosen
 // entity with the valid choices, so the schema does not list them again.
-func fieldProp(name string) prop {
-	return prop{name, &schema{Type: "string"}}
+func FieldProp(name string) Prop {
+	return Prop{name, &Schema{Type: "string"}}
 }
 
 // operatorSummary renders the operators, read from the fields themselves:
@@ -74,12 +140,12 @@ func fieldProp(name string) prop {
 // >= (string, number, datetime)"), "any type" when all do. A field whose
 // operators differ from its type's (narrowed by exposed_tools) is odd: the
 // overview lists its own.
-func operatorSummary(offers []*entityOffer) (summary string, odd map[*fieldOffer]bool) {
+func operatorSummary(offers []*EntityOffer) (summary string, odd map[*FieldOffer]bool) {
 	// The operators of each kind of field (an integer is a number), from
 	// its first field; kinds in first-seen order.
 	var kinds []model.Type
 	ops := map[model.Type][]string{}
-	odd = map[*fieldOffer]bool{}
+	odd = map[*FieldOffer]bool{}
 	for _, o := range offers {
 		for _, f := range o.Fields {
 			k := f.Field.Type.Kind()
@@ -108,7 +174,7 @@ func operatorSummary(offers []*entityOffer) (summary string, odd map[*fieldOffer
 	}
 	var keys []string
 	sets := map[string][]string{}
-	for _, op := range unionModes(offers) {
+	for _, op := range UnionModes(offers) {
 		k := takers(op)
 		if _, ok := sets[k]; !ok {
 			keys = append(keys, k)
@@ -122,115 +188,8 @@ func operatorSummary(offers []*entityOffer) (summary string, odd map[*fieldOffer
 	return strings.Join(parts, "; "), odd
 }
 
-// queryEntities is the general tool: every entity, every field. Its
-// description is the graph's overview, which the other tools refer to.
-func (g *generator) queryEntities() {
-	offers := queryOffers(g.m)
-	if len(offers) == 0 {
-		return
-	}
-	_, odd := operatorSummary(offers)
-	graph := g.overview(offers, odd)
-	var b strings.Builder
-	b.WriteString("Find entities by conditions on their fields and relationships; sorted, paged.\n\n")
-	b.WriteString(graph)
-	b.WriteString("\n" + g.conditionHelp(offers))
-	b.WriteString("order_by: most significant key first; entities without a value come last.")
-
-	in := object(
-		entityTypeProp(offerEntities(offers)),
-		prop{"conditions", ref(conditionsDef)},
-		orderByProp(),
-		g.limitProp(),
-		g.offsetProp(),
-		prop{"fields", &schema{
-			Type:        "array",
-			Description: "Fields to return (default: stored ones)",
-			Items:       &schema{Type: "string"},
-			MinItems:    count(1),
-			MaxItems:    count(maxFieldsInProjection),
-			UniqueItems: true,
-		}},
-	).require("entity_type")
-	in.Defs = g.conditionDefs()
-	g.add(QueryEntities, CategoryQuery, b.String(), in, offers)
-	g.c.Tools[len(g.c.Tools)-1].GraphSchema = graph
-}
-
-// getEntityByID fetches one entity by its unique field.
-func (g *generator) getEntityByID() {
-	var offers []*entityOffer
-	for _, e := range g.m.Entities {
-		if ctl, has := control(e, GetEntityByID); has && !ctl.Enabled {
-			continue
-		}
-		f := e.Field(e.UniqueField)
-		if f == nil {
-			continue
-		}
-		offers = append(offers, &entityOffer{Entity: e, Fields: []*fieldOffer{{Field: f}}})
-	}
-	if len(offers) == 0 {
-		return
-	}
-	var b strings.Builder
-	b.WriteString("Get one entity's properties by its unique id: " + uniqueFields(entitiesOf(offers)) + ".")
-	in := object(
-		entityTypeProp(offerEntities(offers)),
-		prop{"id_value", &schema{Types: []string{"string", "number"}}},
-	).require("entity_type", "id_value")
-	g.add(GetEntityByID, CategoryQuery, b.String(), in, offers)
-}
-
-// exploreRelationships follows relationship types from start entities.
-func (g *generator) exploreRelationships() {
-	if len(g.c.edges) == 0 {
-		return
-	}
-	var starts []*entityOffer
-	for _, o := range queryOffers(g.m) {
-		if ctl, has := control(o.Entity, ExploreRelationships); has && !ctl.Enabled {
-			continue
-		}
-		if len(g.c.typesOf(o.Entity.Name)) > 0 {
-			starts = append(starts, o)
-		}
-	}
-	if len(starts) == 0 {
-		return
-	}
-	var b strings.Builder
-	b.WriteString("Follow relationship_types from the start entities (start_entity_type, start_conditions: e.g. its id field = an id) up to depth hops, direction seen from the start (outgoing: along the stored arrow). Each connected entity comes once per start, at its shortest depth, with from_id, depth and path (relationship types and properties). Conditions are field tests (query_entities); target_conditions and order_by (default: nearest first) read target_entity_type's stored fields (needed when several types are reachable).\n")
-	b.WriteString(g.relationshipsRef())
-
-	var targets []string
-	for _, e := range g.c.edges {
-		for _, n := range []string{e.From, e.To} {
-			if !slices.Contains(targets, n) {
-				targets = append(targets, n)
-			}
-		}
-	}
-	targets = orderLike(targets, g.m.EntityNames())
-	l := g.c.limits
-	in := object(
-		prop{"start_entity_type", &schema{Type: "string", Enum: offerEntities(starts)}},
-		conditionsProp("start_conditions", testDef),
-		prop{"relationship_types", &schema{Type: "array", Items: &schema{Type: "string", Enum: relationshipTypes(g.c.edges)}, MinItems: count(1), UniqueItems: true}},
-		prop{"direction", &schema{Type: "string", Enum: Directions, Default: Directions[0]}},
-		prop{"target_entity_type", &schema{Type: "string", Enum: targets}},
-		conditionsProp("target_conditions", testDef),
-		orderByProp(),
-		prop{"depth", &schema{Type: "integer", Default: DefaultDepth, Maximum: num(float64(l.MaxDepth))}},
-		g.limitProp(),
-		g.offsetProp(),
-	).require("start_entity_type")
-	in.Defs = testDefs()
-	g.add(ExploreRelationships, CategoryGraph, strings.TrimSpace(b.String()), in, starts)
-}
-
-// orderLike sorts names in the order they appear in ref.
-func orderLike(names, ref []string) []string {
+// OrderLike sorts names in the order they appear in ref.
+func OrderLike(names, ref []string) []string {
 	slices.SortStableFunc(names, func(a, b string) int { return slices.Index(ref, a) - slices.Index(ref, b) })
 	return names
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -33,34 +34,34 @@ func TestExposedToolsNarrowFieldsModesAndOperators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := tools.Generate(m, tools.Options{})
+	c, err := planner.Generate(m, tools.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Tool(tools.NumberRangeSearch) != nil {
+	if c.Tool(planner.NumberRangeSearch) != nil {
 		t.Error("number_range_search generated although disabled for the only entity")
 	}
-	tp := c.Tool(tools.TextPatternSearch)
+	tp := c.Tool(planner.TextPatternSearch)
 	if tp == nil || strings.Contains(tp.Description, "Item.body") || !strings.Contains(string(tp.InputSchema), `"enum":["contains","exact"]`) {
 		t.Fatalf("text_pattern_search not narrowed: %+v", tp)
 	}
-	wantProblem(t, c.Validate(tools.TextPatternSearch, json.RawMessage(`{"entity_type":"Item","field":"title","pattern":"a","mode":"regex"}`)), "/mode", "contains", "exact")
-	wantProblem(t, c.Validate(tools.QueryEntities, json.RawMessage(`{"entity_type":"Item","conditions":[{"field":"price","operator":">","value":1}]}`)), "/conditions/0/operator", "=", "IN")
-	if d := c.Tool(tools.DatetimeRangeSearch); d == nil || strings.Contains(string(d.InputSchema), "relative_period") {
+	wantProblem(t, c.Validate(planner.TextPatternSearch, json.RawMessage(`{"entity_type":"Item","field":"title","pattern":"a","mode":"regex"}`)), "/mode", "contains", "exact")
+	wantProblem(t, c.Validate(planner.QueryEntities, json.RawMessage(`{"entity_type":"Item","conditions":[{"field":"price","operator":">","value":1}]}`)), "/conditions/0/operator", "=", "IN")
+	if d := c.Tool(planner.DatetimeRangeSearch); d == nil || strings.Contains(string(d.InputSchema), "relative_period") {
 		t.Errorf("datetime_range_search offers relative although tool_modes removed it: %+v", d)
 	}
-	if c.Tool(tools.ExploreRelationships) != nil || c.Tool(tools.SemanticSearch) != nil {
+	if c.Tool(planner.ExploreRelationships) != nil || c.Tool(planner.SemanticSearch) != nil {
 		t.Error("tools generated without relationships or vector indexes")
 	}
 }
 
 func TestPatternsAreCheckedBeforeTheyReachTheDatabase(t *testing.T) {
 	c := codeRAG(t, tools.Options{})
-	wantProblem(t, c.Validate(tools.TextPatternSearch, json.RawMessage(`{"entity_type":"File","field":"path","pattern":"(a","mode":"regex"}`)), "/pattern")
-	wantProblem(t, c.Validate(tools.TextPatternSearch, json.RawMessage(`{"entity_type":"Scope","field":"name","pattern":"(a)\\1","mode":"regex"}`)), "/pattern")
-	wantProblem(t, c.Validate(tools.TextPatternSearch, json.RawMessage(`{"entity_type":"File","field":"path","pattern":"[a","mode":"glob"}`)), "/pattern")
-	wantProblem(t, c.Validate(tools.DatetimeRangeSearch, json.RawMessage(`{"entity_type":"Change","field":"timestamp","mode":"relative","relative_period":"last_fortnight"}`)), "/relative_period")
-	wantProblem(t, c.Validate(tools.DatetimeRangeSearch, json.RawMessage(`{"entity_type":"Change","field":"timestamp","mode":"between","start_datetime":"2024-05-01","end_datetime":"2024-01-01"}`)), "/end_datetime")
+	wantProblem(t, c.Validate(planner.TextPatternSearch, json.RawMessage(`{"entity_type":"File","field":"path","pattern":"(a","mode":"regex"}`)), "/pattern")
+	wantProblem(t, c.Validate(planner.TextPatternSearch, json.RawMessage(`{"entity_type":"Scope","field":"name","pattern":"(a)\\1","mode":"regex"}`)), "/pattern")
+	wantProblem(t, c.Validate(planner.TextPatternSearch, json.RawMessage(`{"entity_type":"File","field":"path","pattern":"[a","mode":"glob"}`)), "/pattern")
+	wantProblem(t, c.Validate(planner.DatetimeRangeSearch, json.RawMessage(`{"entity_type":"Change","field":"timestamp","mode":"relative","relative_period":"last_fortnight"}`)), "/relative_period")
+	wantProblem(t, c.Validate(planner.DatetimeRangeSearch, json.RawMessage(`{"entity_type":"Change","field":"timestamp","mode":"between","start_datetime":"2024-05-01","end_datetime":"2024-01-01"}`)), "/end_datetime")
 }
 
 func TestRelativePeriodWindows(t *testing.T) {
@@ -108,12 +109,12 @@ func TestExploreAcceptsATargetReachedWithinTheDepth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := tools.Generate(m, tools.Options{})
+	c, err := planner.Generate(m, tools.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	call := func(depth int) error {
-		return c.Validate(tools.ExploreRelationships, []byte(fmt.Sprintf(
+		return c.Validate(planner.ExploreRelationships, []byte(fmt.Sprintf(
 			`{"start_entity_type":"Directory","relationship_type":"CONTAINS","direction":"outgoing","target_entity_type":"Scope","depth":%d}`, depth)))
 	}
 	if err := call(1); err == nil || !strings.Contains(err.Error(), "never reaches Scope") {

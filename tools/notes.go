@@ -35,8 +35,8 @@ func (c *Catalog) TruncationNote(tool string, limit int) string {
 	if t == nil {
 		return ""
 	}
-	if tool == RunCypher {
-		return fmt.Sprintf("more rows exist than the %d returned; aggregate or ORDER BY … LIMIT in the query", limit)
+	if t.kind != nil && t.kind.TruncationNote != nil {
+		return t.kind.TruncationNote(limit)
 	}
 	props := schemaProps(t)
 	tips := raiseTips(props, limit)
@@ -120,11 +120,11 @@ func HistogramTruncationNote(limit int) string {
 
 // CapNote is the note of a traversal that stopped at Limits.MaxExpanded
 // (explore_relationships, find_paths): what may be missing, and the
-// arguments of the tool that make the traversal smaller.
+// arguments of the tool that make the traversal smaller, as the tool's
+// [Kind] CapNote says; "" for a tool that does not traverse.
 func (c *Catalog) CapNote(tool string) string {
-	n := c.limits.MaxExpanded
-	if tool == FindPaths {
-		return fmt.Sprintf("the search stopped after reaching %d entities from the two ends without finding a path, so they may still be connected; follow fewer relationship_types or set direction to outgoing or incoming", n)
+	if t := c.Tool(tool); t != nil && t.kind != nil && t.kind.CapNote != nil {
+		return t.kind.CapNote(c.limits.MaxExpanded)
 	}
-	return fmt.Sprintf("the traversal stopped after reaching %d entities, nearest first, so entities farther away are missing; add start_conditions, lower depth or follow fewer relationship_types", n)
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -79,7 +80,7 @@ func namedArgs(note string, every, own map[string]bool) (has, lacks []string) {
 // maximum.
 func TestTruncationNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
 	for _, path := range configs(t) {
-		c, err := tools.Generate(load(t, path), allOn)
+		c, err := planner.Generate(load(t, path), allOn)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -103,10 +104,10 @@ func TestTruncationNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
 	}
 	c := codeRAG(t, allOn)
 	for tool, want := range map[string]string{
-		tools.QueryEntities:     "page with offset",
-		tools.NumberRangeSearch: "use order",
-		tools.TextPatternSearch: "make pattern more specific",
-		tools.SemanticSearch:    "raise top_k",
+		planner.QueryEntities:     "page with offset",
+		planner.NumberRangeSearch: "use order",
+		planner.TextPatternSearch: "make pattern more specific",
+		planner.SemanticSearch:    "raise top_k",
 	} {
 		if note := c.TruncationNote(tool, 1); !strings.Contains(note, want) {
 			t.Errorf("%s note %q lacks %q", tool, note, want)
@@ -119,12 +120,12 @@ func TestTruncationNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
 // of the traversal tool that was called, for every example config.
 func TestCapNotesSuggestOnlyArgumentsTheToolHas(t *testing.T) {
 	for _, path := range configs(t) {
-		c, err := tools.Generate(load(t, path), tools.Options{Limits: tools.Limits{MaxExpanded: 1234}})
+		c, err := planner.Generate(load(t, path), tools.Options{Limits: tools.Limits{MaxExpanded: 1234}})
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		every := catalogArgs(t, c)
-		for _, name := range []string{tools.ExploreRelationships, tools.FindPaths} {
+		for _, name := range []string{planner.ExploreRelationships, planner.FindPaths} {
 			tool := c.Tool(name)
 			if tool == nil {
 				continue

@@ -6,22 +6,22 @@ import (
 	"github.com/ragforge/ragforge/model"
 )
 
-// fieldOffer is one field as a tool offers it: the field (stored or
+// FieldOffer is one field as a tool offers it: the field (stored or
 // computed) and the modes (or operators) the tool may apply to it.
-type fieldOffer struct {
+type FieldOffer struct {
 	Field    *model.Field
 	Computed *model.ComputedField // nil for a stored field
 	Modes    []string
 }
 
-// entityOffer is what one tool offers for one entity.
-type entityOffer struct {
+// EntityOffer is what one tool offers for one entity.
+type EntityOffer struct {
 	Entity *model.Entity
-	Fields []*fieldOffer
+	Fields []*FieldOffer
 }
 
-// field returns the offered field with the given name, or nil.
-func (o *entityOffer) field(name string) *fieldOffer {
+// Field returns the offered field with the given name, or nil.
+func (o *EntityOffer) Field(name string) *FieldOffer {
 	for _, f := range o.Fields {
 		if f.Field.Name == name {
 			return f
@@ -30,8 +30,8 @@ func (o *entityOffer) field(name string) *fieldOffer {
 	return nil
 }
 
-// fieldNames lists the offered field names: the valid choices of an error.
-func (o *entityOffer) fieldNames() []string {
+// FieldNames lists the offered field names: the valid choices of an error.
+func (o *EntityOffer) FieldNames() []string {
 	names := make([]string, len(o.Fields))
 	for i, f := range o.Fields {
 		names[i] = f.Field.Name
@@ -40,7 +40,7 @@ func (o *entityOffer) fieldNames() []string {
 }
 
 // offerFor returns the offer of tool for the named entity, or nil.
-func (c *Catalog) offerFor(tool, entity string) *entityOffer {
+func (c *Catalog) offerFor(tool, entity string) *EntityOffer {
 	for _, o := range c.offers[tool] {
 		if o.Entity.Name == entity {
 			return o
@@ -49,9 +49,9 @@ func (c *Catalog) offerFor(tool, entity string) *entityOffer {
 	return nil
 }
 
-// offerEntities lists the entities a tool offers: the enum of its
+// OfferEntities lists the entities a tool offers: the enum of its
 // entity_type argument.
-func offerEntities(offers []*entityOffer) []string {
+func OfferEntities(offers []*EntityOffer) []string {
 	names := make([]string, len(offers))
 	for i, o := range offers {
 		names[i] = o.Entity.Name
@@ -61,16 +61,16 @@ func offerEntities(offers []*entityOffer) []string {
 
 // allFields lists an entity's stored then computed fields as offers with no
 // modes yet. The tenant field is never offered: the engine binds it.
-func allFields(m *model.Model, e *model.Entity) []*fieldOffer {
-	out := make([]*fieldOffer, 0, len(e.Fields)+len(e.Computed))
+func allFields(m *model.Model, e *model.Entity) []*FieldOffer {
+	out := make([]*FieldOffer, 0, len(e.Fields)+len(e.Computed))
 	for _, f := range e.Fields {
 		if m.Tenant != nil && f.Name == m.Tenant.Field {
 			continue
 		}
-		out = append(out, &fieldOffer{Field: f})
+		out = append(out, &FieldOffer{Field: f})
 	}
 	for _, c := range e.Computed {
-		out = append(out, &fieldOffer{Field: &c.Field, Computed: c})
+		out = append(out, &FieldOffer{Field: &c.Field, Computed: c})
 	}
 	return out
 }
@@ -80,6 +80,13 @@ func allFields(m *model.Model, e *model.Entity) []*fieldOffer {
 func control(e *model.Entity, tool string) (model.ToolControl, bool) {
 	ctl, ok := e.ExposedTools[tool]
 	return ctl, ok
+}
+
+// Enabled reports whether exposed_tools leaves tool enabled for entity e
+// (a tool the config does not mention is).
+func Enabled(e *model.Entity, tool string) bool {
+	ctl, has := control(e, tool)
+	return !has || ctl.Enabled
 }
 
 // narrow keeps the items of have that are in allowed; a nil allowed keeps
@@ -97,17 +104,22 @@ func narrow(have, allowed []string) []string {
 	return out
 }
 
+// ConditionsControl is the exposed_tools entry that narrows what the
+// conditions of every tool offer: query_entities', whose conditions the
+// other tools share (planner.QueryEntities is this name).
+const ConditionsControl = "query_entities"
+
 // queryOffers is what query_entities (and the condition lists of other
 // tools) offer: every field, exposed to specialized tools or not, with its
 // operators narrowed by exposed_tools.query_entities.
-func queryOffers(m *model.Model) []*entityOffer {
-	var out []*entityOffer
+func queryOffers(m *model.Model) []*EntityOffer {
+	var out []*EntityOffer
 	for _, e := range m.Entities {
-		ctl, has := control(e, QueryEntities)
+		ctl, has := control(e, ConditionsControl)
 		if has && !ctl.Enabled {
 			continue
 		}
-		o := &entityOffer{Entity: e}
+		o := &EntityOffer{Entity: e}
 		for _, f := range allFields(m, e) {
 			if has && ctl.Fields != nil && !slices.Contains(ctl.Fields, f.Field.Name) && f.Field.Name != e.UniqueField {
 				continue
@@ -126,14 +138,14 @@ func queryOffers(m *model.Model) []*entityOffer {
 // derived narrowed by exposed_tools.<tool>.modes (or .operators, the seeds'
 // spelling for number_range). keep may drop further modes (fuzzy without
 // server support). Entities and fields left with nothing are omitted.
-func specializedOffers(m *model.Model, tool string, kind model.Type, keep func(e *model.Entity, f *fieldOffer, mode string) bool) []*entityOffer {
-	var out []*entityOffer
+func specializedOffers(m *model.Model, tool string, kind model.Type, keep func(e *model.Entity, f *FieldOffer, mode string) bool) []*EntityOffer {
+	var out []*EntityOffer
 	for _, e := range m.Entities {
 		ctl, has := control(e, tool)
 		if has && !ctl.Enabled {
 			continue
 		}
-		o := &entityOffer{Entity: e}
+		o := &EntityOffer{Entity: e}
 		for _, f := range allFields(m, e) {
 			if f.Field.Type.Kind() != kind || !f.Field.Exposed {
 				continue
@@ -164,7 +176,7 @@ func specializedOffers(m *model.Model, tool string, kind model.Type, keep func(e
 
 // unionFields lists the distinct field names of offers in first-seen order:
 // the enum of a tool's field argument.
-func unionFields(offers []*entityOffer) []string {
+func unionFields(offers []*EntityOffer) []string {
 	var out []string
 	for _, o := range offers {
 		for _, f := range o.Fields {
@@ -176,10 +188,10 @@ func unionFields(offers []*entityOffer) []string {
 	return out
 }
 
-// unionModes lists the distinct modes of offers, in the order of the field
+// UnionModes lists the distinct modes of offers, in the order of the field
 // offering the most modes (the order of the CUE rules, when a field is not
 // narrowed), then first-seen.
-func unionModes(offers []*entityOffer) []string {
+func UnionModes(offers []*EntityOffer) []string {
 	var out, ref []string
 	for _, o := range offers {
 		for _, f := range o.Fields {

@@ -159,6 +159,9 @@ type CustomTool struct {
 	// act on it (MCP's annotations); the zero value claims nothing.
 	Behavior Behavior
 	Handler  Handler
+	// StatementArg names the argument holding Cypher the agent wrote, if
+	// the tool runs one (see [Tool.StatementArg]).
+	StatementArg string
 }
 
 // Behavior refines ReadOnly for MCP clients, which otherwise assume the

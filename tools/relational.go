@@ -16,14 +16,14 @@ const maxConditionDepth = 4
 
 // checkConds checks conditions at JSON pointer base against offer o; each
 // is a field test, a relationship test or a group (see [Condition]).
-func (c *Catalog) checkConds(o *entityOffer, conds []Condition, base string, depth int, p *problems) {
+func (c *Catalog) checkConds(o *EntityOffer, conds []Condition, base string, depth int, p *problems) {
 	if len(conds) > maxConditions {
 		p.add(base, "at most %d conditions in one list", maxConditions)
 		return
 	}
 	for i := range conds {
 		cond := &conds[i]
-		at := base + pointer(i)
+		at := base + Pointer(i)
 		kinds := 0
 		for _, set := range []bool{cond.Field != "", cond.Via != "", cond.AnyOf != nil, cond.Not != nil} {
 			if set {
@@ -135,7 +135,7 @@ func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p
 		ro := relationshipOffer(c.edges, start, r.Via)
 		for i := range r.RelationshipConditions {
 			rc := &r.RelationshipConditions[i]
-			rat := at + "/relationship_conditions" + pointer(i)
+			rat := at + "/relationship_conditions" + Pointer(i)
 			if rc.Field == "" {
 				p.add(rat, "a relationship condition is a field test (field, operator, value) on a property of %s", r.Via)
 				continue
@@ -149,7 +149,7 @@ func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p
 // defaultDirection is the direction a hop takes when the call gives none:
 // the stored direction when the type leads from the entity only one way,
 // else both.
-func defaultDirection(all []hop) string {
+func defaultDirection(all []Hop) string {
 	var out, in bool
 	for _, h := range all {
 		out = out || h.Direction == model.Outgoing
@@ -177,15 +177,15 @@ func (c *Catalog) typesOf(name string) []string {
 
 // relationshipOffer is the declared properties of relationship type typ
 // at entity start, as an offer whose modes are their operators.
-func relationshipOffer(edges []edge, start, typ string) *entityOffer {
-	o := &entityOffer{Entity: &model.Entity{Name: typ}}
+func relationshipOffer(edges []edge, start, typ string) *EntityOffer {
+	o := &EntityOffer{Entity: &model.Entity{Name: typ}}
 	for _, e := range edges {
 		if e.Type != typ || (e.From != start && e.To != start) {
 			continue
 		}
 		for _, f := range e.Properties {
-			if o.field(f.Name) == nil {
-				o.Fields = append(o.Fields, &fieldOffer{Field: f, Modes: f.Operators})
+			if o.Field(f.Name) == nil {
+				o.Fields = append(o.Fields, &FieldOffer{Field: f, Modes: f.Operators})
 			}
 		}
 	}
@@ -193,7 +193,7 @@ func relationshipOffer(edges []edge, start, typ string) *entityOffer {
 }
 
 // checkOrderBy checks sort keys against offer o, filling directions.
-func checkOrderBy(o *entityOffer, keys OrderByList, p *problems) {
+func checkOrderBy(o *EntityOffer, keys OrderByList, p *problems) {
 	if len(keys) > maxOrderKeys {
 		p.add("/order_by", "at most %d sort keys", maxOrderKeys)
 		return
@@ -203,8 +203,8 @@ func checkOrderBy(o *entityOffer, keys OrderByList, p *problems) {
 		if k.Direction == "" {
 			k.Direction = "ASC"
 		}
-		if o.field(k.Field) == nil {
-			p.choose(pointer("order_by", i, "field"), o.fieldNames(), "%q is not a field of %s", k.Field, o.Entity.Name)
+		if o.Field(k.Field) == nil {
+			p.choose(Pointer("order_by", i, "field"), o.FieldNames(), "%q is not a field of %s", k.Field, o.Entity.Name)
 		}
 	}
 }
@@ -212,51 +212,17 @@ func checkOrderBy(o *entityOffer, keys OrderByList, p *problems) {
 // maxOrderKeys bounds the sort keys of one call.
 const maxOrderKeys = 5
 
-// checkFindPaths checks find_paths' arguments, filling the defaults.
-func (c *Catalog) checkFindPaths(a *FindPathsArgs, p *problems) {
-	a.Limit = c.limit(a.Limit)
-	if a.Direction == "" {
-		a.Direction = string(model.Both)
-	}
-	if a.MaxLength == 0 {
-		a.MaxLength = min(DefaultPathLength, c.limits.MaxPathLength)
-	}
-	all := relationshipTypes(c.edges)
-	if len(a.RelationshipTypes) == 0 {
-		a.RelationshipTypes = all
-	}
-	for i, t := range a.RelationshipTypes {
-		if !slices.Contains(all, t) {
-			p.choose(pointer("relationship_types", i), all, "%q is not a relationship type", t)
-		}
-	}
-	for _, end := range []struct {
-		entity, at string
-		id         *any
-	}{{a.FromEntityType, "/from", &a.FromID}, {a.ToEntityType, "/to", &a.ToID}} {
-		o := c.entity(FindPaths, end.entity, end.at+"_entity_type", p)
-		if o == nil {
-			continue
-		}
-		f := o.Fields[0].Field
-		if f.Type.Kind() != model.Number {
-			if _, ok := (*end.id).(string); !ok {
-				p.add(end.at+"_id", "%s.%s is a %s; give it as a string", o.Entity.Name, f.Name, f.Type)
-				continue
-			}
-		}
-		if v, ok := convertValue(f, *end.id, end.at+"_id", p); ok {
-			*end.id = v
-		}
-	}
-}
-
 // relatedOffer is what a call may test of a related entity (or a target
 // of explore_relationships): the stored fields query_entities offers.
 // Computed fields are computed for the entity a statement is about, not
 // for the entities its subqueries reach.
-func (c *Catalog) relatedOffer(entity, at string, p *problems) *entityOffer {
-	o := c.offerFor(QueryEntities, entity)
+func (c *Catalog) relatedOffer(entity, at string, p *problems) *EntityOffer {
+	var o *EntityOffer
+	for _, q := range c.conditionOffers {
+		if q.Entity.Name == entity {
+			o = q
+		}
+	}
 	if o == nil {
 		p.add(at, "%s cannot be queried (exposed_tools disables query_entities)", entity)
 		return nil
@@ -265,8 +231,8 @@ func (c *Catalog) relatedOffer(entity, at string, p *problems) *entityOffer {
 }
 
 // storedOffer keeps the stored fields of an offer.
-func storedOffer(o *entityOffer) *entityOffer {
-	out := &entityOffer{Entity: o.Entity}
+func storedOffer(o *EntityOffer) *EntityOffer {
+	out := &EntityOffer{Entity: o.Entity}
 	for _, f := range o.Fields {
 		if f.Computed == nil {
 			out.Fields = append(out.Fields, f)

@@ -5,12 +5,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
 
 func movies(t *testing.T) *tools.Catalog {
 	t.Helper()
-	c, err := tools.Generate(load(t, "../testdata/configs/valid/movies.yaml"), tools.Options{Aggregations: true})
+	c, err := planner.Generate(load(t, "../testdata/configs/valid/movies.yaml"), tools.Options{Aggregations: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func movies(t *testing.T) *tools.Catalog {
 // only ones that fit.
 func TestParseChecksRelationshipTestsAgainstWhatTheyReach(t *testing.T) {
 	c := movies(t)
-	parse := func(args string) (any, error) { return c.Parse(tools.QueryEntities, json.RawMessage(args)) }
+	parse := func(args string) (any, error) { return c.Parse(planner.QueryEntities, json.RawMessage(args)) }
 	_, err := parse(`{"entity_type":"Movie","conditions":[{"via":"ACTED_IN","conditions":[{"field":"title","operator":"=","value":"x"}]}]}`)
 	wantProblem(t, err, "/conditions/0/conditions/0/field", "name", "born")
 	_, err = parse(`{"entity_type":"Movie","conditions":[{"via":"REVIEWED","relationship_conditions":[{"field":"stars","operator":">","value":3}]}]}`)
@@ -46,7 +47,7 @@ func TestParseChecksRelationshipTestsAgainstWhatTheyReach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cond := got.(*tools.QueryEntitiesArgs).Conditions[0]
+	cond := got.(*planner.QueryEntitiesArgs).Conditions[0]
 	if cond.Direction != "incoming" || cond.Entity != "Person" || cond.Quantifier != "some" || cond.Conditions[0].Value != int64(1960) {
 		t.Errorf("defaults and values not filled: %+v", cond)
 	}
@@ -60,18 +61,18 @@ func TestParseTakesOrderByAsOneKeyOrAList(t *testing.T) {
 		`{"entity_type":"Movie","order_by":{"field":"released","direction":"DESC"}}`:      {"released DESC"},
 		`{"entity_type":"Movie","order_by":[{"field":"released"},{"field":"age_years"}]}`: {"released ASC", "age_years ASC"},
 	} {
-		got, err := c.Parse(tools.QueryEntities, json.RawMessage(args))
+		got, err := c.Parse(planner.QueryEntities, json.RawMessage(args))
 		if err != nil {
 			t.Fatalf("%s: %v", args, err)
 		}
 		var keys []string
-		for _, k := range got.(*tools.QueryEntitiesArgs).OrderBy {
+		for _, k := range got.(*planner.QueryEntitiesArgs).OrderBy {
 			keys = append(keys, k.Field+" "+k.Direction)
 		}
 		if !slices.Equal(keys, want) {
 			t.Errorf("%s: got %v, want %v", args, keys, want)
 		}
 	}
-	_, err := c.Parse(tools.QueryEntities, json.RawMessage(`{"entity_type":"Movie","order_by":[{"field":"born"}]}`))
+	_, err := c.Parse(planner.QueryEntities, json.RawMessage(`{"entity_type":"Movie","order_by":[{"field":"born"}]}`))
 	wantProblem(t, err, "/order_by/0/field", "title", "released")
 }

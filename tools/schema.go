@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 )
 
-// schema is the subset of JSON Schema the generator writes. It is a struct
+// Schema is the subset of JSON Schema the generator writes. It is a struct
 // rather than a map so properties keep the order in which they matter to an
 // agent (entity_type before field before value) and golden files stay
 // readable.
-type schema struct {
+type Schema struct {
 	// Ref points at a definition of the root's Defs ("#/$defs/condition");
 	// a schema with Ref has nothing else, since OpenAI's strict mode
 	// rejects siblings of $ref.
@@ -29,31 +29,34 @@ type schema struct {
 	MinItems         *int
 	MaxItems         *int
 	UniqueItems      bool
-	Items            *schema
-	AnyOf            []*schema
-	Props            []prop
+	Items            *Schema
+	AnyOf            []*Schema
+	Props            []Prop
 	Required         []string
 	// Defs are the root's definitions ("$defs"), written last: a grammar
 	// that nests (conditions in conditions) is written once and referred
 	// to at every level.
-	Defs []prop
+	Defs []Prop
 }
 
-// prop is one named property of an object schema.
-type prop struct {
+// Prop is one named property of an object schema.
+type Prop struct {
 	Name   string
-	Schema *schema
+	Schema *Schema
 }
 
-func num(f float64) *float64 { return &f }
-func count(n int) *int       { return &n }
+// Num points at a number bound of a schema (Minimum, Maximum, …).
+func Num(f float64) *float64 { return &f }
 
-// object returns a closed object schema (additionalProperties: false) with
+// Count points at a count bound of a schema (MinLength, MaxItems, …).
+func Count(n int) *int { return &n }
+
+// Object returns a closed object schema (additionalProperties: false) with
 // the given properties in order.
-func object(props ...prop) *schema { return &schema{Type: "object", Props: props} }
+func Object(props ...Prop) *Schema { return &Schema{Type: "object", Props: props} }
 
-// require marks properties required and returns the schema.
-func (s *schema) require(names ...string) *schema {
+// Require marks properties required and returns the schema.
+func (s *Schema) Require(names ...string) *Schema {
 	s.Required = append(s.Required, names...)
 	return s
 }
@@ -62,7 +65,7 @@ func (s *schema) require(names ...string) *schema {
 // "properties" (even when empty: some clients reject an object schema
 // without it) and "additionalProperties": false, so a misspelt argument is
 // an error the agent sees rather than a silently ignored key.
-func (s *schema) MarshalJSON() ([]byte, error) {
+func (s *Schema) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	first := true
@@ -145,7 +148,7 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 }
 
 // orderedProps marshals properties as a JSON object in declaration order.
-type orderedProps []prop
+type orderedProps []Prop
 
 func (p orderedProps) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer

@@ -51,8 +51,9 @@ func (c *Catalog) Validate(tool string, args json.RawMessage) error {
 }
 
 // Parse is [Catalog.Validate] that also returns the decoded arguments, with
-// defaults filled in: a pointer to one of the *Args types of this package
-// for a generated tool (e.g. *QueryEntitiesArgs), or the raw arguments
+// defaults filled in: what the tool's [Kind] Parse returns for a generated
+// tool (a pointer to its argument type, e.g. *planner.QueryEntitiesArgs),
+// or the raw arguments
 // (json.RawMessage) for a custom tool. The error is a *[CallError].
 func (c *Catalog) Parse(tool string, args json.RawMessage) (any, error) {
 	t := c.Tool(tool)
@@ -71,7 +72,7 @@ func (c *Catalog) Parse(tool string, args json.RawMessage) (any, error) {
 		return nil, fail(problems{{Message: "arguments are not valid JSON: " + err.Error()}})
 	}
 	if !t.Custom() {
-		listForms(tool, inst)
+		listForms(t.kind, inst)
 	}
 	if err := c.compiled[tool].Validate(inst); err != nil {
 		return nil, fail(c.schemaProblems(t, err))
@@ -84,16 +85,19 @@ func (c *Catalog) Parse(tool string, args json.RawMessage) (any, error) {
 	if t.Custom() {
 		return args, nil
 	}
-	return c.check(tool, args)
+	ck := &Checker{c: c, tool: tool}
+	out := t.kind.Parse(ck, args)
+	if len(ck.p) > 0 {
+		return nil, fail(ck.p)
+	}
+	return out, nil
 }
 
-// listForms turns the older one-item forms of two arguments into the
-// lists the schemas show, so the schema checks both forms the same way
-// and each catalog describes one: order_by's single key ({field,
-// direction}) and explore_relationships' relationship_type (one type,
-// added first to relationship_types; check does the same on the decoded
-// arguments).
-func listForms(tool string, inst any) {
+// listForms turns the older one-item forms of arguments into the lists
+// the schemas show, so the schema checks both forms the same way and
+// each catalog describes one: order_by's single key ({field, direction}),
+// for every generated tool, and what the tool's own Rewrite turns.
+func listForms(k *Kind, inst any) {
 	args, ok := inst.(map[string]any)
 	if !ok {
 		return
@@ -101,12 +105,8 @@ func listForms(tool string, inst any) {
 	if key, ok := args["order_by"].(map[string]any); ok {
 		args["order_by"] = []any{key}
 	}
-	if typ, ok := args["relationship_type"]; ok && tool == ExploreRelationships {
-		types, _ := args["relationship_types"].([]any)
-		if !slices.Contains(types, typ) {
-			args["relationship_types"] = append([]any{typ}, types...)
-		}
-		delete(args, "relationship_type")
+	if k.Rewrite != nil {
+		k.Rewrite(args)
 	}
 }
 
@@ -149,7 +149,7 @@ func (c *Catalog) schemaProblems(t *Tool, err error) problems {
 	_ = json.Unmarshal(t.InputSchema, &root)
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
-		path := pointer(anySlice(e.InstanceLocation)...)
+		path := Pointer(anySlice(e.InstanceLocation)...)
 		switch k := e.ErrorKind.(type) {
 		case *kind.AnyOf:
 			// When only one alternative has the value's JSON type (one

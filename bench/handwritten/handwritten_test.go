@@ -84,7 +84,7 @@ func setup(tb testing.TB, scale Scale) (neo4j.DriverWithContext, Engines, []Work
 	}
 	nodes, rels := g.Counts()
 	fmt.Fprintf(os.Stderr, "handwritten: loaded the %s airline graph (%d nodes, %d relationships) in %v\n", scale, nodes, rels, took.Round(time.Second))
-	airline, err := engine.New(am, engine.Options{Driver: d, Database: db, Timeout: timeout, Tools: tools.Options{Aggregations: true}})
+	airline, err := engine.New(ctx, am, engine.Options{Driver: d, Database: db, Timeout: timeout, Tools: tools.Options{Aggregations: true}})
 	if err != nil {
 		tb.Fatal(err)
 	}

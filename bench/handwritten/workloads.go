@@ -19,7 +19,7 @@ import (
 
 	"github.com/ragforge/ragforge/bench/peers"
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/planner"
 )
 
 // Graph names of a workload: which config's engine runs its call.
@@ -139,7 +139,7 @@ func AirlineWorkloads(g *Graph) []Workload {
 	ws := []Workload{
 		{
 			Key: "dt_range", Name: fmt.Sprintf("flights departing %s to %s (datetime_range_search)", iso(from), iso(to)),
-			Call: call(tools.DatetimeRangeSearch, map[string]any{"entity_type": "Flight", "field": "departure", "mode": "between",
+			Call: call(planner.DatetimeRangeSearch, map[string]any{"entity_type": "Flight", "field": "departure", "mode": "between",
 				"start_datetime": iso(from), "end_datetime": iso(to), "limit": Limit}),
 			Hand: `MATCH (n:Flight) WHERE n.departure >= $from AND n.departure <= $to
 RETURN n.id AS id, n.departure AS departure, ` + flightProps + ` AS properties
@@ -149,7 +149,7 @@ ORDER BY n.departure DESC, n.id LIMIT $limit`,
 		},
 		{
 			Key: "dt_late", Name: "flights departing in the window, 30+ minutes late, by departure (query_entities)",
-			Call: call(tools.QueryEntities, map[string]any{"entity_type": "Flight", "conditions": []any{
+			Call: call(planner.QueryEntities, map[string]any{"entity_type": "Flight", "conditions": []any{
 				map[string]any{"field": "departure", "operator": ">=", "value": iso(from)},
 				map[string]any{"field": "departure", "operator": "<=", "value": iso(to)},
 				map[string]any{"field": "delay_minutes", "operator": ">=", "value": 30},
@@ -162,7 +162,7 @@ ORDER BY n.departure, n.id LIMIT $limit`,
 		},
 		{
 			Key: "from_hub", Name: fmt.Sprintf("first flights FROM hub %s (relationship test)", h.Code),
-			Call: call(tools.QueryEntities, map[string]any{"entity_type": "Flight", "conditions": []any{
+			Call: call(planner.QueryEntities, map[string]any{"entity_type": "Flight", "conditions": []any{
 				map[string]any{"via": "FROM", "entity": "Airport", "conditions": []any{map[string]any{"field": "code", "operator": "=", "value": h.Code}}},
 			}, "order_by": map[string]any{"field": "departure", "direction": "ASC"}, "limit": Limit}),
 			// A hub has a fifth of all flights: walking the departure
@@ -178,7 +178,7 @@ ORDER BY n.departure, n.id LIMIT $limit`,
 		},
 		{
 			Key: "from_to", Name: fmt.Sprintf("first flights FROM %s TO %s (two relationship tests)", h.Code, code(hub2)),
-			Call: call(tools.QueryEntities, map[string]any{"entity_type": "Flight", "conditions": []any{
+			Call: call(planner.QueryEntities, map[string]any{"entity_type": "Flight", "conditions": []any{
 				map[string]any{"via": "FROM", "entity": "Airport", "conditions": []any{map[string]any{"field": "code", "operator": "=", "value": h.Code}}},
 				map[string]any{"via": "TO", "entity": "Airport", "conditions": []any{map[string]any{"field": "code", "operator": "=", "value": code(hub2)}}},
 			}, "order_by": map[string]any{"field": "departure", "direction": "ASC"}, "limit": Limit}),
@@ -190,7 +190,7 @@ ORDER BY n.departure, n.id LIMIT $limit`,
 		},
 		{
 			Key: "late_from_hub", Name: fmt.Sprintf("flights FROM %s on %s an hour or more late, latest first (relationship, datetime and number)", h.Code, day.Format(time.DateOnly)),
-			Call: call(tools.QueryEntities, map[string]any{"entity_type": "Flight", "conditions": []any{
+			Call: call(planner.QueryEntities, map[string]any{"entity_type": "Flight", "conditions": []any{
 				map[string]any{"via": "FROM", "entity": "Airport", "conditions": []any{map[string]any{"field": "code", "operator": "=", "value": h.Code}}},
 				map[string]any{"field": "departure", "operator": ">=", "value": iso(day)},
 				map[string]any{"field": "departure", "operator": "<", "value": iso(day.Add(24 * time.Hour))},
@@ -208,7 +208,7 @@ ORDER BY n.delay_minutes DESC, n.id LIMIT $limit`,
 		},
 		{
 			Key: "busy_routes", Name: fmt.Sprintf("airports with a ROUTE to %s of %d+ flights a week (relationship property)", h.Code, busy),
-			Call: call(tools.QueryEntities, map[string]any{"entity_type": "Airport", "conditions": []any{
+			Call: call(planner.QueryEntities, map[string]any{"entity_type": "Airport", "conditions": []any{
 				map[string]any{"via": "ROUTE", "direction": "outgoing", "entity": "Airport",
 					"conditions":              []any{map[string]any{"field": "code", "operator": "=", "value": h.Code}},
 					"relationship_conditions": []any{map[string]any{"field": "flights_per_week", "operator": ">=", "value": busy}}},
@@ -231,7 +231,7 @@ ORDER BY n.code LIMIT $limit`,
 	ws = append(ws,
 		Workload{
 			Key: "next_legs", Name: fmt.Sprintf("the next three legs of flight %s's aircraft (explore NEXT, depth 3)", flight.ID),
-			Call: call(tools.ExploreRelationships, map[string]any{"start_entity_type": "Flight",
+			Call: call(planner.ExploreRelationships, map[string]any{"start_entity_type": "Flight",
 				"start_conditions":  []any{map[string]any{"field": "id", "operator": "=", "value": flight.ID}},
 				"relationship_type": "NEXT", "direction": "outgoing", "depth": 3, "limit": Limit}),
 			Hand: `MATCH (s:Flight) WHERE s.id = $flight
@@ -248,7 +248,7 @@ ORDER BY depth, id LIMIT $limit`,
 		findPaths("paths_hub_leaf", code(hub), code(hubFar), hubFarN),
 		Workload{
 			Key: "agg_day", Name: "flights per departure day, busiest first (aggregate, datetime bucket)",
-			Call: call(tools.AggregateEntities, map[string]any{"entity_type": "Flight", "operation": "COUNT", "field": "id",
+			Call: call(planner.AggregateEntities, map[string]any{"entity_type": "Flight", "operation": "COUNT", "field": "id",
 				"group_by": "departure", "bucket": "day"}),
 			Hand: `MATCH (n:Flight)
 RETURN toString(date(n.departure)) AS group, count(*) AS value
@@ -257,7 +257,7 @@ ORDER BY value DESC, group LIMIT 10`,
 		},
 		Workload{
 			Key: "agg_status", Name: "average delay per status (aggregate, group_by)",
-			Call: call(tools.AggregateEntities, map[string]any{"entity_type": "Flight", "operation": "AVG", "field": "delay_minutes",
+			Call: call(planner.AggregateEntities, map[string]any{"entity_type": "Flight", "operation": "AVG", "field": "delay_minutes",
 				"group_by": "status"}),
 			Hand: `MATCH (n:Flight)
 RETURN n.status AS group, avg(n.delay_minutes) AS value
@@ -266,7 +266,7 @@ ORDER BY value DESC, group LIMIT 10`,
 		},
 		Workload{
 			Key: "agg_country", Name: "airports per country, top 10 (aggregate, group_by)",
-			Call: call(tools.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT", "field": "code",
+			Call: call(planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT", "field": "code",
 				"group_by": "country", "limit": 10}),
 			Hand: `MATCH (n:Airport)
 RETURN n.country AS group, count(*) AS value
@@ -275,7 +275,7 @@ ORDER BY value DESC, group LIMIT 10`,
 		},
 		Workload{
 			Key: "distance", Name: fmt.Sprintf("airports within 800 km of %s, nearest first (distance_search)", h.Code),
-			Call: call(tools.DistanceSearch, map[string]any{"entity_type": "Airport", "field": "location",
+			Call: call(planner.DistanceSearch, map[string]any{"entity_type": "Airport", "field": "location",
 				"latitude": h.Lat, "longitude": h.Lon, "radius_km": 800, "limit": 20}),
 			Hand: `WITH point({latitude: $lat, longitude: $lon}) AS here
 MATCH (n:Airport) WHERE point.distance(n.location, here) <= $radius
@@ -287,7 +287,7 @@ ORDER BY d, n.code LIMIT 20`,
 		},
 		Workload{
 			Key: "regex_number", Name: fmt.Sprintf("flights numbered %s1 followed by two digits (regex, literal prefix)", big.Code),
-			Call: call(tools.TextPatternSearch, map[string]any{"entity_type": "Flight", "field": "number",
+			Call: call(planner.TextPatternSearch, map[string]any{"entity_type": "Flight", "field": "number",
 				"pattern": big.Code + "1[0-9]{2}", "mode": "regex", "case_sensitive": true, "limit": Limit}),
 			Hand: `MATCH (n:Flight) WHERE n.number STARTS WITH $prefix AND n.number =~ $re
 RETURN n.id AS id, ` + flightProps + ` AS properties
@@ -297,7 +297,7 @@ ORDER BY n.id LIMIT $limit`,
 		},
 		Workload{
 			Key: "regex_name", Name: "airports named like .*(regional|municipal).*, any case (regex, no literal)",
-			Call: call(tools.TextPatternSearch, map[string]any{"entity_type": "Airport", "field": "name",
+			Call: call(planner.TextPatternSearch, map[string]any{"entity_type": "Airport", "field": "name",
 				"pattern": ".*(regional|municipal).*", "mode": "regex", "case_sensitive": false, "limit": Limit}),
 			Hand: `MATCH (n:Airport) WHERE n.name =~ '(?i).*(regional|municipal).*'
 RETURN n.code AS id, ` + airportOf("n") + ` AS properties
@@ -307,7 +307,7 @@ ORDER BY n.code LIMIT $limit`,
 		},
 		Workload{
 			Key: "top_delay", Name: "the 20 most delayed flights (number_range_search, desc)",
-			Call: call(tools.NumberRangeSearch, map[string]any{"entity_type": "Flight", "field": "delay_minutes",
+			Call: call(planner.NumberRangeSearch, map[string]any{"entity_type": "Flight", "field": "delay_minutes",
 				"operator": "gte", "value": 0, "order": "desc", "limit": 20}),
 			Hand: `MATCH (n:Flight) WHERE n.delay_minutes >= 0
 RETURN n.id AS id, n.delay_minutes AS delay_minutes, ` + flightProps + ` AS properties
@@ -316,7 +316,7 @@ ORDER BY n.delay_minutes DESC, n.id LIMIT 20`,
 		},
 		Workload{
 			Key: "distance_between", Name: fmt.Sprintf("flights of %d to %d km, shortest first (number_range_search, between)", low, high),
-			Call: call(tools.NumberRangeSearch, map[string]any{"entity_type": "Flight", "field": "distance_km",
+			Call: call(planner.NumberRangeSearch, map[string]any{"entity_type": "Flight", "field": "distance_km",
 				"operator": "between", "value": low, "upper_value": high, "order": "asc", "limit": Limit}),
 			Hand: `MATCH (n:Flight) WHERE n.distance_km >= $low AND n.distance_km <= $high
 RETURN n.id AS id, n.distance_km AS distance_km, ` + flightProps + ` AS properties
@@ -326,7 +326,7 @@ ORDER BY n.distance_km, n.id LIMIT $limit`,
 		},
 		Workload{
 			Key: "byid_flight", Name: fmt.Sprintf("flight %s (get_entity_by_id)", flight.ID),
-			Call: call(tools.GetEntityByID, map[string]any{"entity_type": "Flight", "id_value": flight.ID}),
+			Call: call(planner.GetEntityByID, map[string]any{"entity_type": "Flight", "id_value": flight.ID}),
 			Hand: `MATCH (n:Flight {id: $id})
 RETURN n.id AS id, n.number AS number, ` + flightProps + ` AS properties`,
 			HandParams: map[string]any{"id": flight.ID},
@@ -334,7 +334,7 @@ RETURN n.id AS id, n.number AS number, ` + flightProps + ` AS properties`,
 		},
 		Workload{
 			Key: "byid_airport", Name: fmt.Sprintf("airport %s (get_entity_by_id)", h.Code),
-			Call: call(tools.GetEntityByID, map[string]any{"entity_type": "Airport", "id_value": h.Code}),
+			Call: call(planner.GetEntityByID, map[string]any{"entity_type": "Airport", "id_value": h.Code}),
 			Hand: `MATCH (n:Airport {code: $code})
 RETURN n.code AS id, n.name AS name, ` + airportOf("n") + ` AS properties`,
 			HandParams: map[string]any{"code": h.Code},
@@ -342,7 +342,7 @@ RETURN n.code AS id, n.name AS name, ` + airportOf("n") + ` AS properties`,
 		},
 		Workload{
 			Key: "enum_diverted", Name: "diverted flights (enum_filter_search)",
-			Call: call(tools.EnumFilterSearch, map[string]any{"entity_type": "Flight", "field": "status", "values": []string{"diverted"}, "limit": Limit}),
+			Call: call(planner.EnumFilterSearch, map[string]any{"entity_type": "Flight", "field": "status", "values": []string{"diverted"}, "limit": Limit}),
 			Hand: `MATCH (n:Flight) WHERE n.status = 'diverted'
 RETURN n.id AS id, n.status AS status, ` + flightProps + ` AS properties
 ORDER BY n.id LIMIT $limit`,
@@ -365,7 +365,7 @@ ORDER BY n.id LIMIT $limit`,
 func exploreRoutes(key, what, code string, depth int) Workload {
 	w := Workload{
 		Key: key, Name: fmt.Sprintf("airports within %d ROUTE hop%s of %s %s (explore_relationships)", depth, map[bool]string{true: "s"}[depth > 1], what, code),
-		Call: call(tools.ExploreRelationships, map[string]any{"start_entity_type": "Airport",
+		Call: call(planner.ExploreRelationships, map[string]any{"start_entity_type": "Airport",
 			"start_conditions":  []any{map[string]any{"field": "code", "operator": "=", "value": code}},
 			"relationship_type": "ROUTE", "direction": "outgoing", "depth": depth, "limit": Limit}),
 		HandParams: map[string]any{"code": code, "limit": Limit},
@@ -393,7 +393,7 @@ ORDER BY depth, id`, depth, routeProps, airportOf("t"))
 func findPaths(key, from, to string, n int) Workload {
 	return Workload{
 		Key: key, Name: fmt.Sprintf("all shortest ROUTE paths %s → %s (%d, find_paths)", from, to, n),
-		Call: call(tools.FindPaths, map[string]any{"from_entity_type": "Airport", "from_id": from, "to_entity_type": "Airport", "to_id": to,
+		Call: call(planner.FindPaths, map[string]any{"from_entity_type": "Airport", "from_id": from, "to_entity_type": "Airport", "to_id": to,
 			"relationship_types": []string{"ROUTE"}, "direction": "outgoing", "all": true, "max_length": 6, "limit": maxPaths}),
 		Hand: `MATCH (a:Airport {code: $from}), (b:Airport {code: $to})
 MATCH p = allShortestPaths((a)-[:ROUTE*1..6]->(b))

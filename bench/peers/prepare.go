@@ -74,7 +74,7 @@ func Prepare(ctx context.Context, d neo4j.DriverWithContext, db string, m *model
 	}
 	store := materialize.NewMemoryStore(nil)
 	rec := materialize.NewRecorder(store, materialize.RecorderOptions{})
-	e, err := engine.New(m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Computed: cm}, rec, cache))
+	e, err := engine.New(ctx, m, engine.WithMaterialization(engine.Options{Driver: d, Database: db, Computed: cm}, rec, cache))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -22,7 +22,7 @@ import (
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/fixture"
-	"github.com/ragforge/ragforge/tools"
+	"github.com/ragforge/ragforge/planner"
 )
 
 // Scale names a fixture graph the workloads run on.
@@ -135,7 +135,7 @@ func Workloads(p Params) []Workload {
 		{
 			Key:  "top10",
 			Name: "top 10 Scopes by line_count (computed)",
-			Call: call(tools.QueryEntities, map[string]any{"entity_type": "Scope",
+			Call: call(planner.QueryEntities, map[string]any{"entity_type": "Scope",
 				"order_by": map[string]any{"field": "line_count", "direction": "DESC"},
 				"fields":   []string{"name", "file", "line_count"}, "limit": 10}),
 			Query:       `{ scopes(sort: [{line_count: DESC}, {uuid: ASC}], limit: 10) { uuid name file line_count } }`,
@@ -147,7 +147,7 @@ func Workloads(p Params) []Workload {
 		{
 			Key:  "prefix",
 			Name: fmt.Sprintf("Scope name STARTS WITH %q (indexed)", p.Prefix),
-			Call: call(tools.TextPatternSearch, map[string]any{"entity_type": "Scope", "field": "name",
+			Call: call(planner.TextPatternSearch, map[string]any{"entity_type": "Scope", "field": "name",
 				"pattern": p.Prefix, "mode": "starts_with", "case_sensitive": true, "limit": Limit}),
 			Query: `query ($prefix: String!, $limit: Int!) {
   scopes(where: {name: {startsWith: $prefix}}, sort: [{uuid: ASC}], limit: $limit) { ` + scopeFields + ` }
@@ -161,7 +161,7 @@ func Workloads(p Params) []Workload {
 		{
 			Key:  "range",
 			Name: fmt.Sprintf("Scope line_count between %d and %d (computed)", p.Low, p.High),
-			Call: call(tools.NumberRangeSearch, map[string]any{"entity_type": "Scope", "field": "line_count",
+			Call: call(planner.NumberRangeSearch, map[string]any{"entity_type": "Scope", "field": "line_count",
 				"operator": "between", "value": p.Low, "upper_value": p.High, "limit": Limit}),
 			Query: `query ($low: Int!, $high: Int!, $limit: Int!) {
   scopes(where: {line_count: {gte: $low, lte: $high}}, sort: [{line_count: ASC}, {uuid: ASC}], limit: $limit) { ` + scopeFields + ` line_count }
@@ -176,7 +176,7 @@ func Workloads(p Params) []Workload {
 		{
 			Key:  "byid",
 			Name: fmt.Sprintf("File by path %q (unique)", p.File),
-			Call: call(tools.GetEntityByID, map[string]any{"entity_type": "File", "id_value": p.File}),
+			Call: call(planner.GetEntityByID, map[string]any{"entity_type": "File", "id_value": p.File}),
 			Query: `query ($path: String!) {
   files(where: {path: {eq: $path}}, limit: 1) { path name extension language size lines }
 }`,
@@ -200,7 +200,7 @@ func Workloads(p Params) []Workload {
 		{
 			Key:  "hop",
 			Name: fmt.Sprintf("one hop: %q CONTAINS Scope", p.File),
-			Call: call(tools.ExploreRelationships, map[string]any{"start_entity_type": "File",
+			Call: call(planner.ExploreRelationships, map[string]any{"start_entity_type": "File",
 				"start_conditions":  []map[string]any{{"field": "path", "operator": "=", "value": p.File}},
 				"relationship_type": "CONTAINS", "target_entity_type": "Scope", "limit": Limit}),
 			Query: `query ($path: String!, $limit: Int!) {

@@ -112,7 +112,7 @@ func openEngine(ctx context.Context, m *model.Model, conn *connection, sf *stats
 		}
 		opts.Tools.Capabilities = &caps
 	}
-	if e, err = engine.New(m, withUsage(opts)); err != nil {
+	if e, err = engine.New(ctx, m, withUsage(opts)); err != nil {
 		flush()
 		d.Close(context.Background())
 		return nil, nil, err

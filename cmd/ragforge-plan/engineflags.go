@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"strconv"
@@ -87,9 +88,9 @@ func addCapabilityFlags(fs *flag.FlagSet) *capabilityFlags {
 // catalog call and serve would offer there, every handler-backed tool
 // (tree, write, traverse, explore) included, since the engine adds them
 // itself.
-func offlineEngine(m *model.Model, opts engine.Options, cf *capabilityFlags) (*engine.Engine, error) {
+func offlineEngine(ctx context.Context, m *model.Model, opts engine.Options, cf *capabilityFlags) (*engine.Engine, error) {
 	opts.Tools.Capabilities = &tools.Capabilities{FullText: !*cf.noFullText, APOC: *cf.apoc}
-	return engine.New(m, opts)
+	return engine.New(ctx, m, opts)
 }
 
 // selectionFlags are the flags of tool retrieval: select applies them to

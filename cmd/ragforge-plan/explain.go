@@ -68,7 +68,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	caps := tools.Capabilities{FullText: !*noFullText, APOC: *apoc}
 	// Every tool is explainable, including those off by default.
-	e, err := engine.New(m, engine.Options{
+	e, err := engine.New(ctx, m, engine.Options{
 		Tools:    tools.Options{Aggregations: true, RawCypher: true, Capabilities: &caps},
 		Embedder: engine.EmbedderFunc(nil),
 		State:    func(context.Context) (planner.State, error) { return state, nil },

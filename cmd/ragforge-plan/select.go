@@ -21,7 +21,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 // documentsFromConfigs turns the tools the configs offer with the engine
 // flags (query_entities, semantic_search, explore, ...) into retrieval
 // documents: the catalog serve's search_tools searches with the same flags.
-func documentsFromConfigs(paths []string, ef *engineFlags, cf *capabilityFlags) ([]retrieval.Document, error) {
+func documentsFromConfigs(ctx context.Context, paths []string, ef *engineFlags, cf *capabilityFlags) ([]retrieval.Document, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -33,7 +33,7 @@ func documentsFromConfigs(paths []string, ef *engineFlags, cf *capabilityFlags) 
 	if err != nil {
 		return nil, err
 	}
-	e, err := offlineEngine(m, opts, cf)
+	e, err := offlineEngine(ctx, m, opts, cf)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 
-	docs, err := documentsFromConfigs(configs, ef, cf)
+	docs, err := documentsFromConfigs(ctx, configs, ef, cf)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan select: %v\n", err)
 		return 1

@@ -146,7 +146,7 @@ func loadMCPFixture(t *testing.T) *mcpFixture {
 	}
 	// The catalog `serve` must list: the same engine options, capabilities
 	// detected on the same server.
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tools: tools.Options{Aggregations: true, RawCypher: true}})
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tools: tools.Options{Aggregations: true, RawCypher: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "ragforge-plan tools: %v\n", err)
 		return 2
 	}
-	e, err := offlineEngine(m, opts, cf)
+	e, err := offlineEngine(ctx, m, opts, cf)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan tools: %v\n", err)
 		return 1
@@ -86,7 +86,7 @@ func serverCatalog(ctx context.Context, m *model.Model, conn *connection, ef *en
 	}
 	defer d.Close(context.Background())
 	opts.Driver, opts.Database = d, conn.database
-	e, err := engine.New(m, opts)
+	e, err := engine.New(ctx, m, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan tools: %v\n", err)
 		return nil, 1

@@ -82,7 +82,7 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ragforge-plan vet: %v\n", err)
 		return 2
 	}
-	e, err := offlineEngine(m, opts, cf)
+	e, err := offlineEngine(ctx, m, opts, cf)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan vet: generating tools: %v\n", err)
 		return 1

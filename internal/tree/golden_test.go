@@ -21,7 +21,7 @@ func TestGoldenTreeToolsInEveryFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{})
+	e, err := engine.New(t.Context(), m, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

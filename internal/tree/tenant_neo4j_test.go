@@ -37,7 +37,7 @@ func loadTeamDrive(t *testing.T) *teamDrive {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database()})
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func TestTreeToolsAreListedOnlyWhenAConfigDeclaresATree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := engine.New(m, engine.Options{})
+		e, err := engine.New(t.Context(), m, engine.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestSeveralTreesAddATreeArgumentThatNamesThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(m, engine.Options{})
+	e, err := engine.New(t.Context(), m, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func newEngine(t testing.TB, d neo4j.DriverWithContext) *engine.Engine {
 		t.Fatal(err)
 	}
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: func() time.Time {
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: func() time.Time {
 		clock = clock.Add(time.Second)
 		return clock
 	}})

@@ -19,6 +19,7 @@ import (
 	"github.com/ragforge/ragforge/internal/tokens"
 	"github.com/ragforge/ragforge/mcpserver"
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/tools/format"
 )
@@ -50,7 +51,7 @@ func served(t testing.TB, path string, embed bool, opts tools.Options) *engine.E
 	if embed {
 		o.Embedder = embedder.Offline{}
 	}
-	e, err := engine.New(m, o)
+	e, err := engine.New(t.Context(), m, o)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -132,7 +133,7 @@ func wire(t testing.TB, e *engine.Engine) (toolsList, instructions int) {
 // it in query_entities, so the per-tool budget covers it.
 func TestCatalogBudgets(t *testing.T) {
 	const codeRAG = "../../testdata/configs/valid/code-rag.yaml"
-	cr, err := tools.Generate(load(t, codeRAG), tools.Options{})
+	cr, err := planner.Generate(load(t, codeRAG), tools.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

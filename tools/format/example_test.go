@@ -1,6 +1,7 @@
 package format_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log"
@@ -20,7 +21,7 @@ func ExampleMarshal() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	eng, err := engine.New(m, engine.Options{})
+	eng, err := engine.New(context.Background(), m, engine.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func ExampleRender() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	eng, err := engine.New(m, engine.Options{})
+	eng, err := engine.New(context.Background(), m, engine.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func ExampleListing() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	eng, err := engine.New(m, engine.Options{})
+	eng, err := engine.New(context.Background(), m, engine.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/internal/golden"
 	"github.com/ragforge/ragforge/internal/tokens"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/tools/format"
 )
@@ -34,7 +35,7 @@ func examples(t *testing.T, opts tools.Options) []example {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		c, err := tools.Generate(m, opts)
+		c, err := planner.Generate(m, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -124,7 +125,7 @@ func TestGeminiDeclarationsUseOnlyGeminisSchemaSubset(t *testing.T) {
 
 func TestGeminiKeepsDefaultsAndBoundsInTheDescription(t *testing.T) {
 	ex := examples(t, tools.Options{})[0]
-	fn, err := format.ToGemini(ex.cat.Tool(tools.QueryEntities))
+	fn, err := format.ToGemini(ex.cat.Tool(planner.QueryEntities))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,10 +148,10 @@ func TestGeminiOmitsParametersOfAToolWithoutArguments(t *testing.T) {
 
 func TestOpenAIStrictOnlyWhereTheSchemaAllowsIt(t *testing.T) {
 	c := examples(t, tools.Options{})[0].cat
-	if !format.ToOpenAI(c.Tool(tools.GetEntityByID)).Function.Strict {
+	if !format.ToOpenAI(c.Tool(planner.GetEntityByID)).Function.Strict {
 		t.Error("get_entity_by_id (all properties required, closed, no unsupported keyword) is not strict")
 	}
-	if format.ToOpenAI(c.Tool(tools.QueryEntities)).Function.Strict {
+	if format.ToOpenAI(c.Tool(planner.QueryEntities)).Function.Strict {
 		t.Error("query_entities (optional arguments) is strict")
 	}
 }

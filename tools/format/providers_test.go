@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 	"github.com/ragforge/ragforge/tools/format"
 )
@@ -47,7 +48,7 @@ func TestMCPSchemasResolveWithTheGoSDKsValidator(t *testing.T) {
 	}
 	c := examples(t, tools.Options{})[0].cat // code-rag
 	var s jsonschema.Schema
-	if err := json.Unmarshal(c.Tool(tools.QueryEntities).InputSchema, &s); err != nil {
+	if err := json.Unmarshal(c.Tool(planner.QueryEntities).InputSchema, &s); err != nil {
 		t.Fatal(err)
 	}
 	rs, err := s.Resolve(nil)
@@ -67,7 +68,7 @@ func TestMCPSchemasResolveWithTheGoSDKsValidator(t *testing.T) {
 		if err := rs.Validate(inst); (err == nil) != ok {
 			t.Errorf("%s: jsonschema-go says %v, want valid %v", args, err, ok)
 		}
-		if _, err := c.Parse(tools.QueryEntities, json.RawMessage(args)); ok && err != nil {
+		if _, err := c.Parse(planner.QueryEntities, json.RawMessage(args)); ok && err != nil {
 			t.Errorf("%s: Parse refuses what jsonschema-go accepts: %v", args, err)
 		}
 	}
@@ -83,7 +84,7 @@ func TestOpenAIStrictReadsDefinitions(t *testing.T) {
 	if !strict.Strict || loose.Strict {
 		t.Errorf("strict %v with every property of the definition required, %v without", strict.Strict, loose.Strict)
 	}
-	get := format.ToOpenAI(examples(t, tools.Options{})[0].cat.Tool(tools.GetEntityByID)).Function
+	get := format.ToOpenAI(examples(t, tools.Options{})[0].cat.Tool(planner.GetEntityByID)).Function
 	if !get.Strict || !strings.Contains(string(get.Parameters), `"entity_type":{"type":"string","enum":["Scope","File","Directory","ExternalLibrary","Change"]}`) {
 		t.Errorf("get_entity_by_id (strict %v): %s", get.Strict, get.Parameters)
 	}
@@ -105,7 +106,7 @@ func TestGeminiGetsTheGrammarWithoutReferences(t *testing.T) {
 			}
 		}
 	}
-	fn, err := format.ToGemini(examples(t, tools.Options{})[0].cat.Tool(tools.QueryEntities))
+	fn, err := format.ToGemini(examples(t, tools.Options{})[0].cat.Tool(planner.QueryEntities))
 	if err != nil {
 		t.Fatal(err)
 	}

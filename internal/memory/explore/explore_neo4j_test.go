@@ -154,7 +154,7 @@ func twoTenants() ([]mem, []rel) {
 
 func newEngine(t testing.TB, d neo4j.DriverWithContext, m *model.Model, tn string) *engine.Engine {
 	t.Helper()
-	e, err := engine.New(m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tenant: tn, Embedder: embedder.Offline{},
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tenant: tn, Embedder: embedder.Offline{},
 		Now: func() time.Time { return clock }, Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)

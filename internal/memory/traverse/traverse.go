@@ -88,7 +88,7 @@ func New(m *model.Model, opts Options) []tools.CustomTool {
 	}
 	t := &tool{m: m, opts: opts}
 	return []tools.CustomTool{{
-		Name: Name, Category: Category, Description: t.describe(), InputSchema: schema(),
+		Name: Name, Category: Category, Description: t.describe(), InputSchema: schema(), StatementArg: "/cypher",
 		Handler: t.handle, ReadOnly: true,
 		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 	}}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -29,7 +30,7 @@ func TestNewOffersTraverseOnlyForATenantScopedModel(t *testing.T) {
 	// An entity the graph schema leaves out (query_entities disabled):
 	// the relationship types are listed here.
 	m := testModel()
-	m.Entities[1].ExposedTools = map[string]model.ToolControl{tools.QueryEntities: {Enabled: false}}
+	m.Entities[1].ExposedTools = map[string]model.ToolControl{planner.QueryEntities: {Enabled: false}}
 	if d := traverse.New(m, traverse.Options{})[0].Description; !strings.Contains(d, "Labels: Person, Concept") || !strings.Contains(d, "KNOWS (Person→Person)") {
 		t.Errorf("the description does not list the relationship types:\n%s", d)
 	}

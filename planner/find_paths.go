@@ -1,12 +1,118 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
+
+// FindPaths finds the shortest paths between two entities.
+const FindPaths = "find_paths"
+
+func init() {
+	register(declaration[FindPathsArgs]{
+		Kind: tools.Kind{Name: FindPaths, Category: tools.CategoryGraph, Rank: 40, Offered: withRelationships, Generate: generateFindPaths,
+			CapNote: func(n int) string {
+				return fmt.Sprintf("the search stopped after reaching %d entities from the two ends without finding a path, so they may still be connected; follow fewer relationship_types or set direction to outgoing or incoming", n)
+			}},
+		check: checkFindPaths,
+		plan:  (*Planner).findPaths,
+	})
+}
+
+// FindPathsArgs are find_paths' arguments: the shortest paths between two
+// entities given by their unique ids.
+type FindPathsArgs struct {
+	FromEntityType string `json:"from_entity_type"`
+	FromID         any    `json:"from_id"`
+	ToEntityType   string `json:"to_entity_type"`
+	ToID           any    `json:"to_id"`
+	// RelationshipTypes are the types a path may use (all when empty).
+	RelationshipTypes []string `json:"relationship_types"`
+	// Direction is both (default), outgoing or incoming, seen from the
+	// first entity.
+	Direction string `json:"direction"`
+	// MaxLength bounds the number of relationships of a path.
+	MaxLength int `json:"max_length"`
+	// All returns every shortest path, not just one.
+	All   bool `json:"all"`
+	Limit int  `json:"limit"`
+}
+
+// generateFindPaths writes find_paths when the model has relationships.
+func generateFindPaths(g *tools.Generator) *tools.Generated {
+	if len(g.RelationshipTypes()) == 0 {
+		return nil
+	}
+	var offers []*tools.EntityOffer
+	for _, e := range g.Model().Entities {
+		if len(g.TypesOf(e.Name)) == 0 || e.Field(e.UniqueField) == nil {
+			continue
+		}
+		offers = append(offers, &tools.EntityOffer{Entity: e, Fields: []*tools.FieldOffer{{Field: e.Field(e.UniqueField)}}})
+	}
+	if len(offers) == 0 {
+		return nil
+	}
+	l := g.Limits()
+	var b strings.Builder
+	b.WriteString("Find the shortest path (all: every shortest one, up to limit) between two entities given by unique id, over relationship_types (default all), at most max_length long; direction both ignores stored arrows, outgoing follows them from the first entity, incoming goes against them. A path lists its nodes (entity_type, id, properties) and relationships (type, from/to ids, properties); none found: no rows.\n")
+	b.WriteString(g.RelationshipsRef())
+	in := tools.Object(
+		tools.Prop{Name: "from_entity_type", Schema: &tools.Schema{Type: "string", Enum: tools.OfferEntities(offers)}},
+		tools.Prop{Name: "from_id", Schema: &tools.Schema{Types: []string{"string", "number"}}},
+		tools.Prop{Name: "to_entity_type", Schema: &tools.Schema{Type: "string", Enum: tools.OfferEntities(offers)}},
+		tools.Prop{Name: "to_id", Schema: &tools.Schema{Types: []string{"string", "number"}}},
+		tools.Prop{Name: "relationship_types", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string"}, MinItems: tools.Count(1), UniqueItems: true}},
+		tools.Prop{Name: "direction", Schema: &tools.Schema{Type: "string", Enum: []string{string(model.Both), string(model.Outgoing), string(model.Incoming)}, Default: string(model.Both)}},
+		tools.Prop{Name: "max_length", Schema: &tools.Schema{Type: "integer", Default: min(tools.DefaultPathLength, l.MaxPathLength), Maximum: tools.Num(float64(l.MaxPathLength))}},
+		tools.Prop{Name: "all", Schema: &tools.Schema{Type: "boolean"}},
+		g.LimitProp(),
+	).Require("from_entity_type", "from_id", "to_entity_type", "to_id")
+	return &tools.Generated{Description: strings.TrimSpace(b.String()), Input: in, Offers: offers}
+}
+
+// checkFindPaths checks find_paths' arguments, filling the defaults.
+func checkFindPaths(ck *tools.Checker, a *FindPathsArgs) {
+	a.Limit = ck.Limit(a.Limit)
+	if a.Direction == "" {
+		a.Direction = string(model.Both)
+	}
+	if a.MaxLength == 0 {
+		a.MaxLength = min(tools.DefaultPathLength, ck.Limits().MaxPathLength)
+	}
+	all := ck.RelationshipTypes()
+	if len(a.RelationshipTypes) == 0 {
+		a.RelationshipTypes = all
+	}
+	for i, t := range a.RelationshipTypes {
+		if !slices.Contains(all, t) {
+			ck.Choose(tools.Pointer("relationship_types", i), all, "%q is not a relationship type", t)
+		}
+	}
+	for _, end := range []struct {
+		entity, at string
+		id         *any
+	}{{a.FromEntityType, "/from", &a.FromID}, {a.ToEntityType, "/to", &a.ToID}} {
+		o := ck.Entity(end.entity, end.at+"_entity_type")
+		if o == nil {
+			continue
+		}
+		f := o.Fields[0].Field
+		if f.Type.Kind() != model.Number {
+			if _, ok := (*end.id).(string); !ok {
+				ck.Add(end.at+"_id", "%s.%s is a %s; give it as a string", o.Entity.Name, f.Name, f.Type)
+				continue
+			}
+		}
+		if v, ok := ck.Value(f, *end.id, end.at+"_id"); ok {
+			*end.id = v
+		}
+	}
+}
 
 // findPaths plans find_paths: the two entities by their unique ids, then
 // shortestPath (or allShortestPaths) between them over the chosen
@@ -18,8 +124,8 @@ import (
 // properties) and its length. The start and end are different entities;
 // the same entity twice gives no path. When the search stopped at
 // Limits.MaxExpanded before the ends met, the rows say so (ColCapped).
-func (p *Planner) findPaths(a *tools.FindPathsArgs, state State) (*Statement, error) {
-	const tool = tools.FindPaths
+func (p *Planner) findPaths(a *FindPathsArgs, state State) (*Statement, error) {
+	const tool = FindPaths
 	from, err := p.entity(tool, a.FromEntityType, "/from_entity_type")
 	if err != nil {
 		return nil, err

@@ -1,0 +1,346 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// AggregateEntities computes COUNT, AVG, SUM, MIN or MAX, optionally per group.
+const AggregateEntities = "aggregate_entities"
+
+func init() {
+	register(declaration[AggregateEntitiesArgs]{
+		Kind:  tools.Kind{Name: AggregateEntities, Category: tools.CategoryAnalytics, Rank: 120, Offered: func(o tools.Options) bool { return o.Aggregations }, Generate: generateAggregateEntities},
+		check: checkAggregate,
+		plan:  (*Planner).aggregateEntities,
+	})
+}
+
+// AggregateEntitiesArgs are aggregate_entities' arguments. The groups come
+// from GroupBy (a field of the entity) or tools.Over.GroupBy (a property of
+// the relationship), at most one of them; a datetime one may be cut into
+// Bucket. tools.Having keeps the groups whose value passes it; Offset and
+// Limit page the groups, largest value first.
+type AggregateEntitiesArgs struct {
+	EntityType string            `json:"entity_type"`
+	Operation  string            `json:"operation"`
+	Field      string            `json:"field"`
+	GroupBy    string            `json:"group_by"`
+	Bucket     string            `json:"bucket"`
+	Conditions []tools.Condition `json:"conditions"`
+	// Over, when set, aggregates Field of the related entities it names
+	// (each counted once per group) instead of the entities themselves.
+	Over   *tools.Over   `json:"over"`
+	Having *tools.Having `json:"having"`
+	Limit  int           `json:"limit"`
+	Offset int           `json:"offset"`
+}
+
+// generateAggregateEntities writes the tool that computes COUNT, AVG, SUM,
+// MIN, MAX, optionally per group: a field's values, a datetime field's
+// buckets, or a property of the relationship over follows.
+func generateAggregateEntities(g *tools.Generator) *tools.Generated {
+	var offers []*tools.EntityOffer
+	for _, o := range g.QueryOffers() {
+		if !tools.Enabled(o.Entity, AggregateEntities) {
+			continue
+		}
+		offers = append(offers, o)
+	}
+	if len(offers) == 0 {
+		return nil
+	}
+	l := g.Limits()
+	var b strings.Builder
+	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
+	props := []tools.Prop{
+		tools.EntityTypeProp(tools.OfferEntities(offers)),
+		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: tools.Operations}},
+		tools.FieldProp("field"),
+		tools.FieldProp("group_by"),
+		{Name: "bucket", Schema: &tools.Schema{Type: "string", Enum: tools.Buckets}},
+		tools.Prop{Name: "conditions", Schema: tools.Ref(tools.ConditionsDef)},
+	}
+	if len(g.RelationshipTypes()) > 0 {
+		b.WriteString(" over {via, direction, entity, conditions, relationship_conditions}, as in a relationship test, aggregates the entities related to the matching ones instead, each counted once per group (field is then a stored field of over.entity; e.g. AVG of Movie.released over the movies a Person acted in); over.group_by groups by a property of that relationship instead of group_by.")
+		over := tools.Object(append(g.RelatedProps(), tools.FieldProp("group_by"))...).Require("via")
+		props = append(props, tools.Prop{Name: "over", Schema: over})
+	}
+	having := tools.Object(
+		tools.Prop{Name: "operator", Schema: &tools.Schema{Type: "string", Enum: tools.HavingOperators}},
+		tools.Prop{Name: "value", Schema: &tools.Schema{Type: "number"}},
+	).Require("operator", "value")
+	props = append(props, tools.Prop{Name: "having", Schema: having}, g.LimitUpTo(l.MaxGroups), g.OffsetProp())
+	in := tools.Object(props...).Require("entity_type", "operation")
+	in.Defs = g.ConditionDefs()
+	return &tools.Generated{Description: b.String(), Input: in, Offers: offers}
+}
+
+// checkAggregate checks decoded arguments and fills their defaults.
+func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
+	a.Limit = ck.Limit(a.Limit)
+	o := ck.Entity(a.EntityType, "/entity_type")
+	if o == nil {
+		return
+	}
+	ck.Conditions(o, a.Conditions, "conditions")
+	// group is the field whose values form the groups, and at its path.
+	var group *tools.FieldOffer
+	var groups *tools.EntityOffer
+	at := "/group_by"
+	if a.GroupBy != "" {
+		if group = o.Field(a.GroupBy); group == nil {
+			ck.Choose(at, o.FieldNames(), "%q is not a field of %s", a.GroupBy, o.Entity.Name)
+		}
+		groups = o
+	}
+	if a.Over != nil {
+		if !ck.Related(o.Entity.Name, &a.Over.Related, "/over") {
+			return
+		}
+		if g := a.Over.GroupBy; g != "" {
+			ro := ck.RelationshipOffer(o.Entity.Name, a.Over.Via)
+			switch {
+			case a.GroupBy != "":
+				ck.Add("/over/group_by", "give group_by (a field of %s) or over.group_by (a property of %s), not both", o.Entity.Name, a.Over.Via)
+				return
+			case ro.Field(g) == nil:
+				ck.Choose("/over/group_by", ro.FieldNames(), "%q is not a property of %s", g, a.Over.Via)
+				return
+			}
+			group, groups, at = ro.Field(g), ro, "/over/group_by"
+		}
+	}
+	checkGroups(ck, a, group, groups, at)
+	if a.Over != nil {
+		if a.Over.Entity == "" {
+			if a.Field != "" || a.Operation != "COUNT" {
+				ck.Add("/over/entity", "aggregating a field of related entities needs their entity type")
+			}
+			return
+		}
+		if o = ck.RelatedOffer(a.Over.Entity, "/over/entity"); o == nil {
+			return
+		}
+	}
+	if a.Operation == "COUNT" {
+		if a.Field != "" && o.Field(a.Field) == nil {
+			ck.Choose("/field", o.FieldNames(), "%q is not a field of %s", a.Field, o.Entity.Name)
+		}
+		return
+	}
+	kinds := []model.Type{model.Number}
+	if a.Operation == "MIN" || a.Operation == "MAX" {
+		kinds = append(kinds, model.Datetime)
+	}
+	var valid []string
+	for _, f := range o.Fields {
+		if slices.Contains(kinds, f.Field.Type.Kind()) {
+			valid = append(valid, f.Field.Name)
+		}
+	}
+	if a.Field == "" {
+		ck.Choose("/field", valid, "%s needs a field", a.Operation)
+		return
+	}
+	if !slices.Contains(valid, a.Field) {
+		ck.Choose("/field", valid, "%s cannot aggregate %q of %s", a.Operation, a.Field, o.Entity.Name)
+		return
+	}
+	if f := o.Field(a.Field); a.Having != nil && f != nil && f.Field.Type.Kind() == model.Datetime {
+		ck.Add("/having", "having compares a number; %s of datetime field %s is a datetime", a.Operation, a.Field)
+	}
+}
+
+// aggregateEntities plans aggregate_entities: the conditions as in
+// query_entities, then one aggregate, per group when the call groups
+// (groups with the largest value first, null groups included, paged by
+// offset and limit). The aggregated field's nulls are skipped, as
+// Cypher's aggregates do; COUNT without a field counts entities.
+//
+//	MATCH (n:L) WHERE <conditions>
+//	[WITH n, …, <instant of the group field> AS instant]       bucket
+//	[MATCH (n)-[r0:T]->(m0) WHERE <over's conditions>           over
+//	 [WITH m0, <instant of r0's property> AS instant]           bucket of over.group_by
+//	 WITH DISTINCT <group> AS `group`, m0]
+//	WITH <group> AS `group`, fn(arg) AS `value`
+//	[WHERE `value` <op> $having]
+//	RETURN `group`, `value` ORDER BY `value` DESC, `group` SKIP $offset LIMIT $limit
+//
+// The group is a field of the entity (group_by), a property of over's
+// relationship (over.group_by), or either cut into a datetime bucket.
+func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Statement, error) {
+	const tool = AggregateEntities
+	e, err := p.entity(tool, a.EntityType, "/entity_type")
+	if err != nil {
+		return nil, err
+	}
+	fn, ok := aggregates[a.Operation]
+	if !ok {
+		return nil, unplannable(tool, "operation", a.Operation)
+	}
+	b, err := p.newBuilder(tool, e, state)
+	if err != nil {
+		return nil, err
+	}
+	var ps preds
+	if err := b.conditions(a.Conditions, "conditions", &ps); err != nil {
+		return nil, err
+	}
+	var need []fieldRef
+	arg := "n"
+	var over *hop
+	fieldScope := b.mainScope()
+	if a.Over != nil {
+		if over, err = b.related(b.mainScope(), a.Over.Related, "/over", 0); err != nil {
+			return nil, err
+		}
+		arg = over.m
+		if over.entity != nil {
+			fieldScope = scope{v: over.m, e: over.entity, name: over.entity.Name}
+		}
+	}
+	if a.Field != "" {
+		r, err := fieldScope.field(b, a.Field, "/field")
+		if err != nil {
+			return nil, err
+		}
+		k := r.f.Type.Kind()
+		if r.node == "" {
+			b.use(r, UseAggregate)
+			need = append(need, r)
+		}
+		arg = b.expr(r)
+		if k == model.Datetime && r.f.StoredAs == model.ISOString {
+			arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
+		}
+	}
+	var group *fieldRef
+	if a.GroupBy != "" {
+		r, err := b.field(a.GroupBy, "/group_by")
+		if err != nil {
+			return nil, err
+		}
+		b.use(r, UseGroup)
+		need = append(need, r)
+		group = &r
+	}
+	var bucket func(instant, unit string) string
+	if a.Bucket != "" {
+		if bucket, err = p.bucket(b, a.Bucket); err != nil {
+			return nil, err
+		}
+	}
+	b.match(ps.stored)
+	if err := b.ensure(ps.refs...); err != nil {
+		return nil, err
+	}
+	b.filterScope(ps.computed)
+	if err := b.ensure(need...); err != nil {
+		return nil, err
+	}
+	groupExpr := ""
+	if group != nil {
+		groupExpr = b.expr(*group)
+		if bucket != nil {
+			if groupExpr, err = b.instant(b.carried(), *group, "/group_by", bucket); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if over != nil {
+		// Each related entity counts once per group, however many of the
+		// matching entities (or parallel relationships) lead to it.
+		b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
+		if a.Over.GroupBy != "" {
+			if group != nil {
+				return nil, unplannable(tool, "group_by with over.group_by", a.Over.GroupBy)
+			}
+			rs := scope{v: over.r, rel: relFields(p.m, a.Over.Via), name: a.Over.Via}
+			r, err := rs.field(b, a.Over.GroupBy, "/over/group_by")
+			if err != nil {
+				return nil, err
+			}
+			group = &r
+			groupExpr = b.expr(r)
+			if bucket != nil {
+				if groupExpr, err = b.instant(over.m, r, "/over/group_by", bucket); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if group != nil {
+			b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, over.m)
+			groupExpr = "`group`"
+		} else {
+			b.line("WITH DISTINCT %s", over.m)
+		}
+	}
+	if group == nil {
+		if a.Bucket != "" || a.Having != nil {
+			return nil, unplannable(tool, "bucket or having without a group", a.Bucket)
+		}
+		b.line("RETURN %s(%s) AS `value`", fn, arg)
+		return b.statement(Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1})
+	}
+	if groupExpr != "`group`" {
+		groupExpr += " AS `group`"
+	}
+	b.line("WITH %s, %s(%s) AS `value`", groupExpr, fn, arg)
+	if h := a.Having; h != nil {
+		op, ok := condOps[h.Operator]
+		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
+			return nil, unplannable(tool, "having operator", h.Operator)
+		}
+		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
+	}
+	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
+	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
+	// group is a string, number or bool: ordering by it breaks ties stably.
+	b.line("RETURN `group`, `value`\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", b.named("offset", int64(offset)), b.named("limit", int64(limit)))
+	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
+	if z := zoneName(p.loc); bucket != nil && z != "+00:00" {
+		shape.Notes = []string{"datetime buckets are in zone " + zoneLabel(p.loc)}
+	}
+	return b.statement(shape)
+}
+
+// checkGroups checks what shapes the groups of an aggregate: bucket (a
+// datetime group field, at pointer at, of offer groups), having and
+// offset, which all need groups. group is nil when the call has none (or
+// names an unknown field, already reported).
+func checkGroups(ck *tools.Checker, a *AggregateEntitiesArgs, group *tools.FieldOffer, groups *tools.EntityOffer, at string) {
+	grouped := a.GroupBy != "" || a.Over != nil && a.Over.GroupBy != ""
+	if a.Bucket != "" {
+		var datetimes []string
+		if groups != nil {
+			for _, f := range groups.Fields {
+				if f.Field.Type.Kind() == model.Datetime {
+					datetimes = append(datetimes, f.Field.Name)
+				}
+			}
+		}
+		switch {
+		case !slices.Contains(tools.Buckets, a.Bucket):
+			ck.Choose("/bucket", tools.Buckets, "%q is not a bucket", a.Bucket)
+		case !grouped:
+			ck.Add("/bucket", "bucket cuts the datetime values of group_by (or over.group_by) into %s; give one", strings.Join(tools.Buckets, ", "))
+		case group != nil && group.Field.Type.Kind() != model.Datetime:
+			ck.Choose(at, datetimes, "bucket applies to a datetime field; %s is a %s field", group.Field.Name, group.Field.Type)
+		}
+	}
+	if a.Having != nil {
+		switch {
+		case !slices.Contains(tools.HavingOperators, a.Having.Operator):
+			ck.Choose("/having/operator", tools.HavingOperators, "unknown having operator %q", a.Having.Operator)
+		case !grouped:
+			ck.Add("/having", "having keeps the groups whose value passes it; give group_by (without groups there is one value)")
+		}
+	}
+	if a.Offset > 0 && !grouped {
+		ck.Add("/offset", "offset pages groups; give group_by (without groups there is one value)")
+	}
+}

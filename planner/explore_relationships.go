@@ -1,0 +1,322 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// ExploreRelationships follows relationship types from start entities.
+const ExploreRelationships = "explore_relationships"
+
+func init() {
+	register(declaration[ExploreRelationshipsArgs]{
+		Kind: tools.Kind{Name: ExploreRelationships, Category: tools.CategoryGraph, Rank: 30, Offered: withRelationships, Generate: generateExploreRelationships,
+			Rewrite: relationshipTypeFirst, CapNote: exploreCapNote},
+		check: checkExplore,
+		plan:  (*Planner).exploreRelationships,
+	})
+}
+
+// relationshipTypeFirst adds relationship_type, the older form of one
+// type, first to relationship_types, so the schema checks the list
+// (checkExplore does the same on the decoded arguments).
+func relationshipTypeFirst(args map[string]any) {
+	typ, ok := args["relationship_type"]
+	if !ok {
+		return
+	}
+	types, _ := args["relationship_types"].([]any)
+	if !slices.Contains(types, typ) {
+		args["relationship_types"] = append([]any{typ}, types...)
+	}
+	delete(args, "relationship_type")
+}
+
+// exploreCapNote is the note of a traversal stopped at n entities, naming
+// the arguments that make it smaller.
+func exploreCapNote(n int) string {
+	return fmt.Sprintf("the traversal stopped after reaching %d entities, nearest first, so entities farther away are missing; add start_conditions, lower depth or follow fewer relationship_types", n)
+}
+
+// ExploreRelationshipsArgs are explore_relationships' arguments.
+type ExploreRelationshipsArgs struct {
+	StartEntityType  string            `json:"start_entity_type"`
+	StartConditions  []tools.Condition `json:"start_conditions"`
+	RelationshipType string            `json:"relationship_type"`
+	// RelationshipTypes are followed together with RelationshipType; after
+	// Parse RelationshipTypes holds them all and RelationshipType the first.
+	RelationshipTypes []string `json:"relationship_types"`
+	// Direction is outgoing, incoming or both, seen from the start entity.
+	Direction string `json:"direction"`
+	// TargetEntityType is "" for any target.
+	TargetEntityType string `json:"target_entity_type"`
+	// TargetConditions and OrderBy apply to the targets; they need
+	// TargetEntityType (or a single reachable target type).
+	TargetConditions []tools.Condition `json:"target_conditions"`
+	OrderBy          tools.OrderByList `json:"order_by"`
+	Depth            int               `json:"depth"`
+	Limit            int               `json:"limit"`
+	Offset           int               `json:"offset"`
+}
+
+// generateExploreRelationships writes the tool that follows relationship
+// types from start entities.
+func generateExploreRelationships(g *tools.Generator) *tools.Generated {
+	if len(g.RelationshipTypes()) == 0 {
+		return nil
+	}
+	var starts []*tools.EntityOffer
+	for _, o := range g.QueryOffers() {
+		if !tools.Enabled(o.Entity, ExploreRelationships) {
+			continue
+		}
+		if len(g.TypesOf(o.Entity.Name)) > 0 {
+			starts = append(starts, o)
+		}
+	}
+	if len(starts) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("Follow relationship_types from the start entities (start_entity_type, start_conditions: e.g. its id field = an id) up to depth hops, direction seen from the start (outgoing: along the stored arrow). Each connected entity comes once per start, at its shortest depth, with from_id, depth and path (relationship types and properties). Conditions are field tests (query_entities); target_conditions and order_by (default: nearest first) read target_entity_type's stored fields (needed when several types are reachable).\n")
+	b.WriteString(g.RelationshipsRef())
+
+	targets := g.Connected()
+	l := g.Limits()
+	in := tools.Object(
+		tools.Prop{Name: "start_entity_type", Schema: &tools.Schema{Type: "string", Enum: tools.OfferEntities(starts)}},
+		tools.ConditionsProp("start_conditions", tools.TestDef),
+		tools.Prop{Name: "relationship_types", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string", Enum: g.RelationshipTypes()}, MinItems: tools.Count(1), UniqueItems: true}},
+		tools.Prop{Name: "direction", Schema: &tools.Schema{Type: "string", Enum: tools.Directions, Default: tools.Directions[0]}},
+		tools.Prop{Name: "target_entity_type", Schema: &tools.Schema{Type: "string", Enum: targets}},
+		tools.ConditionsProp("target_conditions", tools.TestDef),
+		tools.OrderByProp(),
+		tools.Prop{Name: "depth", Schema: &tools.Schema{Type: "integer", Default: tools.DefaultDepth, Maximum: tools.Num(float64(l.MaxDepth))}},
+		g.LimitProp(),
+		g.OffsetProp(),
+	).Require("start_entity_type")
+	in.Defs = tools.TestDefs()
+	return &tools.Generated{Description: strings.TrimSpace(b.String()), Input: in, Offers: starts}
+}
+
+// checkExplore checks decoded arguments and fills their defaults.
+func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
+	a.Limit = ck.Limit(a.Limit)
+	if a.Depth == 0 {
+		a.Depth = tools.DefaultDepth
+	}
+	if a.Direction == "" {
+		a.Direction = string(model.Outgoing)
+	}
+	o := ck.Entity(a.StartEntityType, "/start_entity_type")
+	if o == nil {
+		return
+	}
+	ck.Conditions(o, a.StartConditions, "start_conditions")
+	types := a.RelationshipTypes
+	if a.RelationshipType != "" && !slices.Contains(types, a.RelationshipType) {
+		types = append([]string{a.RelationshipType}, types...)
+	}
+	if len(types) == 0 {
+		ck.Choose("/relationship_types", ck.TypesOf(o.Entity.Name), "give relationship_type or relationship_types")
+		return
+	}
+	all := ck.RelationshipTypes()
+	for i, t := range a.RelationshipTypes {
+		if !slices.Contains(all, t) {
+			ck.Choose(tools.Pointer("relationship_types", i), all, "%q is not a relationship type", t)
+			return
+		}
+	}
+	a.RelationshipTypes, a.RelationshipType = types, types[0]
+	var dirs, targets []string
+	for _, t := range types {
+		for _, h := range ck.Hops(o.Entity.Name, t) {
+			if !slices.Contains(dirs, string(h.Direction)) {
+				dirs = append(dirs, string(h.Direction))
+			}
+			if string(h.Direction) == a.Direction && !slices.Contains(targets, h.Target) {
+				targets = append(targets, h.Target)
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		ck.Choose("/relationship_type", ck.TypesOf(o.Entity.Name), "%s has no %s relationship", o.Entity.Name, strings.Join(types, " or "))
+		return
+	}
+	if len(targets) == 0 {
+		ck.Choose("/direction", dirs, "%s has no %s %s relationship", o.Entity.Name, a.Direction, strings.Join(types, " or "))
+		return
+	}
+	targets = ck.Reachable(targets, types, a.Direction, a.Depth)
+	if a.TargetEntityType != "" && !slices.Contains(targets, a.TargetEntityType) {
+		ck.Choose("/target_entity_type", targets, "%s --[%s]-- (%s) never reaches %s", o.Entity.Name, strings.Join(types, "|"), a.Direction, a.TargetEntityType)
+		return
+	}
+	if len(a.TargetConditions) == 0 && len(a.OrderBy) == 0 {
+		return
+	}
+	target := a.TargetEntityType
+	if target == "" && len(targets) == 1 {
+		target = targets[0]
+	}
+	if target == "" {
+		ck.Choose("/target_entity_type", targets, "target_conditions and order_by need target_entity_type")
+		return
+	}
+	a.TargetEntityType = target
+	to := ck.RelatedOffer(target, "/target_entity_type")
+	if to == nil {
+		return
+	}
+	ck.Conditions(to, a.TargetConditions, "target_conditions")
+	ck.OrderBy(to, a.OrderBy)
+}
+
+// exploreRelationships plans explore_relationships: the start entities
+// (filtered like query_entities), then the entities connected to them by
+// the relationship types within depth hops, each once per start at its
+// shortest depth (parallel relationships never repeat a target), filtered
+// by the target conditions; nearest first unless order_by sorts them by
+// their fields. Rows carry the start's id (from_id), the depth, the path
+// (type and properties of each relationship of one shortest path, from
+// the start) and, at depth 1, the properties of that relationship.
+//
+// The search is breadth-first (see traversal): each level expands the
+// nodes the previous one reached for the first time, so its work is the
+// relationships of those nodes, never the paths to them. It reaches at
+// most Limits.MaxExpanded entities from at most as many starts (the first
+// by id); a level that would reach more, or read more relationships than
+// its bound, is the last, and the rows say so (ColCapped).
+func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State) (*Statement, error) {
+	const tool = ExploreRelationships
+	e, err := p.entity(tool, a.StartEntityType, "/start_entity_type")
+	if err != nil {
+		return nil, err
+	}
+	dir := a.Direction
+	arrow, ok := arrows[dir]
+	if !ok {
+		return nil, unplannable(tool, "direction", dir)
+	}
+	depth := clamp(a.Depth, tools.DefaultDepth, p.limits.MaxDepth)
+	// Parse put every asked type in RelationshipTypes; each is still looked
+	// up, since it becomes a relationship type in the statement.
+	all := relationshipTypesOf(p.m)
+	types := a.RelationshipTypes
+	for i, t := range types {
+		if !slices.Contains(all, t) {
+			return nil, tools.Fail(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
+		}
+	}
+	reach := p.rels.Reachable(e.Name, types, dir, depth)
+	if a.TargetEntityType != "" {
+		if !slices.Contains(reach, a.TargetEntityType) {
+			return nil, tools.Fail(tool, "/target_entity_type", reach, "%s --[%s]-- (%s) never reaches %q", e.Name, strings.Join(types, "|"), dir, a.TargetEntityType)
+		}
+		reach = []string{a.TargetEntityType}
+	}
+	b, err := p.newBuilder(tool, e, state)
+	if err != nil {
+		return nil, err
+	}
+	var ps preds
+	if err := b.conditions(a.StartConditions, "start_conditions", &ps); err != nil {
+		return nil, err
+	}
+	b.match(ps.stored)
+	if err := b.ensure(ps.refs...); err != nil {
+		return nil, err
+	}
+	b.filterScope(ps.computed)
+
+	labels := make([]string, len(reach))
+	ids := make([]string, len(reach))
+	projs := make([]string, len(reach))
+	for i, name := range reach {
+		te := p.m.Entity(name)
+		labels[i] = "t:" + b.q(name)
+		ids[i] = "WHEN t:" + b.q(name) + " THEN " + b.prop("t", te.UniqueField)
+		var fs []*model.Field
+		for _, f := range te.Fields {
+			if f.Name != te.UniqueField && !p.tenantField(f.Name) {
+				fs = append(fs, f)
+			}
+		}
+		projs[i] = "WHEN t:" + b.q(name) + " THEN " + b.projection("t", fs)
+	}
+	idExpr := "CASE " + strings.Join(ids, " ") + " END"
+	if len(reach) == 1 {
+		idExpr = b.prop("t", p.m.Entity(reach[0]).UniqueField)
+	}
+	// Target conditions and sort keys read stored fields of the one
+	// target type.
+	var tconds []string
+	var sorts []order
+	if len(reach) == 1 {
+		ts := scope{v: "t", e: p.m.Entity(reach[0]), name: reach[0]}
+		if tconds, _, err = b.tests(ts, a.TargetConditions, "/target_conditions", -1); err != nil {
+			return nil, err
+		}
+		for i, k := range a.OrderBy {
+			r, err := ts.field(b, k.Field, "/order_by/"+itoa(i)+"/field")
+			if err != nil {
+				return nil, err
+			}
+			x := b.expr(r)
+			sorts = append(sorts, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC"})
+		}
+	}
+	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
+	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
+
+	// The starts (at most max_expanded, first by id), then one level per
+	// hop: found gathers the entries reached, each with its depth.
+	key := func(s, x string) string { return "elementId(" + s + ") + '>' + elementId(" + x + ")" }
+	tr := b.traversal(types, key)
+	expanded, followed := tr.limits()
+	b.line("WITH n\nORDER BY %s\nLIMIT %s + 1", b.idOrder(), expanded)
+	b.line("WITH collect(n) AS starts\nWITH size(starts) > %s AS capped, [s IN starts[..%s] | {s: s, x: s, rels: []}] AS frontier", expanded, expanded)
+	b.line("WITH capped, frontier, [f IN frontier | %s] AS seen, [] AS found", key("f.s", "f.x"))
+	for d := 1; d <= depth; d++ {
+		next, read := tr.level("frontier", "seen", []string{"frontier", "seen"}, arrow)
+		// A level cut short ends the traversal: a node it left out could
+		// be reached by the next level, at more than its shortest depth.
+		b.line("WITH capped, seen, found, %s, %s > %s OR size(found) + size(%s) > %s AS cut", next, read, followed, next, expanded)
+		found := "found + [f IN " + next + "[.." + expanded + " - size(found)] | f {.*, depth: " + itoa(d) + "}] AS found"
+		if d < depth {
+			b.line("WITH capped OR cut AS capped, CASE WHEN cut THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, %s", next, next, key("f.s", "f.x"), found)
+		} else {
+			b.line("WITH capped OR cut AS capped, %s", found)
+		}
+	}
+
+	// The targets: filtered, sorted, paged, then projected. Each (start,
+	// target) pair is there once; grouping on it gives rows that no
+	// longer hold the traversal's lists, which Neo4j would otherwise count
+	// against the transaction's memory once per row the sort keeps. The
+	// page is a slice of the sorted list, and one more entry, which every
+	// filter keeps, carries capped through to the end even when no
+	// target is left.
+	b.line("UNWIND found + [{capped: capped}] AS f\nWITH f.s AS n, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
+	keep := "(" + strings.Join(labels, " OR ") + ")"
+	if len(tconds) > 0 {
+		keep = "(" + joinAnd(append([]string{keep}, tconds...)) + ")"
+	}
+	b.line("WHERE flag IS NOT NULL OR %s", keep)
+	b.line("WITH n, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
+	b.line("WITH n, t, rels, depth, flag, %s AS tid", idExpr)
+	orders := append(sorts, order{expr: "depth"}, b.idOrder(), order{expr: "tid"})
+	b.line("ORDER BY %s\nWITH max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {n: n, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
+	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
+	b.line("WITH capped, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "capped"))
+	b.line("WITH capped, row, row.n AS n, row.t AS t, head(row.rels) AS r")
+	step := "{type: type(x), properties: " + b.relProjection("x", types) + "}"
+	b.line("RETURN %s AS from_id, row.tid AS %s, labels(t) AS %s, CASE %s END AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, CASE WHEN row.depth = 1 THEN %s END AS relationship, [x IN row.rels | %s] AS path, capped AS %s",
+		b.prop("n", e.UniqueField), ColID, ColLabels, strings.Join(projs, " "), ColProperties, ColComputed, b.relProjection("r", types), step, ColCapped)
+	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped})
+}
