@@ -40,7 +40,7 @@ type Tracking struct {
 // Quoted are a Tracking's identifiers escaped for Cypher.
 type Quoted struct {
 	Label, Rel, Tenant string
-	Fields         model.ChangeFields
+	Fields             model.ChangeFields
 }
 
 // New returns the tracking of m, or nil when m tracks no changes. The
