@@ -193,7 +193,9 @@ func (h *historian) changeFilter(tool string, w window, typ, kind, tn string) (s
 	if kind != "" && !slices.Contains(change.Kinds, kind) {
 		return "", nil, tools.Fail(tool, "/kind", change.Kinds, "%s is not a kind of change", kind)
 	}
-	from, to, _, err := w.bounds(tool, h.opts.Now())
+	// Windows are UTC, as the Changes' times are (a Go zone such as Local
+	// has no name Neo4j knows).
+	from, to, _, err := w.bounds(tool, h.opts.Now().UTC())
 	if err != nil {
 		return "", nil, err
 	}
@@ -205,10 +207,10 @@ func (h *historian) changeFilter(tool string, w window, typ, kind, tn string) (s
 	conds := []string{"c." + f.EntityType + " IN $types"}
 	params := map[string]any{"types": types, tenant.Param: tn}
 	if !from.IsZero() {
-		conds, params["from"] = append(conds, "c."+f.Timestamp+" >= $from"), from
+		conds, params["from"] = append(conds, "c."+f.Timestamp+" >= $from"), from.UTC()
 	}
 	if !to.IsZero() {
-		conds, params["to"] = append(conds, "c."+f.Timestamp+" < $to"), to
+		conds, params["to"] = append(conds, "c."+f.Timestamp+" < $to"), to.UTC()
 	}
 	if kind != "" {
 		conds, params["kind"] = append(conds, "c."+f.Kind+" = $kind"), kind
