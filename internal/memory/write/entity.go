@@ -12,9 +12,9 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
-	"github.com/ragforge/ragforge/internal/history/change"
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
+	"github.com/ragforge/ragforge/internal/history/change"
 	"github.com/ragforge/ragforge/materialize"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
