@@ -26,7 +26,44 @@ type rawConfig struct {
 		UpdatedAt       string `json:"updated_at"`
 		CreatedAt       string `json:"created_at"`
 	} `json:"provenance"`
-	Explore *rawExplore `json:"explore"`
+	Explore        *rawExplore        `json:"explore"`
+	ChangeTracking *rawChangeTracking `json:"change_tracking"`
+}
+
+type rawChangeTracking struct {
+	Entities []string `json:"entities"`
+	Change   struct {
+		Label        string            `json:"label"`
+		Relationship string            `json:"relationship"`
+		Fields       map[string]string `json:"fields"`
+	} `json:"change"`
+	MaxDiffBytes int `json:"max_diff_bytes"`
+	Git          *struct {
+		File struct {
+			Entity string `json:"entity"`
+			Path   string `json:"path"`
+		} `json:"file"`
+		Scope *struct {
+			Entity    string `json:"entity"`
+			File      string `json:"file"`
+			StartLine string `json:"start_line"`
+			EndLine   string `json:"end_line"`
+		} `json:"scope"`
+	} `json:"git"`
+}
+
+// decodeChangeTracking builds the model's change tracking from the
+// validated block, which the schema's defaults have completed.
+func decodeChangeTracking(r *rawChangeTracking, pos model.Pos) *model.ChangeTracking {
+	ct := &model.ChangeTracking{Entities: r.Entities, Label: r.Change.Label, Relationship: r.Change.Relationship, MaxDiffBytes: r.MaxDiffBytes, Pos: pos}
+	ct.Fields = model.ChangeFieldsOf(r.Change.Fields)
+	if g := r.Git; g != nil {
+		ct.Git = &model.GitImport{FileEntity: g.File.Entity, FilePath: g.File.Path}
+		if s := g.Scope; s != nil {
+			ct.Git.ScopeEntity, ct.Git.ScopeFile, ct.Git.ScopeStart, ct.Git.ScopeEnd = s.Entity, s.File, s.StartLine, s.EndLine
+		}
+	}
+	return ct
 }
 
 type rawExplore struct {
@@ -198,6 +235,9 @@ func decode(v, data cue.Value) (*model.Model, error) {
 			ex.OwnerEntity, ex.OwnerField = x.Owner.Entity, x.Owner.Field
 		}
 		m.Explore = ex
+	}
+	if ct := raw.ChangeTracking; ct != nil {
+		m.ChangeTracking = decodeChangeTracking(ct, posAt(data, "change_tracking"))
 	}
 	// Profiles keep the config's order, which a map would lose.
 	if ps := v.LookupPath(cue.ParsePath("profiles")); ps.Exists() {

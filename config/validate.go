@@ -238,6 +238,10 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 		}
 		cfg["explore"] = ex
 	}
+	if c := m.ChangeTracking; c != nil {
+		pos["change_tracking"] = c.Pos
+		cfg["change_tracking"] = encodeChangeTracking(c)
+	}
 	if len(m.Profiles) > 0 {
 		profiles := map[string]any{}
 		for _, p := range m.Profiles {
@@ -259,6 +263,30 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 		cfg["trees"] = trees
 	}
 	return cfg, pos
+}
+
+// encodeChangeTracking writes a change_tracking block; names left empty
+// keep the schema's defaults.
+func encodeChangeTracking(c *model.ChangeTracking) map[string]any {
+	fields := map[string]any{}
+	for _, r := range c.Fields.Roles() {
+		setString(fields, r[0], r[1])
+	}
+	change := map[string]any{"fields": fields}
+	setString(change, "label", c.Label)
+	setString(change, "relationship", c.Relationship)
+	out := map[string]any{"entities": append([]string{}, c.Entities...), "change": change}
+	if c.MaxDiffBytes != 0 {
+		out["max_diff_bytes"] = c.MaxDiffBytes
+	}
+	if g := c.Git; g != nil {
+		git := map[string]any{"file": map[string]any{"entity": g.FileEntity, "path": g.FilePath}}
+		if g.ScopeEntity != "" {
+			git["scope"] = map[string]any{"entity": g.ScopeEntity, "file": g.ScopeFile, "start_line": g.ScopeStart, "end_line": g.ScopeEnd}
+		}
+		out["git"] = git
+	}
+	return out
 }
 
 // encodeField writes a field (or the shared part of a computed field or a

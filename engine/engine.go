@@ -14,6 +14,7 @@ import (
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
+	"github.com/ragforge/ragforge/internal/history/historytools"
 	"github.com/ragforge/ragforge/internal/memory/explore"
 	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/internal/memory/write"
@@ -192,6 +193,14 @@ func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 	// explore), which reads in its own read transaction.
 	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now})
 	topts.CustomTools = append(append(append(append(trees.Tools(), writes.Tools()...), traversal...), explores...), opts.Tools.CustomTools...)
+	if opts.Tools.History {
+		// A change_tracking block's history tools (package historytools).
+		histories, err := historytools.New(m, historytools.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Now: opts.Now})
+		if err != nil {
+			return nil, err
+		}
+		topts.CustomTools = append(topts.CustomTools, histories...)
+	}
 	cat, err := planner.Generate(m, topts)
 	if err != nil {
 		return nil, err

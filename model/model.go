@@ -28,6 +28,9 @@ type Model struct {
 	Provenance *Provenance
 	// Explore, when set, adds the explore tool.
 	Explore *Explore
+	// ChangeTracking, when set, records changes of the tracked entities
+	// and adds the change-history tools.
+	ChangeTracking *ChangeTracking
 	// Profiles are the named tool sets, in config order.
 	Profiles []*Profile
 }

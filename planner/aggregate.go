@@ -42,6 +42,18 @@ var bucketLabels = map[string]func(t string) string{
 	tools.BucketYear:    func(t string) string { return "toString(" + t + ".year)" },
 }
 
+// BucketLabel is the Cypher expression of a bucket's label for the
+// temporal expression t, read in t's own zone; ok is false for a bucket
+// tools.Buckets does not list. The change-history statistics share the
+// aggregate buckets' labels through it.
+func BucketLabel(bucket, t string) (expr string, ok bool) {
+	label, ok := bucketLabels[bucket]
+	if !ok {
+		return "", false
+	}
+	return label(t), true
+}
+
 const weekdays = "['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']"
 
 // bucket returns the renderer of a bucket's label from an instant in

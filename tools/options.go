@@ -21,6 +21,10 @@ type Options struct {
 	// enum_filter_search, distance_search) and fulltext_search; agents then
 	// filter with query_entities alone.
 	NoSpecialized bool
+	// History adds the change-history tools of a config's
+	// change_tracking block (package historytools); off by default so a
+	// catalog pays for them only when asked (ragforge-plan --history).
+	History bool
 	// Aggregations adds aggregate_entities (off by default: aggregates scan
 	// whole labels).
 	Aggregations bool

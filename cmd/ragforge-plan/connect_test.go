@@ -13,7 +13,7 @@ import (
 // the connection flags.
 var connectingCommands = [][]string{
 	{"call"}, {"plan"}, {"materialize"}, {"materialize", "apply"}, {"stats", "export"}, {"vet"},
-	{"serve"}, {"schema", "apply"}, {"init"}, {"diagram", "render"}, {"fixture", "load"},
+	{"serve"}, {"schema", "apply"}, {"init"}, {"diagram", "render"}, {"fixture", "load"}, {"history", "import"},
 }
 
 func TestHelpOfEveryConnectingCommandNeverShowsThePassword(t *testing.T) {

@@ -14,7 +14,8 @@ import (
 )
 
 // engineFlags choose what an engine offers — its tools (--profile,
-// --raw-cypher, --no-aggregations, --no-specialized, --no-relationships),
+// --raw-cypher, --no-aggregations, --no-specialized, --no-relationships,
+// --history),
 // the embedder, the tenant — and are the one place that decides the
 // default tools of every command. tools, vet, select, call and serve
 // register them and build their engine options with
@@ -22,8 +23,8 @@ import (
 // they are listed, offline or on a server (README, "Which tools an agent
 // sees").
 type engineFlags struct {
-	profile                                             *string
-	raw, noAggregations, noSpecialized, noRelationships *bool
+	profile                                                      *string
+	raw, noAggregations, noSpecialized, noRelationships, history *bool
 	// tenant is nil for the commands that list tools without running
 	// them (vet, select): the tenant changes no tool.
 	tenant *string
@@ -39,6 +40,7 @@ func addEngineFlags(fs *flag.FlagSet, tenantHelp string) *engineFlags {
 		noAggregations:  fs.Bool("no-aggregations", false, "leave out aggregate_entities"),
 		noSpecialized:   fs.Bool("no-specialized", false, "leave out the specialized search tools and fulltext_search"),
 		noRelationships: fs.Bool("no-relationships", false, "leave out explore_relationships and find_paths"),
+		history:         fs.Bool("history", false, "offer the change-history tools of the config's change_tracking block"),
 		embed:           addEmbedderFlags(fs),
 	}
 	if tenantHelp != "" {
@@ -62,7 +64,7 @@ func (f *engineFlags) options(m *model.Model, timeout time.Duration) (engine.Opt
 		// and "on average" questions with it, and the tool reads within the
 		// call's deadline like every other.
 		Tools: tools.Options{Aggregations: !*f.noAggregations, RawCypher: *f.raw,
-			NoSpecialized: *f.noSpecialized, NoRelationships: *f.noRelationships},
+			NoSpecialized: *f.noSpecialized, NoRelationships: *f.noRelationships, History: *f.history},
 	}
 	if f.tenant != nil {
 		o.Tenant = *f.tenant

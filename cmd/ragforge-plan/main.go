@@ -31,6 +31,7 @@ var commands = map[string]command{
 	"fixture":        {runFixture, "load a Go source tree into Neo4j as a code graph"},
 	"plan":           {runPlan, "print how each computed field is evaluated, and whether usage says to materialize it, with the reason"},
 	"materialize":    {runMaterialize, "plan, apply, check and drop stored (materialized) computed fields on Neo4j"},
+	"history":        {runHistory, "load a git repository's history into the graph as Changes of its files and scopes"},
 	"stats":          {runStats, "export or import the usage counts that drive materialization, as JSON"},
 	"diagram":        {runDiagram, "draw a saved tree diagram (create_diagram) as SVG or an HTML page"},
 	"schema":         {runSchema, "create the indexes and constraints a config declares, idempotently, and wait until they are online"},

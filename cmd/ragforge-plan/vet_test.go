@@ -25,7 +25,7 @@ func TestVetSummarizesAValidConfig(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"ok: 5 entities, 21 fields, 5 computed fields, 12 relationships;", "query_entities", "semantic_search", "aggregate_entities"} {
+	for _, want := range []string{"ok: 5 entities, 27 fields, 5 computed fields, 13 relationships;", "query_entities", "semantic_search", "aggregate_entities"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary %q lacks %q", out, want)
 		}

@@ -98,6 +98,13 @@ func Declared(m *model.Model) []Item {
 				Dimensions: v.Dimensions, Similarity: v.Similarity, Pos: v.Pos})
 		}
 	}
+	if ct := m.ChangeTracking; ct != nil {
+		// A Change is found by its key (an import's rerun) and read by
+		// time; a declared Change entity may declare the same items.
+		c := ct.Resolved()
+		constraints = append(constraints, Item{Kind: Uniqueness, Name: name("unique", c.Label, c.Fields.Key), LabelOrType: c.Label, Properties: []string{c.Fields.Key}, Pos: c.Pos})
+		indexes = append(indexes, Item{Kind: RangeIndex, Name: name("idx", c.Label, c.Fields.Timestamp), LabelOrType: c.Label, Properties: []string{c.Fields.Timestamp}, Pos: c.Pos})
+	}
 	return dedupe(append(constraints, indexes...))
 }
 

@@ -7,12 +7,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
+	"github.com/ragforge/ragforge/internal/history/change"
 	"github.com/ragforge/ragforge/materialize"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
@@ -281,7 +283,7 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 		params["all"], params["mutable"], params["created"] = wr.values, mutable, created
 	} else {
 		q = "MATCH (n:" + label + " {" + keyProp + ": $key, " + tenantProp + ": $tenant})\n" +
-			"WITH n, true AS existed, {} AS before\n" +
+			"WITH n, true AS existed, n " + projection(e) + " AS before\n" +
 			"SET n += $mutable, n += $set\n" +
 			"RETURN existed, before"
 		params["mutable"] = mutable
@@ -303,6 +305,9 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 		if err := recompute(ctx, tx, w.m, w.opts.Computed, e, wr.key); err != nil {
 			return nil, err
 		}
+		if err := w.recordChange(ctx, tx, e, create && existed != true, wr, before, mutable, now); err != nil {
+			return nil, err
+		}
 		return entityMessage(e, create, wr, existed == true, before), nil
 	})
 	if err != nil {
@@ -311,18 +316,39 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 	return out, nil
 }
 
-// projection is the map projection of e's immutable fields (what a create
-// that finds its node compares with), its names escaped.
+// projection is the map projection of e's stored fields, its names
+// escaped: the values before a write, which a create that finds its node
+// compares immutable fields with and a recorded Change keeps as the old
+// values.
 func projection(e *model.Entity) string {
 	var items []string
 	for _, f := range e.Fields {
-		if immutable(e, f.Name) {
-			if q, err := ident.Quote(f.Name); err == nil {
-				items = append(items, "."+q)
-			}
+		if q, err := ident.Quote(f.Name); err == nil {
+			items = append(items, "."+q)
 		}
 	}
 	return "{" + strings.Join(items, ", ") + "}"
+}
+
+// recordChange records the write as a Change of a tracked entity, in the
+// write's transaction (package change): what the write set — every value
+// when it made the node, else the mutable ones — against before. A write
+// that changed nothing records nothing.
+func (w *Writer) recordChange(ctx context.Context, tx neo4j.ManagedTransaction, e *model.Entity, made bool, wr entityWrite, before any, mutable map[string]any, now time.Time) error {
+	if w.changes == nil || !w.m.ChangeTracking.Tracks(e.Name) {
+		return nil
+	}
+	set := mutable
+	if made {
+		set = wr.values
+	}
+	old, _ := before.(map[string]any)
+	props := w.changes.Properties(change.Write{Entity: e, Key: wr.key, Create: made, Old: old, New: set,
+		Source: wr.prov.Source, Confidence: wr.prov.Confidence})
+	if props == nil {
+		return nil
+	}
+	return w.changes.Record(ctx, tx, e, wr.key, wr.tenant, now, props)
 }
 
 // recompute stores again the written node's materialized computed fields,

@@ -10,6 +10,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
+	"github.com/ragforge/ragforge/internal/history/change"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
@@ -56,6 +57,9 @@ type Options struct {
 type Writer struct {
 	m    *model.Model
 	opts Options
+	// changes records the writes of tracked entities (nil when the model
+	// tracks none).
+	changes *change.Tracking
 }
 
 // New returns the writer of m's writable entities and relationship types.
@@ -66,7 +70,10 @@ func New(m *model.Model, opts Options) *Writer {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Writer{m: m, opts: opts}
+	// The model is validated, so its names escape; a name that did not
+	// would leave changes unrecorded rather than refuse every write.
+	changes, _ := change.New(m)
+	return &Writer{m: m, opts: opts, changes: changes}
 }
 
 // CreateToolName is the create tool of an entity: create_ and the entity's

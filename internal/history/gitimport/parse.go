@@ -1,0 +1,213 @@
+package gitimport
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ragforge/ragforge/internal/history/change"
+)
+
+// commitMarker starts the header line of each commit in the log format
+// the import asks for: a NUL cannot start a line of a text diff.
+const commitMarker = "\x00C\t"
+
+// logFormat is git log's --format: the marker, hash, committer time,
+// author and subject, tab-separated (the subject last, so a tab in it
+// stays in it).
+const logFormat = "--format=%x00C%x09%H%x09%cI%x09%an%x09%s"
+
+// Commit is one commit as the log tells it.
+type Commit struct {
+	Hash, Author, Subject string
+	// Time is the committer time: when the change entered the history.
+	Time  time.Time
+	Files []*FileDiff
+}
+
+// FileDiff is one file's part of a commit.
+type FileDiff struct {
+	// Path is the file's path after the commit (before it, when the commit
+	// deletes it), relative to the directory the log was read in.
+	Path string
+	Kind string
+	// Added and Removed count the diff's lines, all of them even when the
+	// text is cut.
+	Added, Removed int
+	Binary         bool
+	Hunks          []*Hunk
+	// size is the bytes kept of the hunks' text so far.
+	size int
+}
+
+// Hunk is one hunk of a file's diff.
+type Hunk struct {
+	// text is the hunk, header included, cut at the file's byte cap.
+	text strings.Builder
+	// Adds are the new-side line numbers of the added lines; Dels the
+	// new-side line before which each removed line was.
+	Adds, Dels []int
+}
+
+// Diff is the file's unified diff, cut at max bytes.
+func (f *FileDiff) Diff(max int) string {
+	var b strings.Builder
+	for _, h := range f.Hunks {
+		b.WriteString(h.Text())
+	}
+	return change.Cut(b.String(), max)
+}
+
+// Text is the hunk, header included, as far as the file's cap kept it.
+func (h *Hunk) Text() string { return h.text.String() }
+
+// reader parses git log -p output commit by commit.
+type reader struct {
+	r *bufio.Reader
+	// max caps the text kept per file.
+	max int
+	// next is a commit header line read ahead, "" at the start.
+	next string
+	line int
+}
+
+func newReader(r io.Reader, max int) *reader {
+	return &reader{r: bufio.NewReaderSize(r, 1<<16), max: max}
+}
+
+// readLine returns the next line without its newline; io.EOF at the end.
+func (p *reader) readLine() (string, error) {
+	s, err := p.r.ReadString('\n')
+	if err == io.EOF && s != "" {
+		err = nil
+	}
+	p.line++
+	return strings.TrimSuffix(s, "\n"), err
+}
+
+// Next returns the next commit, or io.EOF after the last.
+func (p *reader) Next() (*Commit, error) {
+	header := p.next
+	for header == "" {
+		s, err := p.readLine()
+		if err != nil {
+			return nil, err
+		}
+		if strings.HasPrefix(s, commitMarker) {
+			header = s
+		}
+	}
+	p.next = ""
+	parts := strings.SplitN(strings.TrimPrefix(header, commitMarker), "\t", 4)
+	if len(parts) != 4 {
+		return nil, fmt.Errorf("git log line %d: a commit header without hash, time, author and subject: %q", p.line, header)
+	}
+	at, err := time.Parse(time.RFC3339, parts[1])
+	if err != nil {
+		return nil, fmt.Errorf("git log line %d: commit %s: %w", p.line, parts[0], err)
+	}
+	c := &Commit{Hash: parts[0], Time: at.UTC(), Author: parts[2], Subject: parts[3]}
+	var f *FileDiff
+	var h *Hunk
+	newLine := 0
+	for {
+		s, err := p.readLine()
+		if err == io.EOF {
+			return c, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case strings.HasPrefix(s, commitMarker):
+			p.next = s
+			return c, nil
+		case strings.HasPrefix(s, "diff --git "):
+			f, h = &FileDiff{Kind: change.Updated}, nil
+			c.Files = append(c.Files, f)
+		case f == nil:
+			// The blank line between the header and the first diff.
+		case h == nil && strings.HasPrefix(s, "new file mode"):
+			f.Kind = change.Created
+		case h == nil && strings.HasPrefix(s, "deleted file mode"):
+			f.Kind = change.Deleted
+		case h == nil && strings.HasPrefix(s, "--- "):
+			if p := diffPath(s[4:]); p != "" {
+				f.Path = p
+			}
+		case h == nil && strings.HasPrefix(s, "+++ "):
+			if p := diffPath(s[4:]); p != "" {
+				f.Path = p
+			}
+		case h == nil && strings.HasPrefix(s, "Binary files "):
+			f.Binary = true
+		case strings.HasPrefix(s, "@@ "):
+			h = &Hunk{}
+			f.Hunks = append(f.Hunks, h)
+			if newLine, err = hunkStart(s); err != nil {
+				return nil, fmt.Errorf("git log line %d: %w", p.line, err)
+			}
+			p.keep(f, h, s)
+		case h != nil && strings.HasPrefix(s, "+"):
+			f.Added++
+			h.Adds = append(h.Adds, newLine)
+			newLine++
+			p.keep(f, h, s)
+		case h != nil && strings.HasPrefix(s, "-"):
+			f.Removed++
+			h.Dels = append(h.Dels, newLine)
+			p.keep(f, h, s)
+		case h != nil && strings.HasPrefix(s, " "):
+			newLine++
+			p.keep(f, h, s)
+		case h != nil:
+			// "\ No newline at end of file".
+			p.keep(f, h, s)
+		}
+	}
+}
+
+// keep adds a line to the hunk's text while the file's text is under the
+// cap.
+func (p *reader) keep(f *FileDiff, h *Hunk, s string) {
+	if f.size+len(s)+1 > p.max {
+		return
+	}
+	f.size += len(s) + 1
+	h.text.WriteString(s)
+	h.text.WriteByte('\n')
+}
+
+// diffPath reads the path of a ---/+++ line: "" for /dev/null, else the
+// path without its a/ or b/ prefix, unquoted when git quoted it.
+func diffPath(s string) string {
+	if s == "/dev/null" {
+		return ""
+	}
+	if strings.HasPrefix(s, `"`) {
+		if u, err := strconv.Unquote(s); err == nil {
+			s = u
+		}
+	}
+	if len(s) > 2 && (strings.HasPrefix(s, "a/") || strings.HasPrefix(s, "b/")) {
+		return s[2:]
+	}
+	return s
+}
+
+// hunkStart reads the new side's first line from "@@ -a,b +c,d @@".
+func hunkStart(s string) (int, error) {
+	fields := strings.Fields(s)
+	if len(fields) < 3 || !strings.HasPrefix(fields[2], "+") {
+		return 0, fmt.Errorf("a hunk header without the new side's lines: %q", s)
+	}
+	start, _, _ := strings.Cut(fields[2][1:], ",")
+	n, err := strconv.Atoi(start)
+	if err != nil {
+		return 0, fmt.Errorf("hunk header %q: %w", s, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,121 @@
+package historytools
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// Statistics is get_change_statistics' name.
+const Statistics = "get_change_statistics"
+
+type statisticsArgs struct {
+	window
+	EntityType string `json:"entity_type"`
+	Bucket     string `json:"bucket"`
+}
+
+// Tally counts changes and their lines.
+type Tally struct {
+	Changes      int64 `json:"changes"`
+	LinesAdded   int64 `json:"lines_added"`
+	LinesRemoved int64 `json:"lines_removed"`
+}
+
+func (t *Tally) add(o Tally) {
+	t.Changes, t.LinesAdded, t.LinesRemoved = t.Changes+o.Changes, t.LinesAdded+o.LinesAdded, t.LinesRemoved+o.LinesRemoved
+}
+
+// BucketTally is a time bucket's tally.
+type BucketTally struct {
+	Bucket string `json:"bucket"`
+	Tally
+}
+
+// StatisticsResult is the tallies of a window.
+type StatisticsResult struct {
+	From         string           `json:"from,omitempty"`
+	To           string           `json:"to,omitempty"`
+	Total        Tally            `json:"total"`
+	ByKind       map[string]Tally `json:"by_kind"`
+	ByEntityType map[string]Tally `json:"by_entity_type"`
+	Buckets      []BucketTally    `json:"buckets,omitempty"`
+	Notes        []string         `json:"notes,omitempty"`
+}
+
+func (h *historian) statistics() tools.CustomTool {
+	props := windowProps(map[string]any{"entity_type": h.entityTypeProp(),
+		"bucket": map[string]any{"type": "string", "enum": tools.Buckets, "description": "also tally per time bucket (UTC)"}})
+	return tool(h, Statistics,
+		"Change statistics in a window (all time without one): changes and lines added and removed in total, by kind, by entity type, and per time bucket when asked.",
+		map[string]any{"properties": props},
+		func(ctx context.Context, tn string, a statisticsArgs) (any, error) {
+			match, params, err := h.changeFilter(Statistics, a.window, a.EntityType, "", tn)
+			if err != nil {
+				return nil, err
+			}
+			f := h.t.Q.Fields
+			bucket := "null"
+			if a.Bucket != "" {
+				var ok bool
+				// The label comes from the planner's fixed table, never the agent's text.
+				if bucket, ok = planner.BucketLabel(a.Bucket, "c."+f.Timestamp); !ok {
+					return nil, tools.Fail(Statistics, "/bucket", tools.Buckets, "%s is not a bucket", a.Bucket)
+				}
+			}
+			q := match + "RETURN c." + f.Kind + " AS kind, c." + f.EntityType + " AS type, " + bucket + " AS bucket, count(c) AS changes, " +
+				"sum(coalesce(c." + f.LinesAdded + ", 0)) AS added, sum(coalesce(c." + f.LinesRemoved + ", 0)) AS removed"
+			out, err := h.read(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+				recs, err := rows(ctx, tx, q, params)
+				if err != nil {
+					return nil, err
+				}
+				r := StatisticsResult{ByKind: map[string]Tally{}, ByEntityType: map[string]Tally{}}
+				if from, ok := params["from"]; ok {
+					r.From = timeOf(from)
+				}
+				if to, ok := params["to"]; ok {
+					r.To = timeOf(to)
+				}
+				buckets := map[string]*Tally{}
+				for _, rec := range recs {
+					v := rec.AsMap()
+					t := Tally{Changes: v["changes"].(int64), LinesAdded: v["added"].(int64), LinesRemoved: v["removed"].(int64)}
+					r.Total.add(t)
+					for _, g := range []struct {
+						m map[string]Tally
+						k any
+					}{{r.ByKind, v["kind"]}, {r.ByEntityType, v["type"]}} {
+						k := fmt.Sprint(g.k)
+						sum := g.m[k]
+						sum.add(t)
+						g.m[k] = sum
+					}
+					if b, ok := v["bucket"].(string); ok {
+						if buckets[b] == nil {
+							buckets[b] = &Tally{}
+						}
+						buckets[b].add(t)
+					}
+				}
+				if a.Bucket != "" {
+					r.Buckets = []BucketTally{}
+					for b, t := range buckets {
+						r.Buckets = append(r.Buckets, BucketTally{Bucket: b, Tally: *t})
+					}
+					sort.Slice(r.Buckets, func(i, j int) bool { return r.Buckets[i].Bucket < r.Buckets[j].Bucket })
+					if len(r.Buckets) > MaxBuckets {
+						r.Notes = append(r.Notes, fmt.Sprintf("showing the first %d of %d buckets; narrow the window or use a wider bucket", MaxBuckets, len(r.Buckets)))
+						r.Buckets = r.Buckets[:MaxBuckets]
+					}
+				}
+				return r, nil
+			})
+			return out, err
+		})
+}

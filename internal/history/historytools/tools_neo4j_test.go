@@ -1,0 +1,253 @@
+package historytools_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/history/change"
+	"github.com/ragforge/ragforge/internal/history/gitimport"
+	"github.com/ragforge/ragforge/internal/history/historytest"
+	"github.com/ragforge/ragforge/internal/history/historytools"
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/tenant"
+	"github.com/ragforge/ragforge/tools"
+)
+
+// now is the clock of the tests: a week after the last commit.
+var now = time.Date(2026, 2, 10, 12, 0, 0, 0, time.UTC)
+
+// imported loads the test repository's tree and history and returns an
+// engine offering the history tools, with the Changes Go expects.
+func imported(t *testing.T) (*engine.Engine, []historytest.Change) {
+	t.Helper()
+	d := neo4jtest.Open(t)
+	dir, commits := historytest.Build(t)
+	g := historytest.Load(t, d, dir)
+	m, err := config.Load("../../../testdata/configs/valid/code-rag.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gitimport.Import(context.Background(), d, m, dir, gitimport.Options{Database: neo4jtest.Database()}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: func() time.Time { return now },
+		Tools: tools.Options{History: true, Capabilities: &tools.Capabilities{FullText: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, historytest.Expected(g, commits, change.Unified)
+}
+
+// call runs a tool and returns its result as JSON-decoded into out.
+func call(t *testing.T, e *engine.Engine, ctx context.Context, name string, args map[string]any, out any) error {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	res, err := e.Execute(ctx, engine.Call{Name: name, Arguments: raw})
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(res.Custom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return json.Unmarshal(b, out)
+}
+
+func mustCall(t *testing.T, e *engine.Engine, name string, args map[string]any, out any) {
+	t.Helper()
+	if err := call(t, e, context.Background(), name, args, out); err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+}
+
+func TestEntityHistoryListsTheChangesOfOneEntityNewestFirst(t *testing.T) {
+	e, want := imported(t)
+	var got historytools.EntityHistoryResult
+	mustCall(t, e, historytools.EntityHistory, map[string]any{"entity_type": "File", "key": "a.go", "limit": 2, "include_diff": true}, &got)
+	var mine []historytest.Change
+	for _, c := range want {
+		if c.Entity == "File" && c.Key == "a.go" {
+			mine = append(mine, c)
+		}
+	}
+	sort.Slice(mine, func(i, j int) bool { return mine[i].Commit.Time.After(mine[j].Commit.Time) })
+	if got.Total != int64(len(mine)) || len(got.Changes) != 2 || len(got.Notes) != 1 {
+		t.Fatalf("history %+v, want 2 of %d changes and a note", got, len(mine))
+	}
+	for i, c := range got.Changes {
+		w := mine[i]
+		if c.Commit != w.Commit.Hash || c.Kind != w.Kind || c.LinesAdded != int64(w.Added) || c.LinesRemoved != int64(w.Removed) || c.Author != w.Commit.Author || c.Message != w.Commit.Subject || c.Diff == "" {
+			t.Errorf("change %d: %+v, want %+v", i, c, w)
+		}
+	}
+	err := call(t, e, context.Background(), historytools.EntityHistory, map[string]any{"entity_type": "File", "key": "nope.go"}, &got)
+	var ce *tools.CallError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Error(), `no File has path "nope.go"`) {
+		t.Errorf("unknown file: %v", err)
+	}
+}
+
+// modified is what Go computes for the entities changed in [from, to).
+func modified(want []historytest.Change, from, to time.Time) map[string]historytools.Modified {
+	out := map[string]historytools.Modified{}
+	for _, c := range want {
+		if c.Commit.Time.Before(from) || !c.Commit.Time.Before(to) {
+			continue
+		}
+		k := c.Entity + " " + c.Key
+		m := out[k]
+		m.EntityType, m.Key = c.Entity, c.Key
+		m.Changes++
+		m.LinesAdded += int64(c.Added)
+		m.LinesRemoved += int64(c.Removed)
+		if last := c.Commit.Time.Format(time.RFC3339Nano); last > m.LastModified {
+			m.LastModified = last
+		}
+		out[k] = m
+	}
+	return out
+}
+
+func TestRecentlyAndMostModifiedAgreeWithTheCommits(t *testing.T) {
+	e, want := imported(t)
+	// last_month is January 2026: commits 1 and 2.
+	var recent historytools.ModifiedResult
+	mustCall(t, e, historytools.RecentlyModified, map[string]any{"relative_period": "last_month"}, &recent)
+	exp := modified(want, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
+	var expList []historytools.Modified
+	for _, m := range exp {
+		expList = append(expList, m)
+	}
+	sort.Slice(expList, func(i, j int) bool {
+		a, b := expList[i], expList[j]
+		if a.LastModified != b.LastModified {
+			return a.LastModified > b.LastModified
+		}
+		return a.EntityType+" "+a.Key < b.EntityType+" "+b.Key
+	})
+	if diff := cmp.Diff(expList, recent.Entities); diff != "" {
+		t.Errorf("recently modified in last_month (-go +tool):\n%s", diff)
+	}
+	var most historytools.ModifiedResult
+	mustCall(t, e, historytools.MostModified, map[string]any{"order_by": "churn", "limit": 1, "entity_type": "Scope"}, &most)
+	all := modified(want, time.Time{}, now)
+	var best historytools.Modified
+	for _, m := range all {
+		if m.EntityType == "Scope" && (m.LinesAdded+m.LinesRemoved > best.LinesAdded+best.LinesRemoved ||
+			m.LinesAdded+m.LinesRemoved == best.LinesAdded+best.LinesRemoved && m.Changes > best.Changes) {
+			best = m
+		}
+	}
+	if len(most.Entities) != 1 || most.Entities[0] != best || len(most.Notes) == 0 {
+		t.Errorf("most churned scope %+v, want %+v and a note of the cut", most, best)
+	}
+}
+
+func TestStatisticsTallyByKindTypeAndMonth(t *testing.T) {
+	e, want := imported(t)
+	var got historytools.StatisticsResult
+	mustCall(t, e, historytools.Statistics, map[string]any{"bucket": "month", "since": "2026-01-01"}, &got)
+	exp := historytools.StatisticsResult{From: "2026-01-01T00:00:00Z", ByKind: map[string]historytools.Tally{}, ByEntityType: map[string]historytools.Tally{}}
+	buckets := map[string]historytools.Tally{}
+	add := func(m map[string]historytools.Tally, k string, c historytest.Change) {
+		t := m[k]
+		t.Changes++
+		t.LinesAdded += int64(c.Added)
+		t.LinesRemoved += int64(c.Removed)
+		m[k] = t
+	}
+	for _, c := range want {
+		exp.Total.Changes++
+		exp.Total.LinesAdded += int64(c.Added)
+		exp.Total.LinesRemoved += int64(c.Removed)
+		add(exp.ByKind, c.Kind, c)
+		add(exp.ByEntityType, c.Entity, c)
+		add(buckets, c.Commit.Time.Format("2006-01"), c)
+	}
+	for b, tl := range buckets {
+		exp.Buckets = append(exp.Buckets, historytools.BucketTally{Bucket: b, Tally: tl})
+	}
+	sort.Slice(exp.Buckets, func(i, j int) bool { return exp.Buckets[i].Bucket < exp.Buckets[j].Bucket })
+	if diff := cmp.Diff(exp, got); diff != "" {
+		t.Errorf("statistics (-go +tool):\n%s", diff)
+	}
+}
+
+func TestCompareVersionsJoinsTheDiffsBetweenTwoChanges(t *testing.T) {
+	e, want := imported(t)
+	var hist historytools.EntityHistoryResult
+	mustCall(t, e, historytools.EntityHistory, map[string]any{"entity_type": "File", "key": "a.go"}, &hist)
+	oldest, newest := hist.Changes[len(hist.Changes)-1], hist.Changes[0]
+	var got historytools.CompareResult
+	mustCall(t, e, historytools.CompareVersions, map[string]any{"entity_type": "File", "key": "a.go", "from_change": oldest.ID, "to_change": newest.ID}, &got)
+	added, removed := 0, 0
+	for _, c := range want {
+		if c.Entity == "File" && c.Key == "a.go" && c.Commit.Hash != oldest.Commit {
+			added, removed = added+c.Added, removed+c.Removed
+		}
+	}
+	if len(got.Changes) != len(hist.Changes)-1 || got.LinesAdded != added || got.LinesRemoved != removed ||
+		!strings.Contains(got.Diff, "+\treturn 22") || !strings.Contains(got.Diff, "+\treturn 11") {
+		t.Errorf("compare %+v, want %d changes +%d -%d with both diffs", got, len(hist.Changes)-1, added, removed)
+	}
+}
+
+// TestWrittenVersionsCompareFieldByFieldInTheTenant: memory-graph's
+// writes record Changes; compare_entity_versions folds them into each
+// field's first and last value with a diff, and bob sees none of alice's.
+func TestWrittenVersionsCompareFieldByFieldInTheTenant(t *testing.T) {
+	d := neo4jtest.Open(t)
+	m, err := config.Load("../../../testdata/configs/valid/memory-graph.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := now
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: func() time.Time { return clock },
+		Tools: tools.Options{History: true, Capabilities: &tools.Capabilities{FullText: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := tenant.With(context.Background(), "alice")
+	var w struct {
+		EntityKey string `json:"entity_key"`
+	}
+	if err := call(t, e, alice, "create_concept", map[string]any{"name": "chess", "notes": "a\nb\n"}, &w); err != nil {
+		t.Fatal(err)
+	}
+	clock = now.Add(time.Hour)
+	if err := call(t, e, alice, "update_concept", map[string]any{"entity_key": w.EntityKey, "notes": "a\nc\n"}, &w); err != nil {
+		t.Fatal(err)
+	}
+	var got historytools.CompareResult
+	if err := call(t, e, alice, historytools.CompareVersions, map[string]any{"entity_type": "Concept", "key": w.EntityKey}, &got); err != nil {
+		t.Fatal(err)
+	}
+	wantDiff, a, r := change.Unified("notes", "", "a\nc\n")
+	if len(got.Changes) != 2 || got.Fields["notes"].Before != nil || got.Fields["notes"].After != "a\nc\n" || got.Fields["notes"].Diff != wantDiff {
+		t.Errorf("compare %+v", got)
+	}
+	if got.LinesAdded < a || got.LinesRemoved != r {
+		t.Errorf("lines +%d -%d, want at least +%d -%d", got.LinesAdded, got.LinesRemoved, a, r)
+	}
+	var stats historytools.StatisticsResult
+	if err := call(t, e, tenant.With(context.Background(), "bob"), historytools.Statistics, map[string]any{}, &stats); err != nil {
+		t.Fatal(err)
+	}
+	if stats.Total.Changes != 0 {
+		t.Errorf("bob sees %d of alice's changes", stats.Total.Changes)
+	}
+	err = call(t, e, tenant.With(context.Background(), "bob"), historytools.EntityHistory, map[string]any{"entity_type": "Concept", "key": w.EntityKey}, &got)
+	var ce *tools.CallError
+	if !errors.As(err, &ce) {
+		t.Errorf("bob reading alice's concept: %v, want not found", err)
+	}
+}
