@@ -28,6 +28,8 @@ type Model struct {
 	Provenance *Provenance
 	// Explore, when set, adds the explore tool.
 	Explore *Explore
+	// Analytics, when set, adds the graph analytics tools.
+	Analytics *Analytics
 	// Profiles are the named tool sets, in config order.
 	Profiles []*Profile
 }
