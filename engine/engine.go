@@ -13,6 +13,7 @@ import (
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/embedder"
+	"github.com/ragforge/ragforge/internal/analytics"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/memory/explore"
 	"github.com/ragforge/ragforge/internal/memory/traverse"
@@ -191,6 +192,8 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	// explore), which reads in its own read transaction.
 	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now})
 	topts.CustomTools = append(append(append(append(trees.Tools(), writes.Tools()...), traversal...), explores...), opts.Tools.CustomTools...)
+	// An analytics block adds the graph analytics tools when the server has GDS (package analytics).
+	topts.CustomTools = append(topts.CustomTools, analytics.New(m, analytics.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, GDS: caps.GDS}).Tools()...)
 	cat, err := tools.Generate(m, topts)
 	if err != nil {
 		return nil, err
