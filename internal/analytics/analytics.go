@@ -41,6 +41,9 @@ type Options struct {
 	// GDS says the server has Graph Data Science; without it New offers
 	// no tool.
 	GDS bool
+	// Concurrency is the GDS workers of every algorithm (DefaultConcurrency
+	// if zero; GDS Community uses at most 4).
+	Concurrency int
 }
 
 // Analytics holds the analytics tools of one model.
@@ -55,6 +58,9 @@ type Analytics struct {
 func New(m *model.Model, opts Options) *Analytics {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = DefaultConcurrency
 	}
 	a := &Analytics{m: m, opts: opts}
 	if m == nil || m.Analytics == nil || !opts.GDS {

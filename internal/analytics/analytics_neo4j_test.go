@@ -17,6 +17,7 @@ import (
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/analytics"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -241,6 +242,16 @@ func TestPageRankEqualsAPowerIteration(t *testing.T) {
 			t.Errorf("%s: GDS's PageRank differs from the power iteration by %g (> 1e-6)", tc.entity, worst)
 		}
 		t.Logf("%s: %d nodes, %d iterations, largest difference from the power iteration %.2g", tc.entity, r.Nodes, r.Iterations, worst)
+		// Bob, bound to his own graph, sees his nodes only.
+		b := call[*analytics.ImportanceResult](t, e, "bob", analytics.ImportanceToolName(tc.entity), map[string]any{"limit": analytics.MaxLimit})
+		if bob := g["bob"][tc.entity]; b.Nodes != int64(len(bob.names)) || b.Relationships != int64(len(bob.edges)) {
+			t.Errorf("%s as bob: projected %d nodes, %d relationships; want bob's %d, %d", tc.entity, b.Nodes, b.Relationships, len(bob.names), len(bob.edges))
+		}
+		for _, rk := range b.Ranked {
+			if !strings.HasPrefix(rk.Key.(string), "bob_") {
+				t.Errorf("%s as bob: ranked %v", tc.entity, rk.Key)
+			}
+		}
 	}
 	requireNoProjection(t, d)
 }
@@ -323,4 +334,67 @@ func TestAnalyticsBoundsAndRefusals(t *testing.T) {
 func containsText(ce *tools.CallError, s string) bool {
 	out, _ := json.Marshal(ce)
 	return strings.Contains(string(out), s) || strings.Contains(ce.Error(), s)
+}
+
+// TestAFailedCallDropsItsProjection: a call whose algorithm fails after
+// the projection was made leaves no projection behind.
+func TestAFailedCallDropsItsProjection(t *testing.T) {
+	d, _, _ := setUp(t)
+	m, err := config.Load("testdata/planted.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := analytics.New(m, analytics.Options{Driver: d, Database: neo4jtest.Database(), GDS: true})
+	existed, err := analytics.FailAfterProjecting(tenant.With(context.Background(), "alice"), a, "Fn")
+	if !errors.Is(err, analytics.ErrPlanted) || !existed {
+		t.Fatalf("the planted failure: existed=%v err=%v; want the projection made, then the planted error", existed, err)
+	}
+	requireNoProjection(t, d)
+}
+
+// TestAnalyticsToolsNeedGDS: without GDS (or without an analytics block)
+// there is no analytics tool, and an engine told the server lacks GDS
+// offers none.
+func TestAnalyticsToolsNeedGDS(t *testing.T) {
+	m, err := config.Load("testdata/planted.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(analytics.New(m, analytics.Options{}).Tools()); n != 0 {
+		t.Errorf("%d tools without GDS, want 0", n)
+	}
+	if n := len(analytics.New(&model.Model{}, analytics.Options{GDS: true}).Tools()); n != 0 {
+		t.Errorf("%d tools without an analytics block, want 0", n)
+	}
+	var names []string
+	for _, tl := range analytics.New(m, analytics.Options{GDS: true}).Tools() {
+		names = append(names, tl.Name)
+	}
+	want := []string{"find_important_fn", "find_important_doc", "find_fn_clusters", "find_doc_clusters"}
+	if !slices.Equal(names, want) {
+		t.Errorf("tools %v, want %v", names, want)
+	}
+	e, err := engine.New(m, engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range want {
+		if e.Tools().Tool(name) != nil {
+			t.Errorf("%s offered on a server without GDS", name)
+		}
+	}
+	e, err = engine.New(m, engine.Options{Tools: tools.Options{Capabilities: &tools.Capabilities{GDS: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range want {
+		if e.Tools().Tool(name) == nil {
+			t.Errorf("%s not offered on a server with GDS", name)
+		}
+	}
+	// Without a driver, a call fails as every handler's does.
+	_, err = e.Execute(tenant.With(context.Background(), "alice"), engine.Call{Name: want[0], Arguments: json.RawMessage(`{}`)})
+	if !errors.Is(err, engine.ErrNoDriver) {
+		t.Errorf("a call without a driver: %v, want engine.ErrNoDriver", err)
+	}
 }

@@ -113,7 +113,7 @@ func (a *Analytics) clusters(ctx context.Context, tool string, gr *graph, alg st
 	if !ok {
 		return nil, fmt.Errorf("analytics: unknown algorithm %q", alg)
 	}
-	conf := map[string]any{"mutateProperty": "community", "concurrency": concurrency}
+	conf := map[string]any{"mutateProperty": "community", "concurrency": a.opts.Concurrency}
 	if alg == model.Leiden {
 		conf["randomSeed"] = leidenSeed
 	}
@@ -123,7 +123,7 @@ func (a *Analytics) clusters(ctx context.Context, tool string, gr *graph, alg st
 	empty := &ClustersResult{Entity: gr.e.Name, Algorithm: alg, Clusters: []Cluster{}, MinSize: minSize}
 	return a.run(ctx, tool, gr, c, true, empty, func(ctx context.Context, tx neo4j.ManagedTransaction, name string, size projected) (any, error) {
 		r := &ClustersResult{Entity: gr.e.Name, Algorithm: alg, Clusters: []Cluster{}, MinSize: minSize, projected: size}
-		params := map[string]any{"graph": name, "conf": conf, "min": minSize, "limit": limit, "members": members, "concurrency": concurrency, tenant.Param: c.tenant}
+		params := map[string]any{"graph": name, "conf": conf, "min": minSize, "limit": limit, "members": members, "concurrency": a.opts.Concurrency, tenant.Param: c.tenant}
 		rec, err := single(ctx, tx, "CALL "+proc+"($graph, $conf) YIELD modularity RETURN modularity", params)
 		if err != nil {
 			return nil, err

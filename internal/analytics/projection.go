@@ -27,10 +27,11 @@ const GraphPrefix = "ragforge_"
 // weightProperty is the relationship property of a weighted projection.
 const weightProperty = "weight"
 
-// concurrency is the GDS workers of every algorithm. On this project's
-// 2-core test machine more than 1 was slower, not faster (README,
-// "Graph analytics", has the measurements and the command).
-const concurrency = 1
+// DefaultConcurrency is the GDS workers of every algorithm unless
+// Options.Concurrency says otherwise. On this project's 2-core test
+// machine more than 1 was slower, not faster (README, "Graph analytics",
+// has the measurements and the command).
+const DefaultConcurrency = 1
 
 // projected is the size of a call's projection.
 type projected struct {
