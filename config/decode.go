@@ -28,6 +28,7 @@ type rawConfig struct {
 	} `json:"provenance"`
 	Explore        *rawExplore        `json:"explore"`
 	ChangeTracking *rawChangeTracking `json:"change_tracking"`
+	Analytics      *rawAnalytics      `json:"analytics"`
 }
 
 type rawChangeTracking struct {
@@ -64,6 +65,23 @@ func decodeChangeTracking(r *rawChangeTracking, pos model.Pos) *model.ChangeTrac
 		}
 	}
 	return ct
+}
+
+type rawAnalytics struct {
+	MaxNodes   int                 `json:"max_nodes"`
+	Importance []rawAnalyticsGraph `json:"importance"`
+	Clusters   []struct {
+		rawAnalyticsGraph
+		Algorithm string `json:"algorithm"`
+		MinSize   int    `json:"min_size"`
+	} `json:"clusters"`
+}
+
+type rawAnalyticsGraph struct {
+	Entity        string   `json:"entity"`
+	Relationships []string `json:"relationships"`
+	Weight        string   `json:"weight"`
+	Show          []string `json:"show"`
 }
 
 type rawExplore struct {
@@ -238,6 +256,22 @@ func decode(v, data cue.Value) (*model.Model, error) {
 	}
 	if ct := raw.ChangeTracking; ct != nil {
 		m.ChangeTracking = decodeChangeTracking(ct, posAt(data, "change_tracking"))
+	}
+	// The schema fills an absent analytics block with empty lists: no
+	// analytics tools, no model.Analytics.
+	if x := raw.Analytics; x != nil && len(x.Importance)+len(x.Clusters) > 0 {
+		an := &model.Analytics{MaxNodes: x.MaxNodes, Pos: posAt(data, "analytics")}
+		graph := func(g rawAnalyticsGraph, kind string, i int) model.AnalyticsGraph {
+			return model.AnalyticsGraph{Entity: g.Entity, Relationships: g.Relationships, Weight: g.Weight, Show: g.Show, Pos: posAt(data, "analytics", kind, i)}
+		}
+		for i, g := range x.Importance {
+			ag := graph(g, "importance", i)
+			an.Importance = append(an.Importance, &ag)
+		}
+		for i, c := range x.Clusters {
+			an.Clusters = append(an.Clusters, &model.AnalyticsClusters{AnalyticsGraph: graph(c.rawAnalyticsGraph, "clusters", i), Algorithm: c.Algorithm, MinSize: c.MinSize})
+		}
+		m.Analytics = an
 	}
 	// Profiles keep the config's order, which a map would lose.
 	if ps := v.LookupPath(cue.ParsePath("profiles")); ps.Exists() {

@@ -242,6 +242,10 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 		pos["change_tracking"] = c.Pos
 		cfg["change_tracking"] = encodeChangeTracking(c)
 	}
+	if a := m.Analytics; a != nil {
+		pos["analytics"] = a.Pos
+		cfg["analytics"] = encodeAnalytics(a, pos)
+	}
 	if len(m.Profiles) > 0 {
 		profiles := map[string]any{}
 		for _, p := range m.Profiles {
@@ -285,6 +289,34 @@ func encodeChangeTracking(c *model.ChangeTracking) map[string]any {
 			git["scope"] = map[string]any{"entity": g.ScopeEntity, "file": g.ScopeFile, "start_line": g.ScopeStart, "end_line": g.ScopeEnd}
 		}
 		out["git"] = git
+	}
+	return out
+}
+
+// encodeAnalytics writes the analytics block in the config's shape,
+// recording its graphs' positions.
+func encodeAnalytics(a *model.Analytics, pos map[string]model.Pos) map[string]any {
+	graph := func(g *model.AnalyticsGraph, at string) map[string]any {
+		pos[at] = g.Pos
+		out := map[string]any{"entity": g.Entity, "relationships": append([]string{}, g.Relationships...), "show": append([]string{}, g.Show...)}
+		setString(out, "weight", g.Weight)
+		return out
+	}
+	importance, clusters := []any{}, []any{}
+	for i, g := range a.Importance {
+		importance = append(importance, graph(g, "analytics.importance."+strconv.Itoa(i)))
+	}
+	for i, c := range a.Clusters {
+		out := graph(&c.AnalyticsGraph, "analytics.clusters."+strconv.Itoa(i))
+		setString(out, "algorithm", c.Algorithm)
+		if c.MinSize != 0 {
+			out["min_size"] = c.MinSize
+		}
+		clusters = append(clusters, out)
+	}
+	out := map[string]any{"importance": importance, "clusters": clusters}
+	if a.MaxNodes != 0 {
+		out["max_nodes"] = a.MaxNodes
 	}
 	return out
 }

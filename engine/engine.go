@@ -13,6 +13,7 @@ import (
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/embedder"
+	"github.com/ragforge/ragforge/internal/analytics"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/history/historytools"
 	"github.com/ragforge/ragforge/internal/memory/explore"
@@ -201,6 +202,8 @@ func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 		}
 		topts.CustomTools = append(topts.CustomTools, histories...)
 	}
+	// An analytics block adds the graph analytics tools when the server has GDS (package analytics).
+	topts.CustomTools = append(topts.CustomTools, analytics.New(m, analytics.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, GDS: caps.GDS}).Tools()...)
 	cat, err := planner.Generate(m, topts)
 	if err != nil {
 		return nil, err

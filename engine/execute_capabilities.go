@@ -13,10 +13,15 @@ import (
 // apocFunctions are the APOC functions the fuzzy mode's Cypher calls.
 var apocFunctions = []string{"apoc.text.levenshteinDistance", "apoc.text.levenshteinSimilarity", "apoc.text.split"}
 
+// gdsFunction is the function whose presence says Graph Data Science is
+// installed.
+const gdsFunction = "gds.version"
+
 // DetectCapabilities asks the server what the catalog may offer: FullText
 // when every full-text index the model declares exists and is ONLINE (SHOW
 // FULLTEXT INDEXES; true when the model declares none), APOC when the APOC
-// text functions fuzzy matching uses are installed (SHOW FUNCTIONS). A mode
+// text functions fuzzy matching uses are installed (SHOW FUNCTIONS), GDS
+// when Graph Data Science is (its gds.version function). A mode or tool
 // the server cannot run is then not offered, rather than failing when
 // called.
 func DetectCapabilities(ctx context.Context, d neo4j.DriverWithContext, database string, m *model.Model) (tools.Capabilities, error) {
@@ -44,14 +49,15 @@ func DetectCapabilities(ctx context.Context, d neo4j.DriverWithContext, database
 		}
 	}
 	res, err = neo4j.ExecuteQuery(ctx, d, "SHOW FUNCTIONS YIELD name WHERE name IN $names RETURN collect(name) AS names",
-		map[string]any{"names": apocFunctions}, neo4j.EagerResultTransformer, opts...)
+		map[string]any{"names": append([]string{gdsFunction}, apocFunctions...)}, neo4j.EagerResultTransformer, opts...)
 	if err != nil {
 		return caps, err
 	}
 	if len(res.Records) == 1 {
 		names, _ := res.Records[0].Get("names")
 		list, _ := names.([]any)
-		caps.APOC = len(list) == len(apocFunctions)
+		caps.GDS = slices.Contains(list, any(gdsFunction))
+		caps.APOC = true
 		for _, f := range apocFunctions {
 			if !slices.Contains(list, any(f)) {
 				caps.APOC = false

@@ -31,6 +31,8 @@ type Model struct {
 	// ChangeTracking, when set, records changes of the tracked entities
 	// and adds the change-history tools.
 	ChangeTracking *ChangeTracking
+	// Analytics, when set, adds the graph analytics tools.
+	Analytics *Analytics
 	// Profiles are the named tool sets, in config order.
 	Profiles []*Profile
 }

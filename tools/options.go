@@ -54,6 +54,9 @@ type Capabilities struct {
 	// APOC says APOC's text functions are installed, so fuzzy matching works
 	// on every string field.
 	APOC bool
+	// GDS says Neo4j Graph Data Science is installed, so a config's
+	// analytics tools (package internal/analytics) are offered.
+	GDS bool
 }
 
 // defaultCapabilities is what Generate assumes when Options.Capabilities is

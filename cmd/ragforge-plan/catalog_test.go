@@ -74,6 +74,9 @@ func capabilityFlagsOf(t *testing.T, d neo4j.DriverWithContext, m string) []stri
 	if caps.APOC {
 		flags = append(flags, "--apoc")
 	}
+	if caps.GDS {
+		flags = append(flags, "--gds")
+	}
 	return flags
 }
 

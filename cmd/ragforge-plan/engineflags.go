@@ -75,12 +75,13 @@ func (f *engineFlags) options(m *model.Model, timeout time.Duration) (engine.Opt
 // capabilityFlags describe the server a catalog listed without one is for
 // (tools, vet, select); call and serve detect them on their server.
 type capabilityFlags struct {
-	apoc, noFullText *bool
+	apoc, gds, noFullText *bool
 }
 
 func addCapabilityFlags(fs *flag.FlagSet) *capabilityFlags {
 	return &capabilityFlags{
 		apoc:       fs.Bool("apoc", false, "the server has APOC (fuzzy matching on every string field)"),
+		gds:        fs.Bool("gds", false, "the server has Graph Data Science (the config's analytics tools)"),
 		noFullText: fs.Bool("no-fulltext", false, "the server lacks the config's full-text indexes"),
 	}
 }
@@ -91,7 +92,7 @@ func addCapabilityFlags(fs *flag.FlagSet) *capabilityFlags {
 // (tree, write, traverse, explore) included, since the engine adds them
 // itself.
 func offlineEngine(ctx context.Context, m *model.Model, opts engine.Options, cf *capabilityFlags) (*engine.Engine, error) {
-	opts.Tools.Capabilities = &tools.Capabilities{FullText: !*cf.noFullText, APOC: *cf.apoc}
+	opts.Tools.Capabilities = &tools.Capabilities{FullText: !*cf.noFullText, APOC: *cf.apoc, GDS: *cf.gds}
 	return engine.New(ctx, m, opts)
 }
 

@@ -22,7 +22,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"usage: ragforge-plan tools CONFIG... [--format text|mcp|openai|anthropic|gemini|json] [flags]",
 		"       ragforge-plan tools CONFIG... --uri URI [--profile P] [--raw-cypher] [--tenant T] [--embedder …]   (what call offers on that server)",
 		"The same flags list the same tools as call and serve (and vet, select): without --uri, for a server with the",
-		"config's full-text indexes and without APOC unless --no-fulltext, --apoc say otherwise.",
+		"config's full-text indexes and without APOC or GDS unless --no-fulltext, --apoc, --gds say otherwise.",
 	)
 	conn := addConnectionFlags(fs)
 	ef := addEngineFlags(fs, "with --uri: the tenant, as call takes it")
@@ -46,7 +46,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	if flagGiven(fs, "uri") {
-		for _, offline := range []string{"apoc", "no-fulltext"} {
+		for _, offline := range []string{"apoc", "gds", "no-fulltext"} {
 			if flagGiven(fs, offline) {
 				fmt.Fprintf(stderr, "ragforge-plan tools: --%s describes a catalog without a server; with --uri the catalog is the one call offers there (capabilities detected)\n", offline)
 				return 2

@@ -183,13 +183,27 @@ func Run(t testing.TB, d neo4j.DriverWithContext, cypher string, params map[stri
 // [RequireAPOC] instead.
 func HasAPOC(t testing.TB, d neo4j.DriverWithContext) bool {
 	t.Helper()
+	return hasFunction(t, d, "apoc.version")
+}
+
+// HasGDS reports whether the server has Graph Data Science installed
+// (scripts/neo4j start --gds); a test that needs it calls [RequireGDS].
+func HasGDS(t testing.TB, d neo4j.DriverWithContext) bool {
+	t.Helper()
+	return hasFunction(t, d, "gds.version")
+}
+
+// hasFunction reports whether the server offers the named function, the
+// mark of an installed plugin.
+func hasFunction(t testing.TB, d neo4j.DriverWithContext, name string) bool {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	res, err := neo4j.ExecuteQuery(ctx, d,
-		"SHOW FUNCTIONS YIELD name WHERE name = 'apoc.version' RETURN count(*) AS n",
-		nil, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(Database()))
+		"SHOW FUNCTIONS YIELD name WHERE name = $name RETURN count(*) AS n",
+		map[string]any{"name": name}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(Database()))
 	if err != nil {
-		t.Fatalf("neo4jtest.HasAPOC: %v", err)
+		t.Fatalf("neo4jtest: looking for %s: %v", name, err)
 		return false
 	}
 	n, _ := res.Records[0].Get("n")
@@ -204,6 +218,16 @@ func RequireAPOC(t testing.TB, d neo4j.DriverWithContext) {
 	t.Helper()
 	if !HasAPOC(t, d) {
 		skipOutsideCI(t, "neo4jtest: this test needs APOC and the server has none: run `scripts/neo4j stop && scripts/neo4j start --apoc`")
+	}
+}
+
+// RequireGDS is how a test says it needs Graph Data Science: like
+// [RequireAPOC], a skip outside CI and a failure under CI=true, where
+// scripts/test starts the server with --gds.
+func RequireGDS(t testing.TB, d neo4j.DriverWithContext) {
+	t.Helper()
+	if !HasGDS(t, d) {
+		skipOutsideCI(t, "neo4jtest: this test needs Graph Data Science and the server has none: run `scripts/neo4j stop && scripts/neo4j start --apoc --gds`")
 	}
 }
 
