@@ -127,6 +127,12 @@ type hop struct {
 	base   []string // labels and tenant of m
 	tenant string   // the tenant predicate of m ("" without a tenant)
 	conds  []string // the call's conditions on m and r
+	// pin is the part of conds on m alone; degree counts m's relationships
+	// of the hop's type in the direction back to the scope (getDegree, no
+	// node read), so a statement can tell a hub from a leaf before
+	// choosing where to start (nullsLastFromIndex).
+	pin    []string
+	degree string
 	entity *model.Entity
 }
 
@@ -170,6 +176,8 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 		h.base = append(h.base, h.tenant)
 	}
 	h.step = arrow[0] + "[" + h.r + ":" + b.q(typ) + "]" + arrow[1]
+	back := arrows[reversed[dir]]
+	h.degree = "COUNT { (" + h.m + ")" + back[0] + "[:" + b.q(typ) + "]" + back[1] + "() }"
 	h.pattern = "(" + s.v + ")" + h.step + "(" + h.m + ")"
 	if h.entity != nil {
 		ms := scope{v: h.m, e: h.entity, name: h.entity.Name}
@@ -177,7 +185,7 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 		if err != nil {
 			return nil, err
 		}
-		h.conds = preds
+		h.conds, h.pin = preds, preds
 	}
 	rs := scope{v: h.r, rel: relFields(b.p.m, typ), name: typ}
 	for i, c := range r.RelationshipConditions {
