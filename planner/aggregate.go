@@ -197,12 +197,15 @@ func (b *builder) instant(vars string, r fieldRef, at string, bucket func(instan
 // strings that sort in time order (the weekday's name aside), in the form
 // of ISO-8601 truncated to the bucket (toString of a DATE is YYYY-MM-DD,
 // of a LOCAL DATETIME YYYY-MM-DDTHH:MM…). Weekdays are named, Monday
-// first, as dayOfWeek counts them (ISO: Monday is 1).
+// first, as dayOfWeek counts them (ISO: Monday is 1). A day is the part
+// of t's ISO form before its T, which is toString(date(t)) without
+// building a DATE per entity (each temporal value built is a db hit and
+// most of a bucket's time).
 var bucketLabels = map[string]func(t string) string{
 	tools.BucketHour:    func(t string) string { return "left(toString(localdatetime.truncate('hour', " + t + ")), 13)" },
-	tools.BucketDay:     func(t string) string { return "toString(date(" + t + "))" },
+	tools.BucketDay:     func(t string) string { return "split(toString(" + t + "), 'T')[0]" },
 	tools.BucketWeekday: func(t string) string { return weekdays + "[" + t + ".dayOfWeek - 1]" },
-	tools.BucketMonth:   func(t string) string { return "left(toString(date(" + t + ")), 7)" },
+	tools.BucketMonth:   func(t string) string { return "left(split(toString(" + t + "), 'T')[0], 7)" },
 	tools.BucketYear:    func(t string) string { return "toString(" + t + ".year)" },
 }
 

@@ -112,8 +112,7 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 		return nil, unplannable(tool, "mode", a.Mode)
 	}
 	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit}
-	s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
-		var l, h *int64
+	bounds := func(r fieldRef) (l, h *int64) {
 		if lo != nil {
 			v := timeParam(r.f, *lo)
 			l = &v
@@ -122,7 +121,15 @@ func (p *Planner) datetimeRangeSearch(a *tools.DatetimeRangeSearchArgs, state St
 			v := timeParam(r.f, *hi)
 			h = &v
 		}
+		return l, h
+	}
+	s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
+		l, h := bounds(r)
 		return b.instantSpan(r, l, h), nil
+	}
+	s.alts = func(b *builder, r fieldRef) []string {
+		l, h := bounds(r)
+		return b.spanTypes(r, l, h)
 	}
 	s.orders = func(b *builder, x string) []order {
 		k := fieldKey(f)
@@ -210,6 +217,17 @@ func (b *builder) instantSpan(r fieldRef, lo, hi *int64) []string {
 		}
 		return out
 	}
+	return []string{"(" + strings.Join(b.spanTypes(r, lo, hi), " OR ") + ")"}
+}
+
+// spanTypes renders instantSpan's span on a temporal field as one range
+// per temporal type, the alternatives instantSpan ORs; nil for an epoch or
+// ISO-string field, whose span is one range.
+func (b *builder) spanTypes(r fieldRef, lo, hi *int64) []string {
+	if epoch(r.f) || r.f.StoredAs == model.ISOString {
+		return nil
+	}
+	x := b.expr(r)
 	var l, h string
 	if lo != nil {
 		l = b.param(*lo)
@@ -234,7 +252,7 @@ func (b *builder) instantSpan(r fieldRef, lo, hi *int64) []string {
 			branches[i] = x + " < " + bound(h)
 		}
 	}
-	return []string{"(" + strings.Join(branches, " OR ") + ")"}
+	return branches
 }
 
 // isoDay is the date of epoch milliseconds ms in UTC as YYYY-MM-DD, the
