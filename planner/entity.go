@@ -84,6 +84,21 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 	}
 	b.use(r, UseFilter)
 	x := b.expr(r)
+	var notNull []string
+	if s.notNull {
+		notNull = []string{x + " IS NOT NULL"}
+	}
+	// The predicate first: the order may read what it set up (distance's
+	// center).
+	var alts, list []string
+	if s.alts != nil && !b.runtime(r) {
+		alts = s.alts(b, r)
+	}
+	if alts == nil {
+		if list, err = s.pred(b, r, x); err != nil {
+			return nil, err
+		}
+	}
 	var orders []order
 	if s.orders != nil {
 		orders = s.orders(b, x)
@@ -92,21 +107,9 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 	orders = append(orders, b.idOrder())
 	limit := clamp(s.limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	pLimit := b.named("limit", int64(limit))
-	var notNull []string
-	if s.notNull {
-		notNull = []string{x + " IS NOT NULL"}
-	}
-	var alts []string
-	if s.alts != nil && !b.runtime(r) {
-		alts = s.alts(b, r)
-	}
 	if alts != nil {
 		b.pagedUnion(notNull, alts, orders, pLimit)
 	} else {
-		list, err := s.pred(b, r, x)
-		if err != nil {
-			return nil, err
-		}
 		var ps preds
 		for _, pr := range append(notNull, list...) {
 			ps.add(b, r, pr)
