@@ -50,15 +50,32 @@ func (b *builder) nullsLastFromIndex(ps preds, x string, orders []order, offset,
 	if !valued {
 		pred = []string{x + " IS NOT NULL"}
 	}
-	switch h := b.hubChoice(ps, x); {
+	switch pinned, h := b.hubChoice(ps, x); {
 	case h != nil:
-		b.line("CALL () {\nMATCH (%s:%s)\nWHERE %s\nRETURN sum(%s) AS fanout\n}", h.m, b.q(h.entity.Name), joinAnd(h.pin), h.degree)
-		b.line("CALL () {\nMATCH (c:%s)\nRETURN count(c) AS total\n}", b.q(b.e.Name))
+		// The pinned entities and the far side's test get variables of
+		// their own: with the near side's m0 reused in them, Neo4j 5.26
+		// plans the far side's EXISTS as a scan of m0's index per entity.
+		pin, _, err := b.conjunction(scope{v: "pinned", e: h.entity, name: h.entity.Name}, h.pin, "/conditions", 1)
+		if err != nil {
+			return err
+		}
+		fresh, err := b.related(b.mainScope(), h.rel, "/conditions", 0)
+		if err != nil {
+			return err
+		}
+		far := fresh.exists(append(slices.Clone(fresh.base), fresh.conds...))
+		matchFar := func(preds []string) {
+			preds = slices.Clone(preds)
+			preds[slices.Index(preds, pinned)] = far
+			b.matchLabel(preds)
+		}
+		b.line("CALL () {\nMATCH (pinned:%s)\nWHERE %s\nRETURN sum(COUNT { (pinned)%s() }) AS fanout\n}", b.q(h.entity.Name), joinAnd(pin), h.back)
+		b.line("CALL () {\nMATCH (counted:%s)\nRETURN count(counted) AS total\n}", b.q(b.e.Name))
 		b.line("WITH fanout * fanout > (%s) * total AS wide", need)
 		sides := []struct {
 			name, when string
 			match      func([]string)
-		}{{"near", "NOT wide", b.match}, {"far", "wide", b.matchLabel}}
+		}{{"near", "NOT wide", b.match}, {"far", "wide", matchFar}}
 		for _, side := range sides {
 			b.line("CALL (wide) {")
 			b.guard("wide", side.when)
@@ -100,8 +117,8 @@ func (b *builder) guard(v, cond string) {
 	b.line("WITH %s WHERE %s\nWITH %s LIMIT 1", v, cond, v)
 }
 
-// hubChoice returns the hop of the one pinned relationship test among the
-// stored predicates when the page could be read from either end, so the
+// hubChoice returns the one pinned relationship test among the stored
+// predicates, and its hop, when the page could be read from either end, so the
 // statement decides as it runs. Starting from the pinned entity (match)
 // reads every entity related to it, about 4 db hits each, and sorts them;
 // starting from the range index on x in order (matchLabel, the test an
@@ -115,20 +132,21 @@ func (b *builder) guard(v, cond string) {
 // store and total read from the count store, a few db hits. Without an
 // index on x, or with a tenant (whose nodes the count store cannot
 // count), or with two pinned tests, the pinned side is kept.
-func (b *builder) hubChoice(ps preds, x string) *hop {
+func (b *builder) hubChoice(ps preds, x string) (string, *hop) {
 	if b.p.m.Tenant != nil || !b.indexedProp(x) {
-		return nil
+		return "", nil
 	}
+	var pred string
 	var h *hop
 	for _, p := range ps.stored {
 		if s := b.starts[p]; s != nil {
 			if h != nil {
-				return nil
+				return "", nil
 			}
-			h = s
+			pred, h = p, s
 		}
 	}
-	return h
+	return pred, h
 }
 
 // indexedProp reports whether x reads a stored field of the entity that

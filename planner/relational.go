@@ -127,13 +127,16 @@ type hop struct {
 	base   []string // labels and tenant of m
 	tenant string   // the tenant predicate of m ("" without a tenant)
 	conds  []string // the call's conditions on m and r
-	// pin is the part of conds on m alone; degree counts m's relationships
-	// of the hop's type in the direction back to the scope (getDegree, no
-	// node read), so a statement can tell a hub from a leaf before
-	// choosing where to start (nullsLastFromIndex).
-	pin    []string
-	degree string
+	// pin holds the call's conditions on m, and back the hop's
+	// relationship seen from m, -[:TYPE]-> or its reverse, so that
+	// hubChoice can count the relationships of the entities they pin
+	// under a variable of its own.
+	pin    []tools.Condition
+	back   string
 	entity *model.Entity
+	// rel is the hop as the call gave it, to render it again under new
+	// variables.
+	rel tools.Related
 }
 
 // related resolves a hop from scope s: the relationship type, its
@@ -153,7 +156,7 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 	if len(reach) == 0 {
 		return nil, tools.Fail(b.tool, at+"/via", relationshipTypesOf(b.p.m), "%s has no %s %s relationship", s.e.Name, dir, typ)
 	}
-	h := &hop{m: "m" + itoa(b.nv), r: "r" + itoa(b.nv)}
+	h := &hop{m: "m" + itoa(b.nv), r: "r" + itoa(b.nv), rel: r}
 	b.nv++
 	switch {
 	case r.Entity != "":
@@ -177,7 +180,7 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 	}
 	h.step = arrow[0] + "[" + h.r + ":" + b.q(typ) + "]" + arrow[1]
 	back := arrows[reversed[dir]]
-	h.degree = "COUNT { (" + h.m + ")" + back[0] + "[:" + b.q(typ) + "]" + back[1] + "() }"
+	h.back = back[0] + "[:" + b.q(typ) + "]" + back[1]
 	h.pattern = "(" + s.v + ")" + h.step + "(" + h.m + ")"
 	if h.entity != nil {
 		ms := scope{v: h.m, e: h.entity, name: h.entity.Name}
@@ -185,7 +188,7 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 		if err != nil {
 			return nil, err
 		}
-		h.conds, h.pin = preds, preds
+		h.conds, h.pin = preds, r.Conditions
 	}
 	rs := scope{v: h.r, rel: relFields(b.p.m, typ), name: typ}
 	for i, c := range r.RelationshipConditions {
