@@ -11,22 +11,32 @@ import (
 // aggregates maps operations to Cypher aggregating functions.
 var aggregates = map[string]string{"COUNT": "count", "AVG": "avg", "SUM": "sum", "MIN": "min", "MAX": "max"}
 
-// instant emits the clause that reads datetime field r as an instant in
-// epoch units (timeSide, as conditions compare it), carrying vars, and
-// returns the bucket label of that instant. The instant gets a variable
-// of its own so the label's null guard does not repeat timeSide;
-// toInteger makes a fractional epoch number (seconds written by a
-// script) a valid datetime() argument.
+// instant emits the clause that reads datetime field r as an instant,
+// carrying vars, and returns the bucket label of that instant, which is
+// the instant timeSide compares. The value gets a variable of its own, so
+// the property is read once and the label's null guard does not repeat
+// it. An epoch number or an ISO string becomes epoch units (toInteger
+// makes a fractional epoch number, seconds written by a script, a valid
+// datetime() argument); a temporal value is zoned as timeSide reads it
+// (a DATETIME as it is, a LOCAL DATETIME in UTC, a DATE at its midnight
+// UTC) and converted to the bucket's zone directly, with no
+// epoch round trip, which costs a bucket on every entity twice the time.
 func (b *builder) instant(vars string, r fieldRef, at string, bucket func(instant, unit string) string) (string, error) {
 	if r.f.Type.Kind() != model.Datetime {
 		return "", unplannable(b.tool, "a bucket on the "+string(r.f.Type)+" field", r.f.Name)
 	}
-	b.line("WITH %s, toInteger(%s) AS `instant`", vars, b.timeSide(r))
-	unit := "epochMillis"
-	if r.f.StoredAs == model.EpochSeconds {
-		unit = "epochSeconds"
+	const v = "`instant`"
+	if epoch(r.f) || r.f.StoredAs == model.ISOString {
+		b.line("WITH %s, toInteger(%s) AS %s", vars, b.timeSide(r), v)
+		unit := "epochMillis"
+		if r.f.StoredAs == model.EpochSeconds {
+			unit = "epochSeconds"
+		}
+		return "CASE WHEN " + v + " IS NOT NULL THEN " + bucket(v, unit) + " END", nil
 	}
-	return "CASE WHEN `instant` IS NOT NULL THEN " + bucket("`instant`", unit) + " END", nil
+	b.line("WITH %s, %s AS %s", vars, b.expr(r), v)
+	zoned := "CASE WHEN " + v + " IS :: ZONED DATETIME THEN " + v + " WHEN " + v + " IS :: DATE THEN datetime({date: " + v + ", timezone: 'Z'}) ELSE datetime({datetime: " + v + ", timezone: 'Z'}) END"
+	return "CASE WHEN " + v + " IS NOT NULL THEN " + bucket(zoned, "datetime") + " END", nil
 }
 
 // bucketLabels render a bucket's label from a zoned DATETIME t: readable

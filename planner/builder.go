@@ -253,10 +253,7 @@ func (b *builder) match(preds []string) {
 		rest = append(rest, p)
 	}
 	if len(pinned) == 0 {
-		b.line("MATCH (n:%s)", b.q(b.e.Name))
-		if preds = b.scoped("n", rest); len(preds) > 0 {
-			b.line("WHERE %s", strings.Join(preds, " AND "))
-		}
+		b.matchLabel(rest)
 		return
 	}
 	preds = b.scoped("n", nil)
@@ -271,6 +268,15 @@ func (b *builder) match(preds []string) {
 	}
 	b.line("WHERE %s", strings.Join(append(preds, rest...), " AND "))
 	b.line("WITH DISTINCT n")
+}
+
+// matchLabel emits the entity's MATCH with preds, relationship tests
+// staying EXISTS: Neo4j starts from the entity's own label or indexes.
+func (b *builder) matchLabel(preds []string) {
+	b.line("MATCH (n:%s)", b.q(b.e.Name))
+	if preds = b.scoped("n", preds); len(preds) > 0 {
+		b.line("WHERE %s", strings.Join(preds, " AND "))
+	}
 }
 
 // statement finishes the builder, or returns the first error met while

@@ -24,6 +24,11 @@ type preds struct {
 	// runtime or materialized: the result shows them whichever way they
 	// were evaluated, so its shape never depends on materialization.
 	chosen []fieldRef
+	// valued lists the expressions (b.expr) of the fields a top-level
+	// condition tests with an operator other than IS NULL: every test but
+	// IS NULL is null, so false, on a missing value, so every entity kept
+	// has a value there (nullsLastFromIndex then skips its part without).
+	valued []string
 }
 
 func (ps *preds) add(b *builder, r fieldRef, pred string) { ps.addAll(b, []fieldRef{r}, pred) }
@@ -61,6 +66,14 @@ func (b *builder) conditions(conds []tools.Condition, name string, ps *preds) er
 			b.use(r, UseFilter)
 		}
 		ps.addAll(b, refs[i], pred)
+	}
+	for _, c := range conds {
+		if c.Field == "" || c.Operator == "IS NULL" {
+			continue
+		}
+		if r, err := b.field(c.Field, ""); err == nil {
+			ps.valued = append(ps.valued, b.expr(r))
+		}
 	}
 	return nil
 }

@@ -108,6 +108,17 @@ func (b *builder) instantSpan(r fieldRef, lo, hi *int64) []string {
 		}
 		return out
 	}
+	return []string{"(" + strings.Join(b.spanTypes(r, lo, hi), " OR ") + ")"}
+}
+
+// spanTypes renders instantSpan's span on a temporal field as one range
+// per temporal type, the alternatives instantSpan ORs; nil for an epoch or
+// ISO-string field, whose span is one range.
+func (b *builder) spanTypes(r fieldRef, lo, hi *int64) []string {
+	if epoch(r.f) || r.f.StoredAs == model.ISOString {
+		return nil
+	}
+	x := b.expr(r)
 	var l, h string
 	if lo != nil {
 		l = b.param(*lo)
@@ -132,7 +143,7 @@ func (b *builder) instantSpan(r fieldRef, lo, hi *int64) []string {
 			branches[i] = x + " < " + bound(h)
 		}
 	}
-	return []string{"(" + strings.Join(branches, " OR ") + ")"}
+	return branches
 }
 
 // isoDay is the date of epoch milliseconds ms in UTC as YYYY-MM-DD, the

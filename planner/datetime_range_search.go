@@ -218,8 +218,7 @@ func (p *Planner) datetimeRangeSearch(a *DatetimeRangeSearchArgs, state State) (
 		return nil, unplannable(tool, "mode", a.Mode)
 	}
 	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit}
-	s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
-		var l, h *int64
+	bounds := func(r fieldRef) (l, h *int64) {
 		if lo != nil {
 			v := timeParam(r.f, *lo)
 			l = &v
@@ -228,7 +227,15 @@ func (p *Planner) datetimeRangeSearch(a *DatetimeRangeSearchArgs, state State) (
 			v := timeParam(r.f, *hi)
 			h = &v
 		}
+		return l, h
+	}
+	s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
+		l, h := bounds(r)
 		return b.instantSpan(r, l, h), nil
+	}
+	s.alts = func(b *builder, r fieldRef) []string {
+		l, h := bounds(r)
+		return b.spanTypes(r, l, h)
 	}
 	s.orders = func(b *builder, x string) []order {
 		k := fieldKey(f)

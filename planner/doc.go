@@ -33,9 +33,13 @@
 // entity is pinned by an indexed or unique field (=, IN, STARTS WITH) is
 // matched as a pattern instead, MATCH (n:L)-[r0]->(m0:R) … WITH DISTINCT
 // n, because Neo4j never starts an EXISTS from its inner side and would
-// test it on every node of the label (builder.match). any_of and not are
-// parenthesized OR and NOT coalesce(…, false), so an entity without a
-// value fails a test and passes its not.
+// test it on every node of the label (builder.match). When such a test is
+// the only one and the page is sorted on an indexed property, the
+// statement first counts the pinned entities' relationships (the degree
+// store) and pages from the pinned side, or, for a hub, from the sort's
+// index with the test an EXISTS (nullsLastFromIndex, hubChoice). any_of
+// and not are parenthesized OR and NOT coalesce(…, false), so an entity
+// without a value fails a test and passes its not.
 //
 // Agent-supplied regular expressions and globs never reach Neo4j's `=~`
 // (Java regex backtracks without bound and ignores transaction timeouts).

@@ -1,5 +1,7 @@
 package planner
 
+import "slices"
+
 // allComputed lists every computed field of the entity.
 func (b *builder) allComputed() []fieldRef {
 	out := make([]fieldRef, len(b.e.Computed))
@@ -29,6 +31,10 @@ type search struct {
 	extraNames []string
 	// notNull adds `x IS NOT NULL` to the stored predicates.
 	notNull bool
+	// alts, when set and not nil for the field, splits pred into
+	// alternatives (the temporal types of a datetime span) that search
+	// pages one by one (see search).
+	alts func(b *builder, r fieldRef) []string
 }
 
 func (p *Planner) search(s search, state State) (*Statement, error) {
@@ -46,22 +52,21 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 	}
 	b.use(r, UseFilter)
 	x := b.expr(r)
-	list, err := s.pred(b, r, x)
-	if err != nil {
-		return nil, err
-	}
+	var notNull []string
 	if s.notNull {
-		list = append([]string{x + " IS NOT NULL"}, list...)
+		notNull = []string{x + " IS NOT NULL"}
 	}
-	var ps preds
-	for _, pr := range list {
-		ps.add(b, r, pr)
+	// The predicate first: the order may read what it set up (distance's
+	// center).
+	var alts, list []string
+	if s.alts != nil && !b.runtime(r) {
+		alts = s.alts(b, r)
 	}
-	b.match(ps.stored)
-	if err := b.ensure(ps.refs...); err != nil {
-		return nil, err
+	if alts == nil {
+		if list, err = s.pred(b, r, x); err != nil {
+			return nil, err
+		}
 	}
-	b.filterScope(ps.computed)
 	var orders []order
 	if s.orders != nil {
 		orders = s.orders(b, x)
@@ -69,7 +74,21 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 	}
 	orders = append(orders, b.idOrder())
 	limit := clamp(s.limit, p.limits.DefaultLimit, p.limits.MaxLimit)
-	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
+	pLimit := b.named("limit", int64(limit))
+	if alts != nil {
+		b.pagedUnion(notNull, alts, orders, pLimit)
+	} else {
+		var ps preds
+		for _, pr := range append(notNull, list...) {
+			ps.add(b, r, pr)
+		}
+		b.match(ps.stored)
+		if err := b.ensure(ps.refs...); err != nil {
+			return nil, err
+		}
+		b.filterScope(ps.computed)
+	}
+	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), pLimit)
 	var computed []fieldRef
 	if r.c != nil {
 		computed = append(computed, r)
@@ -82,4 +101,24 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 		return nil, err
 	}
 	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: s.extraNames})
+}
+
+// pagedUnion starts a statement whose predicate is a disjunction of
+// alternatives on stored properties (alts, each ANDed with preds) that
+// each a range index seeks in order: one page per alternative, each in
+// the statement's order, so every seek stops at the page, then the pages
+// merged by the caller's ORDER BY … LIMIT. With the alternatives ORed in
+// one MATCH, Neo4j seeks them as a union that loses the index order and
+// sorts every entity in the span. The pages hold the first limit entities
+// of the whole order, since each entity passes one alternative or none.
+func (b *builder) pagedUnion(preds, alts []string, orders []order, limit string) {
+	b.line("CALL () {")
+	for i, alt := range alts {
+		if i > 0 {
+			b.line("UNION ALL")
+		}
+		b.match(append(slices.Clone(preds), alt))
+		b.line("WITH n\nORDER BY %s\nLIMIT %s\nRETURN n", orderList(orders), limit)
+	}
+	b.line("}")
 }

@@ -16,7 +16,8 @@ import "slices"
 //	WITH n ORDER BY x, <unique field> LIMIT $offset + $limit
 //	WITH collect(n) AS head
 //	CALL (head) {
-//	  UNWIND CASE WHEN size(head) < $offset + $limit THEN [1] ELSE [] END AS more
+//	  WITH head WHERE size(head) < $offset + $limit
+//	  WITH head LIMIT 1
 //	  MATCH (n:L) WHERE <stored predicates> AND x IS NULL
 //	  <computed predicates>
 //	  WITH n ORDER BY <unique field> LIMIT $offset + $limit
@@ -25,30 +26,136 @@ import "slices"
 //	UNWIND head + tail AS n
 //	WITH n SKIP $offset LIMIT $limit
 //
-// The UNWIND guard (rather than a WHERE, which Neo4j moves below the label
-// scan) keeps the second MATCH from running at all when the first part
-// fills the page. orders is the sort of the first part.
+// The guard keeps the second MATCH from running at all when the first
+// part fills the page (see guard). orders is the sort of the first part.
+// When a condition already requires a value of x (preds.valued), there
+// are no entities without one: the first part alone is the page, and the
+// condition stands for x IS NOT NULL. When the first part may start from
+// either end of a pinned relationship test, hubChoice picks one as the
+// statement runs.
 func (b *builder) nullsLastFromIndex(ps preds, x string, orders []order, offset, limit string) error {
 	need := offset + " + " + limit
-	part := func(pred string, orders []order) error {
-		b.match(append(slices.Clone(ps.stored), pred))
+	part := func(match func([]string), pred []string, orders []order, page string) error {
+		match(append(slices.Clone(ps.stored), pred...))
 		if err := b.ensure(ps.refs...); err != nil {
 			return err
 		}
 		b.filterScope(ps.computed)
-		b.line("WITH n\nORDER BY %s\nLIMIT %s", orderList(orders), need)
+		b.line("WITH n\nORDER BY %s\n%s", orderList(orders), page)
 		b.reset()
 		return nil
 	}
-	if err := part(x+" IS NOT NULL", orders); err != nil {
-		return err
+	valued := slices.Contains(ps.valued, x)
+	var pred []string
+	if !valued {
+		pred = []string{x + " IS NOT NULL"}
 	}
-	b.line("WITH collect(n) AS head")
-	b.line("CALL (head) {\nUNWIND CASE WHEN size(head) < %s THEN [1] ELSE [] END AS more", need)
-	if err := part(x+" IS NULL", []order{b.idOrder()}); err != nil {
+	switch pinned, h := b.hubChoice(ps, x); {
+	case h != nil:
+		// The pinned entities and the far side's test get variables of
+		// their own: with the near side's m0 reused in them, Neo4j 5.26
+		// plans the far side's EXISTS as a scan of m0's index per entity.
+		pin, _, err := b.conjunction(scope{v: "pinned", e: h.entity, name: h.entity.Name}, h.pin, "/conditions", 1)
+		if err != nil {
+			return err
+		}
+		fresh, err := b.related(b.mainScope(), h.rel, "/conditions", 0)
+		if err != nil {
+			return err
+		}
+		far := fresh.exists(append(slices.Clone(fresh.base), fresh.conds...))
+		matchFar := func(preds []string) {
+			preds = slices.Clone(preds)
+			preds[slices.Index(preds, pinned)] = far
+			b.matchLabel(preds)
+		}
+		b.line("CALL () {\nMATCH (pinned:%s)\nWHERE %s\nRETURN sum(COUNT { (pinned)%s() }) AS fanout\n}", b.q(h.entity.Name), joinAnd(pin), h.back)
+		b.line("CALL () {\nMATCH (counted:%s)\nRETURN count(counted) AS total\n}", b.q(b.e.Name))
+		b.line("WITH fanout * fanout > (%s) * total AS wide", need)
+		sides := []struct {
+			name, when string
+			match      func([]string)
+		}{{"near", "NOT wide", b.match}, {"far", "wide", matchFar}}
+		for _, side := range sides {
+			b.line("CALL (wide) {")
+			b.guard("wide", side.when)
+			if err := part(side.match, pred, orders, "LIMIT "+need); err != nil {
+				return err
+			}
+			b.line("RETURN collect(n) AS %s\n}", side.name)
+		}
+		b.line("WITH near + far AS head")
+		if valued {
+			b.line("UNWIND head AS n\nWITH n\nSKIP %s LIMIT %s", offset, limit)
+			return nil
+		}
+	case valued:
+		return part(b.match, nil, orders, "SKIP "+offset+" LIMIT "+limit)
+	default:
+		if err := part(b.match, pred, orders, "LIMIT "+need); err != nil {
+			return err
+		}
+		b.line("WITH collect(n) AS head")
+	}
+	b.line("CALL (head) {")
+	b.guard("head", "size(head) < "+need)
+	if err := part(b.match, []string{x + " IS NULL"}, []order{b.idOrder()}, "LIMIT "+need); err != nil {
 		return err
 	}
 	b.line("RETURN collect(n) AS tail\n}")
 	b.line("UNWIND head + tail AS n\nWITH n\nSKIP %s LIMIT %s", offset, limit)
 	return nil
+}
+
+// guard opens a subquery's body with a test of its one imported variable
+// v: the rest of the body runs only when cond holds. The LIMIT 1 after
+// the WHERE keeps Neo4j from moving the test above a scan of the body
+// (which would then read every node to drop each), and tells it the body
+// runs at most once, so an index order inside it still ends the scan at
+// the body's LIMIT (an UNWIND guard loses that order: Neo4j sorts all).
+func (b *builder) guard(v, cond string) {
+	b.line("WITH %s WHERE %s\nWITH %s LIMIT 1", v, cond, v)
+}
+
+// hubChoice returns the one pinned relationship test among the stored
+// predicates, and its hop, when the page could be read from either end, so the
+// statement decides as it runs. Starting from the pinned entity (match)
+// reads every entity related to it, about 4 db hits each, and sorts them;
+// starting from the range index on x in order (matchLabel, the test an
+// EXISTS) reads about (offset+limit) × total ÷ fanout entities of the
+// label before the page is full, when the fanout entities related to the
+// pinned ones are spread over the order. The second wins exactly when
+// fanout² > (offset+limit) × total: a hub (a busy airport, a popular
+// tag) pages from the index, any other entity from itself, where Neo4j's
+// planner, which estimates every node's degree as the average, would
+// always start from the pinned side. fanout is summed from the degree
+// store and total read from the count store, a few db hits. Without an
+// index on x, or with a tenant (whose nodes the count store cannot
+// count), or with two pinned tests, the pinned side is kept.
+func (b *builder) hubChoice(ps preds, x string) (string, *hop) {
+	if b.p.m.Tenant != nil || !b.indexedProp(x) {
+		return "", nil
+	}
+	var pred string
+	var h *hop
+	for _, p := range ps.stored {
+		if s := b.starts[p]; s != nil {
+			if h != nil {
+				return "", nil
+			}
+			pred, h = p, s
+		}
+	}
+	return pred, h
+}
+
+// indexedProp reports whether x reads a stored field of the entity that
+// a range index or the unique constraint orders.
+func (b *builder) indexedProp(x string) bool {
+	for _, f := range b.e.Fields {
+		if b.prop("n", f.Name) == x {
+			return f.Indexed || f.Name == b.e.UniqueField
+		}
+	}
+	return false
 }

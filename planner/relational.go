@@ -127,7 +127,16 @@ type hop struct {
 	base   []string // labels and tenant of m
 	tenant string   // the tenant predicate of m ("" without a tenant)
 	conds  []string // the call's conditions on m and r
+	// pin holds the call's conditions on m, and back the hop's
+	// relationship seen from m, -[:TYPE]-> or its reverse, so that
+	// hubChoice can count the relationships of the entities they pin
+	// under a variable of its own.
+	pin    []tools.Condition
+	back   string
 	entity *model.Entity
+	// rel is the hop as the call gave it, to render it again under new
+	// variables.
+	rel tools.Related
 }
 
 // related resolves a hop from scope s: the relationship type, its
@@ -147,7 +156,7 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 	if len(reach) == 0 {
 		return nil, tools.Fail(b.tool, at+"/via", relationshipTypesOf(b.p.m), "%s has no %s %s relationship", s.e.Name, dir, typ)
 	}
-	h := &hop{m: "m" + itoa(b.nv), r: "r" + itoa(b.nv)}
+	h := &hop{m: "m" + itoa(b.nv), r: "r" + itoa(b.nv), rel: r}
 	b.nv++
 	switch {
 	case r.Entity != "":
@@ -170,6 +179,8 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 		h.base = append(h.base, h.tenant)
 	}
 	h.step = arrow[0] + "[" + h.r + ":" + b.q(typ) + "]" + arrow[1]
+	back := arrows[reversed[dir]]
+	h.back = back[0] + "[:" + b.q(typ) + "]" + back[1]
 	h.pattern = "(" + s.v + ")" + h.step + "(" + h.m + ")"
 	if h.entity != nil {
 		ms := scope{v: h.m, e: h.entity, name: h.entity.Name}
@@ -177,7 +188,7 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 		if err != nil {
 			return nil, err
 		}
-		h.conds = preds
+		h.conds, h.pin = preds, r.Conditions
 	}
 	rs := scope{v: h.r, rel: relFields(b.p.m, typ), name: typ}
 	for i, c := range r.RelationshipConditions {

@@ -56,11 +56,13 @@ func call(tool string, args map[string]any) engine.Call {
 	return engine.Call{Name: tool, Arguments: b}
 }
 
-// scopeProps are the Scope fields ragforge returns by default; the
-// hand-written statements return them too, so both read the same
-// properties, and cut source (whole declarations) at 500 characters as
-// ragforge does (MaxString), so neither sends more text than the other.
-const scopeProps = "n {.name, .type, .file, .signature, source: left(n.source, 500), .startLine, .endLine}"
+// The hand-written projections return the fields ragforge returns by
+// default and cut every string field at 501 characters, as ragforge's
+// statements do (engine.DefaultMaxString + 1, the text_cut parameter), so
+// neither sends more text than the other, whatever the data holds; the
+// cut reads the property in the projection, which PROFILE counts as db
+// hits on both sides alike.
+const scopeProps = "n {name: left(n.name, 501), .type, file: left(n.file, 501), signature: left(n.signature, 501), source: left(n.source, 501), .startLine, .endLine}"
 
 // CodeWorkloads are bench/peers' five questions on the net/http fixture
 // (peers.Workloads, the same calls), each with the statement a person
@@ -72,7 +74,7 @@ func CodeWorkloads() []Workload {
 	p := peers.ParamsFor(peers.NetHTTP)
 	hand := map[string]Workload{
 		"top10": {Hand: `MATCH (n:Scope) WHERE n.line_count IS NOT NULL
-RETURN n.uuid AS id, n.line_count AS line_count, n.name AS name, n.file AS file
+RETURN n.uuid AS id, n.line_count AS line_count, left(n.name, 501) AS name, left(n.file, 501) AS file
 ORDER BY n.line_count DESC, n.uuid LIMIT 10`, Cols: []string{"id", "line_count"}},
 		"prefix": {Hand: `MATCH (n:Scope) WHERE n.name STARTS WITH $prefix
 RETURN n.uuid AS id, ` + scopeProps + ` AS properties
@@ -81,7 +83,7 @@ ORDER BY n.uuid LIMIT $limit`, HandParams: map[string]any{"prefix": p.Prefix, "l
 RETURN n.uuid AS id, n.line_count AS line_count, ` + scopeProps + ` AS properties
 ORDER BY n.line_count, n.uuid LIMIT $limit`, HandParams: map[string]any{"low": p.Low, "high": p.High, "limit": peers.Limit}, Cols: []string{"id", "line_count"}},
 		"byid": {Hand: `MATCH (n:File {path: $path})
-RETURN n.path AS id, n {.name, .extension, .language, .size, .lines} AS properties`, HandParams: map[string]any{"path": p.File}, Cols: []string{"id"}},
+RETURN n.path AS id, n {name: left(n.name, 501), extension: left(n.extension, 501), .language, .size, .lines} AS properties`, HandParams: map[string]any{"path": p.File}, Cols: []string{"id"}},
 		"hop": {Hand: `MATCH (:File {path: $path})-[:CONTAINS]->(n:Scope)
 RETURN n.uuid AS id, ` + scopeProps + ` AS properties
 ORDER BY n.uuid LIMIT $limit`, HandParams: map[string]any{"path": p.File, "limit": peers.Limit}, Cols: []string{"id"}},
@@ -99,10 +101,11 @@ ORDER BY n.uuid LIMIT $limit`, HandParams: map[string]any{"path": p.File, "limit
 }
 
 // The projections the hand-written airline statements return: the fields
-// ragforge returns by default for each entity.
+// ragforge returns by default for each entity, strings cut as scopeProps
+// says.
 const (
-	flightProps  = "n {.number, .departure, .arrival, .delay_minutes, .distance_km, .status, .tail}"
-	airportProps = "{name: %[1]s.name, city: %[1]s.city, country: %[1]s.country, location: %[1]s.location, elevation_m: %[1]s.elevation_m}"
+	flightProps  = "n {number: left(n.number, 501), .departure, .arrival, .delay_minutes, .distance_km, .status, tail: left(n.tail, 501)}"
+	airportProps = "{name: left(%[1]s.name, 501), city: left(%[1]s.city, 501), country: left(%[1]s.country, 501), location: %[1]s.location, elevation_m: %[1]s.elevation_m}"
 	routeProps   = "r {.flights_per_week, .distance_km}"
 )
 
@@ -248,7 +251,7 @@ ORDER BY depth, id LIMIT $limit`,
 		findPaths("paths_hub_leaf", code(hub), code(hubFar), hubFarN),
 		Workload{
 			Key: "agg_day", Name: "flights per departure day, busiest first (aggregate, datetime bucket)",
-			Call: call(planner.AggregateEntities, map[string]any{"entity_type": "Flight", "operation": "COUNT", "field": "id",
+			Call: call(planner.AggregateEntities, map[string]any{"entity_type": "Flight", "operation": "COUNT",
 				"group_by": "departure", "bucket": "day"}),
 			Hand: `MATCH (n:Flight)
 RETURN toString(date(n.departure)) AS group, count(*) AS value
@@ -266,7 +269,7 @@ ORDER BY value DESC, group LIMIT 10`,
 		},
 		Workload{
 			Key: "agg_country", Name: "airports per country, top 10 (aggregate, group_by)",
-			Call: call(planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT", "field": "code",
+			Call: call(planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT",
 				"group_by": "country", "limit": 10}),
 			Hand: `MATCH (n:Airport)
 RETURN n.country AS group, count(*) AS value
