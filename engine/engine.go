@@ -17,6 +17,7 @@ import (
 	"github.com/ragforge/ragforge/internal/memory/explore"
 	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/internal/memory/write"
+	"github.com/ragforge/ragforge/internal/similar"
 	"github.com/ragforge/ragforge/internal/tree"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
@@ -191,6 +192,7 @@ func New(m *model.Model, opts Options) (*Engine, error) {
 	// explore), which reads in its own read transaction.
 	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now})
 	topts.CustomTools = append(append(append(append(trees.Tools(), writes.Tools()...), traversal...), explores...), opts.Tools.CustomTools...)
+	topts.CustomTools = append(topts.CustomTools, similar.New(m, similar.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout})...)
 	cat, err := tools.Generate(m, topts)
 	if err != nil {
 		return nil, err

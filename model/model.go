@@ -28,6 +28,9 @@ type Model struct {
 	Provenance *Provenance
 	// Explore, when set, adds the explore tool.
 	Explore *Explore
+	// Similarity adds find_similar_<entity> for each entity it holds, in
+	// config order.
+	Similarity []*Similar
 	// Profiles are the named tool sets, in config order.
 	Profiles []*Profile
 }

@@ -3,9 +3,7 @@ package write
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -71,26 +69,10 @@ func New(m *model.Model, opts Options) *Writer {
 
 // CreateToolName is the create tool of an entity: create_ and the entity's
 // name in snake_case (CodeFile → create_code_file).
-func CreateToolName(entity string) string { return "create_" + snake(entity) }
+func CreateToolName(entity string) string { return "create_" + model.Snake(entity) }
 
 // UpdateToolName is the update tool of an entity.
-func UpdateToolName(entity string) string { return "update_" + snake(entity) }
-
-// snake writes a CamelCase name in snake_case.
-func snake(s string) string {
-	var b strings.Builder
-	rs := []rune(s)
-	for i, r := range rs {
-		if unicode.IsUpper(r) {
-			if i > 0 && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) && rs[i-1] != '_' {
-				b.WriteByte('_')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func UpdateToolName(entity string) string { return "update_" + model.Snake(entity) }
 
 // Tools returns the write tools for the catalog: per writable entity its
 // create and update tools, then the relationship tools when a relationship
