@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -26,9 +27,10 @@ type rawConfig struct {
 		UpdatedAt       string `json:"updated_at"`
 		CreatedAt       string `json:"created_at"`
 	} `json:"provenance"`
-	Explore        *rawExplore        `json:"explore"`
-	ChangeTracking *rawChangeTracking `json:"change_tracking"`
-	Analytics      *rawAnalytics      `json:"analytics"`
+	Explore        *rawExplore              `json:"explore"`
+	ChangeTracking *rawChangeTracking       `json:"change_tracking"`
+	Analytics      *rawAnalytics            `json:"analytics"`
+	Similarity     map[string]rawSimilarity `json:"similarity"`
 }
 
 type rawChangeTracking struct {
@@ -82,6 +84,11 @@ type rawAnalyticsGraph struct {
 	Relationships []string `json:"relationships"`
 	Weight        string   `json:"weight"`
 	Show          []string `json:"show"`
+}
+
+type rawSimilarity struct {
+	Index string   `json:"index"`
+	Via   []string `json:"via"`
 }
 
 type rawExplore struct {
@@ -272,6 +279,26 @@ func decode(v, data cue.Value) (*model.Model, error) {
 			an.Clusters = append(an.Clusters, &model.AnalyticsClusters{AnalyticsGraph: graph(c.rawAnalyticsGraph, "clusters", i), Algorithm: c.Algorithm, MinSize: c.MinSize})
 		}
 		m.Analytics = an
+	}
+	// find_similar tools follow the entities' order, with the defaults
+	// filled in: the first vector index, every relationship type.
+	for _, e := range m.Entities {
+		rs, ok := raw.Similarity[e.Name]
+		if !ok {
+			continue
+		}
+		sim := &model.Similar{Entity: e.Name, Index: rs.Index, Via: rs.Via, Pos: posAt(data, "similarity", e.Name)}
+		if sim.Index == "" && len(e.VectorIndexes) > 0 {
+			sim.Index = e.VectorIndexes[0].Name
+		}
+		if len(sim.Via) == 0 {
+			for _, r := range e.Relationships {
+				if !slices.Contains(sim.Via, r.Type) {
+					sim.Via = append(sim.Via, r.Type)
+				}
+			}
+		}
+		m.Similarity = append(m.Similarity, sim)
 	}
 	// Profiles keep the config's order, which a map would lose.
 	if ps := v.LookupPath(cue.ParsePath("profiles")); ps.Exists() {

@@ -246,6 +246,19 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 		pos["analytics"] = a.Pos
 		cfg["analytics"] = encodeAnalytics(a, pos)
 	}
+	if len(m.Similarity) > 0 {
+		sims := map[string]any{}
+		for _, x := range m.Similarity {
+			pos["similarity."+x.Entity] = x.Pos
+			sim := map[string]any{}
+			setString(sim, "index", x.Index)
+			if len(x.Via) > 0 {
+				sim["via"] = append([]string{}, x.Via...)
+			}
+			sims[x.Entity] = sim
+		}
+		cfg["similarity"] = sims
+	}
 	if len(m.Profiles) > 0 {
 		profiles := map[string]any{}
 		for _, p := range m.Profiles {

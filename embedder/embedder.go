@@ -36,6 +36,7 @@ package embedder
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/ragforge/ragforge/model"
 )
@@ -54,4 +55,45 @@ type Func func(ctx context.Context, text string, index *model.VectorIndex) ([]fl
 // Embed calls f.
 func (f Func) Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error) {
 	return f(ctx, text, index)
+}
+
+// Batcher is an [Embedder] that embeds several texts at once (one request
+// to a service), as `ragforge-plan embed` does a batch of nodes. [OpenAI]
+// is one.
+type Batcher interface {
+	Embedder
+	// EmbedBatch returns the vectors of texts, in their order.
+	EmbedBatch(ctx context.Context, texts []string, index *model.VectorIndex) ([][]float32, error)
+}
+
+// EmbedAll embeds texts with e: in one call when e is a [Batcher], else
+// one text after the other. Either way every vector is checked to have the
+// index's dimensions, so a wrong model stops the caller before it stores
+// anything.
+func EmbedAll(ctx context.Context, e Embedder, texts []string, index *model.VectorIndex) ([][]float32, error) {
+	var vecs [][]float32
+	if b, ok := e.(Batcher); ok {
+		out, err := b.EmbedBatch(ctx, texts, index)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) != len(texts) {
+			return nil, fmt.Errorf("embedder: %d vectors returned for %d texts", len(out), len(texts))
+		}
+		vecs = out
+	} else {
+		for _, text := range texts {
+			vec, err := e.Embed(ctx, text, index)
+			if err != nil {
+				return nil, err
+			}
+			vecs = append(vecs, vec)
+		}
+	}
+	for _, vec := range vecs {
+		if len(vec) != index.Dimensions {
+			return nil, fmt.Errorf("embedder: a vector of %d dimensions was returned for vector index %s, which has %d (use a model with %d dimensions, or change the index's dimensions and rebuild it)", len(vec), index.Name, index.Dimensions, index.Dimensions)
+		}
+	}
+	return vecs, nil
 }

@@ -59,15 +59,18 @@ type OpenAI struct {
 
 // embeddingsRequest is the body of POST /embeddings.
 type embeddingsRequest struct {
-	Model      string `json:"model"`
-	Input      string `json:"input"`
-	Dimensions int    `json:"dimensions,omitempty"`
+	Model string `json:"model"`
+	// Input is one text, or a list of texts for EmbedBatch.
+	Input      any `json:"input"`
+	Dimensions int `json:"dimensions,omitempty"`
 }
 
 // embeddingsResponse is the part of the answer Embed reads.
 type embeddingsResponse struct {
 	Data []struct {
 		Embedding []float32 `json:"embedding"`
+		// Index is the position of the input this embedding is of.
+		Index *int `json:"index"`
 	} `json:"data"`
 }
 
@@ -91,12 +94,35 @@ func (o *OpenAI) Endpoint() (string, error) {
 // Embed asks the service for the embedding of text with the index's model
 // and checks it has the index's dimensions.
 func (o *OpenAI) Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error) {
+	vecs, err := o.request(ctx, []string{text}, false, index)
+	if err != nil {
+		return nil, err
+	}
+	return vecs[0], nil
+}
+
+// EmbedBatch asks the service for the embeddings of texts in one request
+// (the API's array input), in their order, each checked to have the
+// index's dimensions.
+func (o *OpenAI) EmbedBatch(ctx context.Context, texts []string, index *model.VectorIndex) ([][]float32, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	return o.request(ctx, texts, true, index)
+}
+
+// request embeds texts with the index's model, sent as a list when
+// asList and as the one text otherwise, and returns their vectors in
+// order.
+func (o *OpenAI) request(ctx context.Context, texts []string, asList bool, index *model.VectorIndex) ([][]float32, error) {
 	dims, err := dimensions(index)
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(text) == "" {
-		return nil, errNothingToEmbed
+	for _, text := range texts {
+		if strings.TrimSpace(text) == "" {
+			return nil, errNothingToEmbed
+		}
 	}
 	endpoint, err := o.Endpoint()
 	if err != nil {
@@ -109,23 +135,28 @@ func (o *OpenAI) Embed(ctx context.Context, text string, index *model.VectorInde
 	if name == "" {
 		return nil, fmt.Errorf("embedder: vector index %s names no model and no default model is set (give the index model: NAME in the config, or set the embedder's model)", index.Name)
 	}
-	req := embeddingsRequest{Model: name, Input: text}
+	req := embeddingsRequest{Model: name, Input: texts[0]}
+	if asList {
+		req.Input = texts
+	}
 	if strings.HasPrefix(name, "text-embedding-3") {
 		req.Dimensions = dims
 	}
-	vec, err := o.post(ctx, endpoint, req)
+	vecs, err := o.post(ctx, endpoint, req, len(texts))
 	if err != nil {
 		return nil, err
 	}
-	if len(vec) != dims {
-		return nil, fmt.Errorf("embedder: model %s returned %d dimensions, but vector index %s has %d (use a model with %d dimensions, or declare dimensions: %d on the index and rebuild it)", name, len(vec), index.Name, dims, dims, len(vec))
+	for _, vec := range vecs {
+		if len(vec) != dims {
+			return nil, fmt.Errorf("embedder: model %s returned %d dimensions, but vector index %s has %d (use a model with %d dimensions, or declare dimensions: %d on the index and rebuild it)", name, len(vec), index.Name, dims, dims, len(vec))
+		}
 	}
-	return vec, nil
+	return vecs, nil
 }
 
-// post sends one embeddings request and returns the one vector of the
-// answer.
-func (o *OpenAI) post(ctx context.Context, endpoint string, body embeddingsRequest) ([]float32, error) {
+// post sends one embeddings request and returns the n vectors of the
+// answer, in input order.
+func (o *OpenAI) post(ctx context.Context, endpoint string, body embeddingsRequest, n int) ([][]float32, error) {
 	timeout := o.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -171,10 +202,23 @@ func (o *OpenAI) post(ctx context.Context, endpoint string, body embeddingsReque
 	if err := json.Unmarshal(data, &out); err != nil {
 		return nil, fmt.Errorf("embedder: POST %s: the answer is not an embeddings response (%v): %s", endpoint, err, summarize(data))
 	}
-	if len(out.Data) != 1 {
-		return nil, fmt.Errorf("embedder: POST %s: the answer holds %d embeddings, want 1", endpoint, len(out.Data))
+	if len(out.Data) != n {
+		return nil, fmt.Errorf("embedder: POST %s: the answer holds %d embeddings, want %d", endpoint, len(out.Data), n)
 	}
-	return out.Data[0].Embedding, nil
+	vecs := make([][]float32, n)
+	for i, d := range out.Data {
+		// Servers answer in input order and say so in index; one that
+		// leaves index out (all zero) is taken in order.
+		at := i
+		if d.Index != nil {
+			at = *d.Index
+		}
+		if at < 0 || at >= n || vecs[at] != nil {
+			return nil, fmt.Errorf("embedder: POST %s: the answer's embedding %d has index %d, which is not one of 0..%d once", endpoint, i, at, n-1)
+		}
+		vecs[at] = d.Embedding
+	}
+	return vecs, nil
 }
 
 // summarize returns the message of an error body: the "error.message" (or

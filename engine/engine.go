@@ -19,6 +19,7 @@ import (
 	"github.com/ragforge/ragforge/internal/memory/explore"
 	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/internal/memory/write"
+	"github.com/ragforge/ragforge/internal/similar"
 	"github.com/ragforge/ragforge/internal/tree"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
@@ -204,6 +205,7 @@ func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 	}
 	// An analytics block adds the graph analytics tools when the server has GDS (package analytics).
 	topts.CustomTools = append(topts.CustomTools, analytics.New(m, analytics.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, GDS: caps.GDS}).Tools()...)
+	topts.CustomTools = append(topts.CustomTools, similar.New(m, similar.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout})...)
 	cat, err := planner.Generate(m, topts)
 	if err != nil {
 		return nil, err

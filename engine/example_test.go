@@ -42,6 +42,7 @@ func ExampleNew() {
 	// text_pattern_search (search)
 	// number_range_search (search)
 	// aggregate_entities (analytics)
+	// find_similar_person (similarity)
 }
 
 // Plan turns an agent's call into the one parameterized statement Execute

@@ -114,7 +114,15 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 			return nil, err
 		}
 	}
-	return e.run(ctx, call, st)
+	res, err := e.run(ctx, call, st)
+	if err == nil && st.Embed != nil && res.Count == 0 {
+		note, err := e.emptySearchNote(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		res.Notes = append(res.Notes, note)
+	}
+	return res, err
 }
 
 // embed fills the statement's embedding parameter.

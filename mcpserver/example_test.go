@@ -61,6 +61,7 @@ func ExampleNew() {
 	// Output:
 	// explore_relationships read-only: true
 	// find_paths read-only: true
+	// find_similar_person read-only: true
 	// get_entity_by_id read-only: true
 	// number_range_search read-only: true
 	// query_entities read-only: true

@@ -66,3 +66,17 @@ type Explore struct {
 	OwnerEntity, OwnerField string
 	Pos                     Pos
 }
+
+// Similar configures the find_similar tool of one entity.
+type Similar struct {
+	// Entity is the entity whose nodes are compared.
+	Entity string
+	// Index is the vector index semantic mode compares, "" when the
+	// entity has none (no semantic mode).
+	Index string
+	// Via are the relationship types structural mode compares neighbours
+	// over, in either direction; none when the entity has none (no
+	// structural mode).
+	Via []string
+	Pos Pos
+}

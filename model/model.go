@@ -33,6 +33,9 @@ type Model struct {
 	ChangeTracking *ChangeTracking
 	// Analytics, when set, adds the graph analytics tools.
 	Analytics *Analytics
+	// Similarity adds find_similar_<entity> for each entity it holds, in
+	// config order.
+	Similarity []*Similar
 	// Profiles are the named tool sets, in config order.
 	Profiles []*Profile
 }

@@ -34,6 +34,7 @@ var commands = map[string]command{
 	"history":        {runHistory, "load a git repository's history into the graph as Changes of its files and scopes"},
 	"stats":          {runStats, "export or import the usage counts that drive materialization, as JSON"},
 	"diagram":        {runDiagram, "draw a saved tree diagram (create_diagram) as SVG or an HTML page"},
+	"embed":          {runEmbed, "compute the vectors of the vector indexes for nodes without one or whose text changed (resumable)"},
 	"schema":         {runSchema, "create the indexes and constraints a config declares, idempotently, and wait until they are online"},
 	"init":           {runInit, "draft a config from a live graph's labels, property types, relationships and indexes"},
 	"serve":          {runServe, "serve a config's tools to MCP clients (stdio or streamable HTTP)"},

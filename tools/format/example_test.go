@@ -37,10 +37,10 @@ func ExampleMarshal() {
 		fmt.Printf("%s: %d tools, keys %v\n", f, len(defs), slices.Sorted(maps.Keys(defs[0])))
 	}
 	// Output:
-	// mcp: 6 tools, keys [annotations description inputSchema name]
-	// openai: 6 tools, keys [function type]
-	// anthropic: 6 tools, keys [description input_schema name]
-	// gemini: 6 tools, keys [description name parameters]
+	// mcp: 7 tools, keys [annotations description inputSchema name]
+	// openai: 7 tools, keys [function type]
+	// anthropic: 7 tools, keys [description input_schema name]
+	// gemini: 7 tools, keys [description name parameters]
 }
 
 // Render returns the provider's Go values ([]format.OpenAITool here), to
@@ -69,6 +69,7 @@ func ExampleRender() {
 	// function find_paths strict: false
 	// function text_pattern_search strict: false
 	// function number_range_search strict: false
+	// function find_similar_person strict: false
 }
 
 // Listing is the form for a person at a terminal (ragforge-plan tools).

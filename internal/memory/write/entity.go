@@ -12,6 +12,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
+	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/history/change"
@@ -230,11 +231,10 @@ func (w *Writer) embed(ctx context.Context, e *model.Entity, values map[string]a
 		if vi.Dimensions > 0 && len(vec) != vi.Dimensions {
 			return nil, nil, fmt.Errorf("write: the embedder returned %d dimensions; index %s has %d", len(vec), vi.Name, vi.Dimensions)
 		}
-		prop := vi.Property
-		if prop == "" {
-			prop = "embedding"
-		}
-		out[prop] = vec
+		// The text's hash beside the vector tells `ragforge-plan embed`
+		// this vector is current.
+		out[embedder.VectorProperty(vi)] = vec
+		out[embedder.HashProperty(vi)] = embedder.TextHash(vi, text)
 	}
 	return out, missing, nil
 }
