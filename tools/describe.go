@@ -189,7 +189,7 @@ func provenanceLine(m *model.Model) string {
 		s += " and record their " + strings.Join(args, " and ") + " as " + strings.Join(fields, " and ")
 	}
 	if p != nil && p.Required {
-		s += "; every write must give source and confidence (0 to 1)"
+		s += " (both required)"
 	}
 	return s + ".\n"
 }
