@@ -48,7 +48,7 @@ func TestWritesRecomputeStoredFieldsWithoutCompiling(t *testing.T) {
 		}
 		return res.Custom.(write.Result)
 	}
-	key := run("create_person", map[string]any{"name": "Ann", "canonical_name": "ann"}).EntityKey
+	key := run("create_person", map[string]any{"name": "Ann", "canonical_name": "ann", "source": "test", "confidence": 1}).EntityKey
 	x, err := materialize.New(cm, d, materialize.Options{Database: neo4jtest.Database(), Grace: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -61,8 +61,8 @@ func TestWritesRecomputeStoredFieldsWithoutCompiling(t *testing.T) {
 	clock = clock.Add(7*24*time.Hour - time.Hour)
 	if n := compilesDuring(func() {
 		for i := range 5 {
-			run("update_person", map[string]any{"entity_key": key, "notes": fmt.Sprint("note ", i)})
-			run("create_person", map[string]any{"name": fmt.Sprint("P", i), "canonical_name": fmt.Sprint("p", i)})
+			run("update_person", map[string]any{"entity_key": key, "notes": fmt.Sprint("note ", i), "source": "test", "confidence": 1})
+			run("create_person", map[string]any{"name": fmt.Sprint("P", i), "canonical_name": fmt.Sprint("p", i), "source": "test", "confidence": 1})
 		}
 	}); n != 0 {
 		t.Errorf("ten writes compiled %d entities; want 0", n)

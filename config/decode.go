@@ -26,6 +26,7 @@ type rawConfig struct {
 		ConfidenceField string `json:"confidence_field"`
 		UpdatedAt       string `json:"updated_at"`
 		CreatedAt       string `json:"created_at"`
+		Required        bool   `json:"required"`
 	} `json:"provenance"`
 	Explore        *rawExplore              `json:"explore"`
 	ChangeTracking *rawChangeTracking       `json:"change_tracking"`
@@ -252,7 +253,7 @@ func decode(v, data cue.Value) (*model.Model, error) {
 		m.Tenant = &model.Tenant{Field: t.Field, Pos: posAt(data, "tenant")}
 	}
 	if p := raw.Provenance; p != nil {
-		m.Provenance = &model.Provenance{SourceField: p.SourceField, ConfidenceField: p.ConfidenceField, UpdatedAt: p.UpdatedAt, CreatedAt: p.CreatedAt, Pos: posAt(data, "provenance")}
+		m.Provenance = &model.Provenance{SourceField: p.SourceField, ConfidenceField: p.ConfidenceField, UpdatedAt: p.UpdatedAt, CreatedAt: p.CreatedAt, Required: p.Required, Pos: posAt(data, "provenance")}
 	}
 	if x := raw.Explore; x != nil {
 		ex := &model.Explore{Top: x.Top, DefaultTop: x.DefaultTop, RecencyField: x.RecencyField, HalfLifeDays: x.HalfLifeDays, Pos: posAt(data, "explore")}

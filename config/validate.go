@@ -218,6 +218,9 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 		setString(prov, "confidence_field", p.ConfidenceField)
 		setString(prov, "updated_at", p.UpdatedAt)
 		setString(prov, "created_at", p.CreatedAt)
+		if p.Required {
+			prov["required"] = true
+		}
 		cfg["provenance"] = prov
 	}
 	if x := m.Explore; x != nil {

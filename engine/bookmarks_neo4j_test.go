@@ -68,7 +68,7 @@ func TestAReadAfterAWriteInOneBookmarkChainSeesIt(t *testing.T) {
 	chain := engine.WithBookmarkManager(tenant.With(context.Background(), "alice"), bm)
 	var last neo4j.Bookmarks
 	for _, name := range []string{"Ada", "Bo"} {
-		if _, err := exec(chain, "create_person", `{"name": "`+name+`", "canonical_name": "`+strings.ToLower(name)+`", "notes": "sails", "confidence": 0.8}`); err != nil {
+		if _, err := exec(chain, "create_person", `{"source": "test", "name": "`+name+`", "canonical_name": "`+strings.ToLower(name)+`", "notes": "sails", "confidence": 0.8}`); err != nil {
 			t.Fatal(err)
 		}
 		got, err := bm.GetBookmarks(context.Background())
@@ -98,7 +98,7 @@ func TestAReadAfterAWriteInOneBookmarkChainSeesIt(t *testing.T) {
 
 	// engine.WithBookmarks starts a chain of its own.
 	fresh := engine.WithBookmarks(tenant.With(context.Background(), "alice"))
-	if _, err := exec(fresh, "create_person", `{"name": "Cy", "canonical_name": "cy", "confidence": 0.8}`); err != nil {
+	if _, err := exec(fresh, "create_person", `{"source": "test", "name": "Cy", "canonical_name": "cy", "confidence": 0.8}`); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec(fresh, "query_entities", `{"entity_type": "Person", "limit": 10}`); err != nil || !strings.Contains(out, "Cy") {

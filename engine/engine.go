@@ -190,7 +190,7 @@ func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 	writes := write.New(m, write.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now, Computed: opts.Computed})
 	// A tenant-scoped config adds traverse: agent-written Cypher, run only
 	// when its plan proves it stays in the tenant (package traverse).
-	traversal := traverse.New(m, traverse.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, MaxRows: opts.MaxRows})
+	traversal := traverse.New(m, traverse.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, MaxRows: opts.MaxRows, MaxString: opts.MaxString})
 	// A memory graph's explore block adds the explore tool (package
 	// explore), which reads in its own read transaction.
 	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now})

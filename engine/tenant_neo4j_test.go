@@ -56,16 +56,16 @@ func seedTwoTenants(t *testing.T, e *engine.Engine) (aliceKeys, bobKeys map[stri
 			return res.Custom.(write.Result).EntityKey
 		}
 		keys["person"] = w("create_person", map[string]any{"name": "Ada" + mark, "canonical_name": "ada", "is_owner": true, "notes": "sails" + mark, "confidence": 0.8, "source": "chat"})
-		keys["friend"] = w("create_person", map[string]any{"name": "Bo" + mark, "canonical_name": "bo", "confidence": 0.5})
-		keys["concept"] = w("create_concept", map[string]any{"name": "sailing", "description": "boats and wind" + mark, "confidence": 0.9})
-		keys["entity"] = w("create_entity", map[string]any{"name": "Harbour", "type": "place", "description": "a harbour" + mark, "notes": "windy" + mark})
-		keys["source"] = w("create_source", map[string]any{"content_type": "conversation", "content": "we talked" + mark, "description": "talk" + mark})
-		keys["artifact"] = w("create_artifact", map[string]any{"content_type": "md_file", "description": "plan" + mark, "output": "# plan" + mark})
+		keys["friend"] = w("create_person", map[string]any{"name": "Bo" + mark, "canonical_name": "bo", "confidence": 0.5, "source": "test"})
+		keys["concept"] = w("create_concept", map[string]any{"name": "sailing", "description": "boats and wind" + mark, "confidence": 0.9, "source": "test"})
+		keys["entity"] = w("create_entity", map[string]any{"name": "Harbour", "type": "place", "description": "a harbour" + mark, "notes": "windy" + mark, "source": "test", "confidence": 1})
+		keys["source"] = w("create_source", map[string]any{"content_type": "conversation", "content": "we talked" + mark, "description": "talk" + mark, "source": "test", "confidence": 1})
+		keys["artifact"] = w("create_artifact", map[string]any{"content_type": "md_file", "description": "plan" + mark, "output": "# plan" + mark, "source": "test", "confidence": 1})
 		for _, r := range []struct{ from, to, typ string }{
 			{"person", "concept", "thinks_about"}, {"person", "friend", "has_relationship_with"}, {"person", "entity", "relates_to"},
 			{"concept", "person", "involves"}, {"source", "person", "mentions"}, {"concept", "artifact", "produced"}, {"artifact", "source", "sourced_from"},
 		} {
-			w("create_relationship", map[string]any{"from_entity_key": keys[r.from], "to_entity_key": keys[r.to], "relationship_type": r.typ})
+			w("create_relationship", map[string]any{"from_entity_key": keys[r.from], "to_entity_key": keys[r.to], "relationship_type": r.typ, "source": "test", "confidence": 1})
 		}
 	}
 	return aliceKeys, bobKeys
@@ -142,18 +142,18 @@ var tenancyCases = []tenancyCase{
 				{"enum_filter_search", map[string]any{"entity_type": "Source", "field": "content_type", "values": []string{"conversation"}}, ""},
 				// A create with bob's very values finds alice's node: the
 				// key is derived with the bound tenant.
-				{"create_person", map[string]any{"name": "Ada", "canonical_name": "ada", "confidence": 0.9}, ""},
-				{"update_person", map[string]any{"entity_key": alice["person"], "notes": "sails far"}, ""},
-				{"create_concept", map[string]any{"name": "sailing", "description": "boats and wind"}, ""},
-				{"update_concept", map[string]any{"entity_key": alice["concept"], "notes": "every summer"}, ""},
-				{"create_entity", map[string]any{"name": "Harbour", "type": "place"}, ""},
-				{"update_entity", map[string]any{"entity_key": alice["entity"], "description": "the old harbour"}, ""},
-				{"create_source", map[string]any{"content_type": "conversation", "content": "we talked"}, ""},
-				{"update_source", map[string]any{"entity_key": alice["source"], "description": "a long talk"}, ""},
-				{"create_artifact", map[string]any{"content_type": "md_file", "description": "plan"}, ""},
-				{"update_artifact", map[string]any{"entity_key": alice["artifact"], "output": "# plan v2"}, ""},
-				{"create_relationship", map[string]any{"from_entity_key": alice["person"], "to_entity_key": alice["concept"], "relationship_type": "thinks_about"}, `"created":false`},
-				{"update_relationship", map[string]any{"from_entity_key": alice["person"], "to_entity_key": alice["concept"], "relationship_type": "thinks_about", "confidence": 0.7}, `"created":false`},
+				{"create_person", map[string]any{"name": "Ada", "canonical_name": "ada", "confidence": 0.9, "source": "test"}, ""},
+				{"update_person", map[string]any{"entity_key": alice["person"], "notes": "sails far", "source": "test", "confidence": 1}, ""},
+				{"create_concept", map[string]any{"name": "sailing", "description": "boats and wind", "source": "test", "confidence": 1}, ""},
+				{"update_concept", map[string]any{"entity_key": alice["concept"], "notes": "every summer", "source": "test", "confidence": 1}, ""},
+				{"create_entity", map[string]any{"name": "Harbour", "type": "place", "source": "test", "confidence": 1}, ""},
+				{"update_entity", map[string]any{"entity_key": alice["entity"], "description": "the old harbour", "source": "test", "confidence": 1}, ""},
+				{"create_source", map[string]any{"content_type": "conversation", "content": "we talked", "source": "test", "confidence": 1}, ""},
+				{"update_source", map[string]any{"entity_key": alice["source"], "description": "a long talk", "source": "test", "confidence": 1}, ""},
+				{"create_artifact", map[string]any{"content_type": "md_file", "description": "plan", "source": "test", "confidence": 1}, ""},
+				{"update_artifact", map[string]any{"entity_key": alice["artifact"], "output": "# plan v2", "source": "test", "confidence": 1}, ""},
+				{"create_relationship", map[string]any{"from_entity_key": alice["person"], "to_entity_key": alice["concept"], "relationship_type": "thinks_about", "source": "test", "confidence": 1}, `"created":false`},
+				{"update_relationship", map[string]any{"from_entity_key": alice["person"], "to_entity_key": alice["concept"], "relationship_type": "thinks_about", "confidence": 0.7, "source": "test"}, `"created":false`},
 				{"traverse", map[string]any{"cypher": "MATCH (p:Person) WHERE p.user_id = $tenant RETURN p.entity_key AS key"}, ""},
 				{"explore", map[string]any{"queries": []any{map[string]any{"query": "boats", "threshold": 0}}, "text_matches": []string{"Ada", "Harbour"}}, ""},
 				{"whoami", map[string]any{}, `"tenant":"alice"`},
@@ -161,10 +161,10 @@ var tenancyCases = []tenancyCase{
 		},
 		foreign: func(alice, bob map[string]string) []toolCall {
 			return []toolCall{
-				{"update_person", map[string]any{"entity_key": bob["person"], "notes": "alice was here"}, ""},
-				{"update_artifact", map[string]any{"entity_key": bob["artifact"], "output": "alice was here"}, ""},
-				{"create_relationship", map[string]any{"from_entity_key": alice["person"], "to_entity_key": bob["concept"], "relationship_type": "thinks_about"}, ""},
-				{"update_relationship", map[string]any{"from_entity_key": bob["person"], "to_entity_key": bob["concept"], "relationship_type": "thinks_about", "confidence": 0.1}, ""},
+				{"update_person", map[string]any{"entity_key": bob["person"], "notes": "alice was here", "source": "test", "confidence": 1}, ""},
+				{"update_artifact", map[string]any{"entity_key": bob["artifact"], "output": "alice was here", "source": "test", "confidence": 1}, ""},
+				{"create_relationship", map[string]any{"from_entity_key": alice["person"], "to_entity_key": bob["concept"], "relationship_type": "thinks_about", "source": "test", "confidence": 1}, ""},
+				{"update_relationship", map[string]any{"from_entity_key": bob["person"], "to_entity_key": bob["concept"], "relationship_type": "thinks_about", "confidence": 0.1, "source": "test"}, ""},
 			}
 		},
 	},

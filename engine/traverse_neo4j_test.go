@@ -46,6 +46,11 @@ func TestTraverseIsOfferedWithATenantAndRunsUnderTheBoundOne(t *testing.T) {
 			t.Errorf("got %s, %v, want one row with %s", out, err, want)
 		}
 	}
+	// The engine's string cut (DefaultMaxString) applies to traverse too.
+	long := "MATCH (p:Person) WHERE p.user_id = $tenant RETURN reduce(s = '', i IN range(1, 400) | s + 'ab') AS text"
+	if out, err := call(context.Background(), long); err != nil || strings.Count(out, "ab") != engine.DefaultMaxString/2 || !strings.Contains(out, "whole_text") {
+		t.Errorf("traverse did not cut an 800-character string to %d: %s, %v", engine.DefaultMaxString, out, err)
+	}
 	_, err = call(context.Background(), "MATCH (p:Person)-[:thinks_about]->(c) WHERE p.user_id = $tenant RETURN c.name")
 	var ce *tools.CallError
 	if !errors.As(err, &ce) || !strings.Contains(ce.Error(), "node variable c") {

@@ -62,7 +62,7 @@ func everyKindOfCall(t *testing.T, p *neo4jtest.Proxy) []kindCall {
 		{files, ctx, "query_file_tree", `{}`},
 		{files, ctx, "create_diagram", `{"name": "everything"}`},
 		{memory, alice, "query_entities", `{"entity_type": "Person", "limit": 5}`},
-		{memory, alice, "create_person", `{"name": "Ada", "canonical_name": "ada", "confidence": 0.8}`},
+		{memory, alice, "create_person", `{"source": "test", "name": "Ada", "canonical_name": "ada", "confidence": 0.8}`},
 		{memory, alice, traverse.Name, `{"cypher": "MATCH (p:Person) WHERE p.user_id = $tenant RETURN p.name AS name"}`},
 		{memory, alice, explore.ToolName, `{"queries": [{"query": "sailing"}]}`},
 	}

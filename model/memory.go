@@ -24,7 +24,10 @@ type Provenance struct {
 	// CreatedAt receives the time a create made the node; "" when not
 	// recorded.
 	CreatedAt string
-	Pos       Pos
+	// Required makes every write give its source and confidence (the
+	// config then names SourceField and ConfidenceField).
+	Required bool
+	Pos      Pos
 }
 
 // Writable says which write tools an entity has.

@@ -164,7 +164,8 @@ func sharedFields(offers []*EntityOffer) []*FieldOffer {
 }
 
 // provenanceLine says once, for every write tool, what a write records
-// (source and confidence from its arguments) and returns.
+// (source and confidence from its arguments, which the config may
+// require) and returns.
 func provenanceLine(m *model.Model) string {
 	p := m.Provenance
 	writes := false
@@ -187,6 +188,9 @@ func provenanceLine(m *model.Model) string {
 	s := "Writes return {entity_key (of an entity), created, message}"
 	if len(args) > 0 {
 		s += " and record their " + strings.Join(args, " and ") + " as " + strings.Join(fields, " and ")
+	}
+	if p != nil && p.Required {
+		s += " (both required)"
 	}
 	return s + ".\n"
 }

@@ -29,7 +29,7 @@ func TestServeOverHTTPRunsEachTokensCallsUnderItsTenant(t *testing.T) {
 	}
 	for _, user := range []string{"alice", "bob"} {
 		steps := []any{
-			call("create_person", map[string]any{"name": "Ada of " + user, "canonical_name": "ada", "source": "mcp"}),
+			call("create_person", map[string]any{"name": "Ada of " + user, "canonical_name": "ada", "source": "mcp", "confidence": 1}),
 			call("query_entities", map[string]any{"entity_type": "Person"}),
 		}
 		code, out := runClient(t, node, steps, "http", s.url, user+"-s3cret")

@@ -177,6 +177,10 @@ func (c *Converter) Props(p map[string]any) map[string]any {
 	return out
 }
 
+// Shortened reports whether the converter cut a string, so a tool can
+// say how to get it whole.
+func (c *Converter) Shortened() bool { return c != nil && len(c.shortened) > 0 }
+
 // Notes say what the converter cut and left out, naming the columns and
 // properties.
 func (c *Converter) Notes() []string {

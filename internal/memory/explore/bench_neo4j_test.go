@@ -105,6 +105,11 @@ func BenchmarkExplore(b *testing.B) {
 		}
 	}
 	query := strings.Join(strings.Fields(desc)[:4], " ")
+	// The name with its second and third letters swapped: found only
+	// by edit distance where no full-text index covers the entity.
+	rs := []rune(name)
+	rs[1], rs[2] = rs[2], rs[1]
+	misspelt := string(rs)
 	for _, c := range []struct {
 		name string
 		args map[string]any
@@ -112,6 +117,7 @@ func BenchmarkExplore(b *testing.B) {
 		{"queries_and_names", map[string]any{"queries": []any{map[string]any{"query": query, "threshold": 0.1}}, "text_matches": []any{name, strings.Fields(desc)[5]}}},
 		{"two_queries", map[string]any{"queries": []any{map[string]any{"query": query, "threshold": 0.1}, map[string]any{"query": desc, "threshold": 0.1}}}},
 		{"names", map[string]any{"text_matches": []any{name, strings.Fields(desc)[5]}}},
+		{"misspelt_name", map[string]any{"text_matches": []any{misspelt}}},
 	} {
 		r := mustRun(b, e, "user0", c.args)
 		if len(r.Hits) == 0 {

@@ -3,9 +3,12 @@
 // about a few queries and names, and returns it with its context.
 //
 // A call searches by meaning (each query, embedded once per vector index,
-// against every declared vector index) and by name (each text match as
-// fuzzy terms through an entity's full-text index, or as a
-// case-insensitive match on its indexed string fields). Each source's
+// against every declared vector index) and by name: each text match as
+// fuzzy terms through an entity's full-text index, else against its
+// indexed string fields, where Neo4j keeps the 50 to 500 candidates (10 ×
+// top) sharing the most letter pairs with the text and Go scores them:
+// exact, prefix, substring, or every word within 1 or 2 edits (a swap is
+// one; match.go). Each source's
 // scores are put on 0..1, a node keeps its best score, and hits are
 // reranked by salience = score × degree weight × recency weight (the
 // recency field halves it every half_life_days, whatever the way each

@@ -110,23 +110,23 @@ func (x *explorer) vectorSearch() bool {
 }
 
 // describe writes the tool's description: what it searches, how it
-// ranks, what it returns. The hits kept per entity are the schema's top
-// defaults.
+// ranks, what it returns, each as the code does it (no more). The hits
+// kept per entity are the schema's top defaults.
 func (x *explorer) describe() string {
 	var b strings.Builder
-	b.WriteString("Explore the user's memory in one call: the people, concepts, things and sources matching ")
+	b.WriteString("Find the user's memories matching ")
 	if x.vectorSearch() {
-		b.WriteString("queries by meaning (vector search over every embedding index) and ")
+		b.WriteString("queries by meaning (every vector index) and ")
 	}
-	b.WriteString("text_matches by name (fuzzy), reranked by salience (match score × connectedness × recency")
+	b.WriteString("text_matches by name (typos tolerated), ranked by salience = match score × connectedness")
 	if ex := x.m.Explore; ex.RecencyField != "" {
-		fmt.Fprintf(&b, ", halved every %g days", halfLife(ex))
+		fmt.Fprintf(&b, " × recency (halved every %g days)", halfLife(ex))
 	}
-	b.WriteString("). Returns the top hits per entity with their key, the edges between them, ")
+	b.WriteString(". Returns the top hits per entity, edges between them, ")
 	if x.m.Explore.OwnerEntity != "" {
 		b.WriteString("the user's own node and its edges to them, ")
 	}
-	fmt.Fprintf(&b, "a few neighbours of each hit and the %d most relevant edges.", TopEdges)
+	fmt.Fprintf(&b, "up to %d neighbours per hit and the %d most relevant edges.", NeighboursPerHit, TopEdges)
 	var only []string
 	for _, ei := range x.ents {
 		if ei.text == textNone && len(ei.e.VectorIndexes) == 0 {

@@ -257,6 +257,42 @@ func TestExploreFindsHitsByMeaningAndByFuzzyName(t *testing.T) {
 	}
 }
 
+// TestExploreToleratesTyposWithoutAFullTextIndex: Person and Concept have
+// no full-text index, so their names are matched in Go over the bounded
+// candidates Neo4j keeps: a swapped pair of letters or a missing letter
+// still finds the entity, an exact name scores above a name it is the
+// start of, and a name that is neither close nor contained is not a hit.
+func TestExploreToleratesTyposWithoutAFullTextIndex(t *testing.T) {
+	e := setUp(t)
+	for text, want := range map[string]struct {
+		entity string
+		keys   []string
+	}{
+		"Mraie Cuire": {"Person", []string{"a_marie"}},                     // two swaps
+		"Jen Dupnt":   {"Person", []string{"a_jean"}},                      // two missing letters
+		"Kithcen":     {"Concept", []string{"a_kitchen", "a_kitchen_hub"}}, // a swap, in a word of longer names
+		"Leraning":    {"Concept", []string{"a_rust"}},
+	} {
+		r := mustRun(t, e, "alice", map[string]any{"text_matches": []any{text}})
+		// Only the misspelt entity is close to the text among its kind.
+		if got := slices.Sorted(slices.Values(hitKeys(r, want.entity))); !slices.Equal(got, want.keys) {
+			t.Errorf("%q: %s hits %v; want %v", text, want.entity, got, want.keys)
+		}
+	}
+	r := mustRun(t, e, "alice", map[string]any{"text_matches": []any{"Sailing trip"}})
+	score := map[string]float64{}
+	for _, h := range r.Hits {
+		score[h.Key.(string)] = h.Score
+	}
+	if score["a_sailing"] != 1 || !(score["a_sailing_old"] > 0 && score["a_sailing_old"] < score["a_sailing"]) {
+		t.Errorf("scores %v; want the exact name 1 and the name containing it lower", score)
+	}
+	r = mustRun(t, e, "alice", map[string]any{"text_matches": []any{"Zorglub"}})
+	if got := hitKeys(r, "Person"); len(got) != 0 {
+		t.Errorf("Zorglub: person hits %v", got)
+	}
+}
+
 func TestExploreReturnsEdgesBetweenHitsTheOwnersEdgesAndBoundedNeighbours(t *testing.T) {
 	e := setUp(t)
 	r := mustRun(t, e, "alice", both)

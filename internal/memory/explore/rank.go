@@ -21,7 +21,7 @@ const (
 )
 
 // SalienceFormula says how salience is computed, for explanations.
-const SalienceFormula = "salience = score × degree weight × recency weight; score is the node's best normalized source score (vector: cosine similarity; full-text: score / the term's best; name match: share of the field the term covers); degree weight = 0.75 + 0.25 × ln(1+degree) / ln(1+highest candidate degree); recency weight = 0.5^(age in days / half-life), a missing date counting as one half-life"
+const SalienceFormula = "salience = score × degree weight × recency weight; score is the node's best normalized source score (vector: cosine similarity; full-text: score / the term's best; name match: 1 exact, 0.8 to 1 a prefix, 0.6 to 0.8 a substring, more the more of the field it covers, under 0.5 a word within 1 or 2 edits); degree weight = 0.75 + 0.25 × ln(1+degree) / ln(1+highest candidate degree); recency weight = 0.5^(age in days / half-life), a missing date counting as one half-life"
 
 // found is one raw score of a candidate from one source.
 type found struct {

@@ -26,7 +26,7 @@ func (x *explorer) read(ctx context.Context, a Args, tn any, srcs []*source, top
 		}
 		var cands []*candidate
 		for res.Next(ctx) {
-			cands = append(cands, readCandidate(res.Record().Values))
+			cands = append(cands, readCandidate(res.Record().Values, srcs))
 		}
 		if err := res.Err(); err != nil {
 			return nil, err
@@ -65,8 +65,9 @@ func (x *explorer) read(ctx context.Context, a Args, tn any, srcs []*source, top
 }
 
 // readCandidate reads a row of the candidate statement: id, found
-// ([source, score] pairs), degree, recency.
-func readCandidate(v []any) *candidate {
+// ([source, score] pairs; a name match's score is its texts, scored here
+// and left out when nothing matches), degree, recency.
+func readCandidate(v []any, srcs []*source) *candidate {
 	c := &candidate{recency: v[3]}
 	c.id, _ = v[0].(string)
 	c.degree, _ = v[2].(int64)
@@ -77,7 +78,14 @@ func readCandidate(v []any) *candidate {
 			continue
 		}
 		src, _ := pair[0].(int64)
+		if src < 0 || int(src) >= len(srcs) {
+			continue
+		}
 		raw, ok := number(pair[1])
+		if texts, isList := pair[1].([]any); isList && srcs[src].kind == kindMatch {
+			raw = matchScore(srcs[src].terms, stringsOf(texts))
+			ok = raw > 0
+		}
 		if ok {
 			c.found = append(c.found, found{source: int(src), raw: raw})
 		}

@@ -21,7 +21,7 @@ const (
 	minCandidates   = 50
 	maxCandidates   = 500
 	// minWordLen is the shortest word of a text match that is matched on
-	// its own (besides the whole text) by the case-insensitive match.
+	// its own (besides the whole text) by the name match.
 	minWordLen = 3
 )
 
@@ -48,9 +48,10 @@ type source struct {
 	minRaw float64
 	cosine bool
 	// lucene is the full-text query; terms the lower-cased texts the
-	// match looks for.
+	// match looks for, pairs their letter pairs (letterPairs).
 	lucene string
 	terms  []string
+	pairs  []string
 	limit  int
 }
 
@@ -115,7 +116,7 @@ func (x *explorer) sources(ctx context.Context, a Args, tops map[string]int) ([]
 				out = append(out, &source{kind: kindFullText, ent: ei, index: ei.e.FullTextIndex.Name, text: t, lucene: luceneFuzzy(t), limit: limit})
 			}
 		case textFields:
-			out = append(out, &source{kind: kindMatch, ent: ei, text: strings.Join(a.TextMatches, ", "), terms: matchTerms(a.TextMatches), limit: limit})
+			out = append(out, &source{kind: kindMatch, ent: ei, text: strings.Join(a.TextMatches, ", "), terms: matchTerms(a.TextMatches), pairs: letterPairs(a.TextMatches), limit: limit})
 		}
 	}
 	return out, nil
@@ -145,8 +146,8 @@ func luceneFuzzy(text string) string {
 	return strings.Join(terms, " ")
 }
 
-// matchTerms are the lower-cased texts the case-insensitive match looks
-// for: each text whole, and its words of minWordLen letters or more.
+// matchTerms are the lower-cased texts the name match looks for: each
+// text whole, and its words of minWordLen letters or more.
 func matchTerms(texts []string) []string {
 	var out []string
 	add := func(s string) {
@@ -171,7 +172,7 @@ func matchTerms(texts []string) []string {
 // normalize puts a source's raw score on 0..1: cosine scores become the
 // cosine similarity (negative is 0), euclidean ones stay as Neo4j gives
 // them (1 / (1 + d²)), full-text scores are divided by the source's best,
-// and the match's length ratio is already on 0..1.
+// and the name match's score (matchScore) is already on 0..1.
 func (s *source) normalize(raw, best float64) float64 {
 	switch s.kind {
 	case kindVector:

@@ -106,8 +106,9 @@ func (c *cypher) declared(v string) string {
 }
 
 // candidateStatement finds every source's candidates in the tenant and
-// returns each node once with its sources' raw scores, its degree within
-// the tenant and its raw recency value. With explain, vector candidates
+// returns each node once with its sources' raw scores (a name match's
+// texts, scored in Go), its degree within the tenant and its raw recency
+// value. With explain, vector candidates
 // under the threshold come back too, to be counted.
 func (x *explorer) candidateStatement(srcs []*source, tn any, explain bool) (string, map[string]any, error) {
 	c := x.newCypher(tn)
@@ -128,19 +129,21 @@ func (x *explorer) candidateStatement(srcs []*source, tn any, explain bool) (str
 				"  WHERE " + and(label, c.scoped("node")) + "\n" +
 				"  RETURN node, " + src + " AS source, score\n  LIMIT $" + param(i, "limit")
 		case kindMatch:
-			c.params[param(i, "terms")], c.params[param(i, "limit")] = s.terms, int64(s.limit)
+			// The candidates sharing the most letter pairs with the text
+			// matches, their texts scored in Go (matchScore).
+			c.params[param(i, "pairs")], c.params[param(i, "limit")], c.params["match_len"] = s.pairs, int64(s.limit), int64(matchTextLen)
 			vals := make([]string, len(s.ent.textFields))
 			for j, f := range s.ent.textFields {
 				vals[j] = "toLower(toStringOrNull(node." + c.q(f) + "))"
 			}
-			// The best share of a field's length that a term covers.
-			score := "reduce(best = 0.0, t IN $" + param(i, "terms") + " | reduce(b = best, v IN [" + strings.Join(vals, ", ") + "] | " +
-				"CASE WHEN v CONTAINS t AND toFloat(size(t)) / size(v) > b THEN toFloat(size(t)) / size(v) ELSE b END))"
 			branches[i] = "  MATCH (node:" + c.q(s.ent.e.Name) + ")\n" +
 				"  WHERE " + and(c.scoped("node")) + "\n" +
-				"  WITH node, " + score + " AS score\n" +
-				"  WHERE score > 0\n" +
-				"  RETURN node, " + src + " AS source, score\n  ORDER BY score DESC\n  LIMIT $" + param(i, "limit")
+				"  WITH node, [v IN [" + strings.Join(vals, ", ") + "] WHERE v IS NOT NULL | left(v, $match_len)] AS texts\n" +
+				"  WITH node, texts, size([g IN $" + param(i, "pairs") + " WHERE any(v IN texts WHERE v CONTAINS g)]) AS shared\n" +
+				"  WHERE shared > 0\n" +
+				"  WITH node, texts ORDER BY shared DESC, reduce(m = $match_len, v IN texts | CASE WHEN size(v) < m THEN size(v) ELSE m END), elementId(node)\n" +
+				"  LIMIT $" + param(i, "limit") + "\n" +
+				"  RETURN node, " + src + " AS source, texts AS score"
 		}
 	}
 	c.line("CALL () {")

@@ -63,3 +63,23 @@ func TestExploreRefusesBadCallsBeforeReading(t *testing.T) {
 		t.Errorf("no driver: %v; want ErrNoDriver", err)
 	}
 }
+
+// TestExploreDescribesOnlyWhatItDoes: the description names meaning
+// search only when queries can run, the owner only when one is declared,
+// recency only with a recency field, and the bounds the code keeps.
+func TestExploreDescribesOnlyWhatItDoes(t *testing.T) {
+	m := memoryModel(t)
+	full := explore.New(m, explore.Options{Embedder: embedder.Offline{}})[0].Description
+	for _, want := range []string{"queries by meaning", "typos tolerated", "× recency (halved every 30 days)", "the user's own node", "up to 3 neighbours per hit", "the 10 most relevant edges"} {
+		if !strings.Contains(full, want) {
+			t.Errorf("description %q lacks %q", full, want)
+		}
+	}
+	m.Explore.OwnerEntity, m.Explore.RecencyField = "", ""
+	bare := explore.New(m, explore.Options{})[0].Description
+	for _, unsaid := range []string{"queries", "own node", "recency"} {
+		if strings.Contains(bare, unsaid) {
+			t.Errorf("description without an embedder, owner or recency field %q says %q", bare, unsaid)
+		}
+	}
+}

@@ -86,3 +86,14 @@ func storage(f *model.Field) model.DatetimeStorage {
 	}
 	return f.StoredAs
 }
+
+// stringsOf keeps the strings of a list the driver returned.
+func stringsOf(vs []any) []string {
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -20,7 +20,11 @@ func (t *tool) describe() string {
 	fmt.Fprintf(&b, "Run your own read-only Cypher for what the other tools cannot ask (multi-hop patterns, joins, custom aggregations). It reads only your user's data: $%s is bound to your user (never pass it in params); Neo4j's plan is checked first, and a query reading a node not kept to it is refused with the reason.\n", p)
 	fmt.Fprintf(&b, "\nScope every node of every pattern with a variable and x.%s = $%s (in WHERE or as {%s: $%s}): both ends of each relationship, OPTIONAL MATCH nodes, nodes in EXISTS, COUNT and COLLECT { … } and pattern comprehensions (in their own WHERE), nodes YIELDed by procedures. Example: MATCH (p:Person {%s: $%s})-[r]->(c:Concept) WHERE c.%s = $%s RETURN p.name, type(r), c.name\n", f, p, f, p, f, p, f, p)
 	fmt.Fprintf(&b, "\nThe predicate is AND-ed at the top of its WHERE (not under OR, XOR, NOT or CASE), before any LIMIT, SKIP, DISTINCT, ORDER BY … LIMIT or aggregation; subqueries do not reuse variable names. Variable-length patterns and shortestPath need a named path with every node scoped: MATCH p = (a)-[*1..3]->(b) WHERE all(x IN nodes(p) WHERE x.%[1]s = $%[2]s). Refused: counting unscoped nodes (MATCH (n:Label) RETURN count(n)), subqueries in CASE, writes, LOAD CSV. Procedures allowed: %[3]s (YIELD node and scope it).\n", f, p, strings.Join(t.opts.Procedures, ", "))
-	fmt.Fprintf(&b, "\nAt most %d rows; nodes and relationships come back as their properties (embeddings left out).\n", t.opts.MaxRows)
+	fmt.Fprintf(&b, "\nAt most %d rows; nodes and relationships come back as their properties (embeddings left out)", t.opts.MaxRows)
+	if t.opts.MaxString > 0 {
+		fmt.Fprintf(&b, "; strings cut to %d characters (whole_text: %d)", t.opts.MaxString, max(t.opts.MaxString, WholeText))
+	}
+	b.WriteString(".\n")
 	var labels, rels []string
 	described := true
 	for _, e := range t.m.Entities {
@@ -47,9 +51,14 @@ func (t *tool) describe() string {
 }
 
 // schema is the tool's JSON Schema.
-func schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"cypher":{"type":"string","minLength":1,"maxLength":20000},` +
-		`"params":{"type":"object","description":"The query's $parameters (never ` + tenant.Param + `)"}` +
-		`},"required":["cypher"],"additionalProperties":false}`)
+func (t *tool) schema() json.RawMessage {
+	props := map[string]any{
+		"cypher": map[string]any{"type": "string", "minLength": 1, "maxLength": 20000},
+		"params": map[string]any{"type": "object", "description": "The query's $parameters (never " + tenant.Param + ")"},
+	}
+	if t.opts.MaxString > 0 {
+		props["whole_text"] = map[string]any{"type": "boolean"}
+	}
+	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": []string{"cypher"}, "additionalProperties": false})
+	return raw
 }

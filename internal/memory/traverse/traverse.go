@@ -42,6 +42,10 @@ const (
 	DefaultMaxRows = 1000
 	// HardMaxRows is the most rows Options.MaxRows may allow.
 	HardMaxRows = 10000
+	// WholeText is the length (in characters) strings are cut to when a
+	// call asks for whole_text: long enough for a note or a document's
+	// passage, bounded so that a row cap of long strings stays readable.
+	WholeText = 10000
 )
 
 // DefaultProcedures are the procedures a traverse query may call: the
@@ -68,6 +72,10 @@ type Options struct {
 	// Procedures are the procedures a query may call (DefaultProcedures
 	// if nil).
 	Procedures []string
+	// MaxString, when positive, cuts longer strings to MaxString
+	// characters, as the generated tools' results are (the engine passes
+	// its Options.MaxString); a call's whole_text raises it to WholeText.
+	MaxString int
 }
 
 // New returns the traverse tool of m: one tool when m declares a tenant,
@@ -88,7 +96,7 @@ func New(m *model.Model, opts Options) []tools.CustomTool {
 	}
 	t := &tool{m: m, opts: opts}
 	return []tools.CustomTool{{
-		Name: Name, Category: Category, Description: t.describe(), InputSchema: schema(), StatementArg: "/cypher",
+		Name: Name, Category: Category, Description: t.describe(), InputSchema: t.schema(), StatementArg: "/cypher",
 		Handler: t.handle, ReadOnly: true,
 		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 	}}
@@ -110,8 +118,9 @@ type Result struct {
 }
 
 type args struct {
-	Cypher string                     `json:"cypher"`
-	Params map[string]json.RawMessage `json:"params"`
+	Cypher    string                     `json:"cypher"`
+	Params    map[string]json.RawMessage `json:"params"`
+	WholeText bool                       `json:"whole_text"`
 }
 
 func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -144,20 +153,31 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err := scope.Check(ex.Plan, t.m.Tenant.Field, tenant.Param); err != nil {
 		return nil, tools.Fail(Name, "/cypher", nil, "%v", err)
 	}
-	return t.run(ctx, a.Cypher, params, ex.Keys)
+	return t.run(ctx, a, params, ex.Keys)
+}
+
+// maxString is the length a call's strings are cut to (0: never).
+func (t *tool) maxString(whole bool) int {
+	switch {
+	case t.opts.MaxString <= 0:
+		return 0
+	case whole:
+		return max(t.opts.MaxString, WholeText)
+	}
+	return t.opts.MaxString
 }
 
 // run executes the checked query in a read transaction and converts its
 // rows, reading one row past the cap to know whether it truncated.
-func (t *tool) run(ctx context.Context, cypher string, params map[string]any, keys []string) (*Result, error) {
+func (t *tool) run(ctx context.Context, a args, params map[string]any, keys []string) (*Result, error) {
 	var out *Result
 	_, err := neo4jtx.Read(ctx, t.opts.Driver, t.opts.Database, t.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		// Rows show nodes as traverse's description promises: without the
 		// tenant field, the same on every node the query may read.
-		c := neo4jvalue.New(t.m, 0)
+		c := neo4jvalue.New(t.m, t.maxString(a.WholeText))
 		c.Hidden = []string{t.m.Tenant.Field}
 		out = &Result{Columns: keys, Rows: []map[string]any{}}
-		res, err := tx.Run(ctx, cypher, params)
+		res, err := tx.Run(ctx, a.Cypher, params)
 		if err != nil {
 			return nil, err
 		}
@@ -183,6 +203,9 @@ func (t *tool) run(ctx context.Context, cypher string, params map[string]any, ke
 			return nil, err
 		}
 		out.Notes = c.Notes()
+		if c.Shortened() && c.MaxString < WholeText {
+			out.Notes = append(out.Notes, fmt.Sprintf("for longer text call again with whole_text: true (up to %d characters)", WholeText))
+		}
 		return nil, nil
 	})
 	if err != nil {

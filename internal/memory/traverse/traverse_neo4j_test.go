@@ -19,7 +19,13 @@ func TestTraverseOnNeo4j(t *testing.T) {
 	twoTenants(t, d)
 	opts := traverse.Options{Driver: d, Database: neo4jtest.Database()}
 	run := func(ctx context.Context, opts traverse.Options, cypher string, params map[string]any) (*traverse.Result, error) {
-		raw, _ := json.Marshal(map[string]any{"cypher": cypher, "params": params})
+		args := map[string]any{"cypher": cypher, "params": params}
+		if whole, ok := params["whole_text"]; ok {
+			// A switch of the call, not a query parameter.
+			delete(params, "whole_text")
+			args["whole_text"] = whole
+		}
+		raw, _ := json.Marshal(args)
 		v, err := traverse.New(testModel(), opts)[0].Handler(ctx, raw)
 		if err != nil {
 			return nil, err
@@ -70,6 +76,29 @@ func TestTraverseOnNeo4j(t *testing.T) {
 		want := "node variable q (introduced by Expand(All) on (p)-[r:KNOWS]->(q)) is not scoped to the tenant: add WHERE q.user_id = $tenant"
 		if !errors.As(err, &ce) || ce.Problems[0].Path != "/cypher" || !strings.Contains(ce.Problems[0].Message, want) {
 			t.Fatalf("got %v, want a CallError saying %q", err, want)
+		}
+	})
+	t.Run("long strings are cut as in the other tools, and whole_text returns them up to WholeText", func(t *testing.T) {
+		cut := opts
+		cut.MaxString = 500
+		q := "MATCH (p:Person {user_id: $tenant}) WITH p ORDER BY p.marker LIMIT 1 RETURN reduce(s = '', i IN range(1, $n) | s + 'ab') AS text, p AS person"
+		res, err := run(alice, cut, q, map[string]any{"n": 600})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := []rune(res.Rows[0]["text"].(string)); len(got) != 501 || got[500] != '…' {
+			t.Errorf("text of %d characters, want 500 and an ellipsis", len(got))
+		}
+		if notes := strings.Join(res.Notes, "; "); !strings.Contains(notes, "shortened to 500 characters in text") || !strings.Contains(notes, "whole_text: true (up to 10000 characters)") {
+			t.Errorf("notes %q do not say what was cut and how to get it whole", notes)
+		}
+		res, err = run(alice, cut, q, map[string]any{"n": 600, "whole_text": true})
+		if err != nil || len(res.Rows[0]["text"].(string)) != 1200 || len(res.Notes) != 0 {
+			t.Errorf("whole_text: %d characters, notes %q, %v; want the 1200 whole", len(res.Rows[0]["text"].(string)), res.Notes, err)
+		}
+		res, err = run(alice, cut, q, map[string]any{"n": 6000, "whole_text": true})
+		if got := []rune(res.Rows[0]["text"].(string)); err != nil || len(got) != traverse.WholeText+1 || len(res.Notes) != 1 {
+			t.Errorf("whole_text over the cap: %d characters, notes %q, %v; want %d and an ellipsis, noted", len(got), res.Notes, err, traverse.WholeText)
 		}
 	})
 	t.Run("writes and syntax errors are the agent's to fix", func(t *testing.T) {

@@ -66,7 +66,7 @@ func (w *Writer) entitySchema(e *model.Entity, create bool) json.RawMessage {
 	if create {
 		required = append(required, e.Required...)
 	}
-	w.provenanceSchema(props)
+	required = append(required, w.provenanceSchema(props)...)
 	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
 	if len(required) > 0 {
 		s["required"] = required
@@ -143,7 +143,7 @@ func (w *Writer) entityHandler(e *model.Entity, create bool) func(context.Contex
 		if err := json.Unmarshal(raw, &prov); err != nil {
 			return nil, tools.Fail(tool, "", nil, "source must be a string and confidence a number: %v", err)
 		}
-		if err := prov.check(tool); err != nil {
+		if err := w.checkProvenance(tool, prov); err != nil {
 			return nil, err
 		}
 		values := map[string]any{}

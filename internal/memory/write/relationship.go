@@ -89,17 +89,15 @@ func relationshipTypes(rels []*relDecl) []string {
 // relationshipSchema is the JSON Schema of both relationship tools;
 // properties stay open because unknown ones are dropped and listed, not
 // refused.
-func relationshipSchema(rels []*relDecl) json.RawMessage {
+func (w *Writer) relationshipSchema(rels []*relDecl) json.RawMessage {
 	props := map[string]any{
 		"from_entity_key":   map[string]any{"type": "string"},
 		"to_entity_key":     map[string]any{"type": "string"},
 		"relationship_type": map[string]any{"enum": relationshipTypes(rels)},
 		"properties":        map[string]any{"type": "object", "description": "Unknown ones are dropped"},
-		"source":            map[string]any{"type": "string"},
-		"confidence":        map[string]any{"type": "number"},
 	}
-	return marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false,
-		"required": []string{"from_entity_key", "to_entity_key", "relationship_type"}})
+	required := append([]string{"from_entity_key", "to_entity_key", "relationship_type"}, w.provenanceSchema(props)...)
+	return marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false, "required": required})
 }
 
 // describeRelationships writes the description of a relationship tool.
@@ -181,7 +179,7 @@ func (w *Writer) relationshipHandler(rels []*relDecl, create bool) func(context.
 		if err := json.Unmarshal(raw, &a); err != nil {
 			return nil, tools.Fail(tool, "", nil, "bad arguments: %v", err)
 		}
-		if err := a.check(tool); err != nil {
+		if err := w.checkProvenance(tool, a.provenanceArgs); err != nil {
 			return nil, err
 		}
 		var candidates []*relDecl

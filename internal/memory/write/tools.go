@@ -3,6 +3,7 @@ package write
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -113,7 +114,7 @@ func (w *Writer) Tools() []tools.CustomTool {
 			}
 			out = append(out, tools.CustomTool{
 				Name: name, Category: Category,
-				Description: w.describeRelationships(rels, create), InputSchema: relationshipSchema(rels),
+				Description: w.describeRelationships(rels, create), InputSchema: w.relationshipSchema(rels),
 				Handler:  w.relationshipHandler(rels, create),
 				Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 			})
@@ -146,29 +147,44 @@ type provenanceArgs struct {
 	Confidence *float64 `json:"confidence"`
 }
 
-// check refuses a confidence outside 0..1, at its argument's path.
-func (a provenanceArgs) check(tool string) error {
+// checkProvenance refuses a confidence outside 0..1 and, when the config
+// requires provenance, a write without a source or a confidence, each at
+// its argument's path.
+func (w *Writer) checkProvenance(tool string, a provenanceArgs) error {
+	if p := w.m.Provenance; p != nil && p.Required {
+		if a.Source == nil || strings.TrimSpace(*a.Source) == "" {
+			return tools.Fail(tool, "/source", nil, "source is required: say where you learned this (the conversation, document or message), so the memory records where it came from")
+		}
+		if a.Confidence == nil {
+			return tools.Fail(tool, "/confidence", nil, "confidence is required: give how sure you are, from 0 (a guess) to 1 (stated plainly)")
+		}
+	}
 	if c := a.Confidence; c != nil && (*c < 0 || *c > 1) {
 		return tools.Fail(tool, "/confidence", nil, "confidence is %v; give 0 to 1", *c)
 	}
 	return nil
 }
 
-// provenanceSchema adds the provenance arguments the config records (the
-// graph schema says what they are, once for every write tool).
-func (w *Writer) provenanceSchema(props map[string]any) {
+// provenanceSchema adds the provenance arguments the config records to a
+// write tool's properties and returns those a write must give (the graph
+// schema says what they are, once for every write tool).
+func (w *Writer) provenanceSchema(props map[string]any) (required []string) {
 	p := w.m.Provenance
 	if p == nil {
-		return
+		return nil
 	}
 	if p.SourceField != "" {
 		props["source"] = map[string]any{"type": "string"}
 	}
 	if p.ConfidenceField != "" {
-		// Its bounds are checked by the handler (provenanceArgs.check):
-		// the graph schema says them once for every write tool.
+		// Its bounds are checked by the handler (checkProvenance): the
+		// graph schema says them once for every write tool.
 		props["confidence"] = map[string]any{"type": "number"}
 	}
+	if p.Required {
+		required = []string{"source", "confidence"}
+	}
+	return required
 }
 
 // provenanceSet returns the properties a write records for provenance on

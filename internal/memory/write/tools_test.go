@@ -21,11 +21,11 @@ func TestWritesRefuseAConfidenceOutsideZeroToOne(t *testing.T) {
 		var args string
 		switch {
 		case strings.HasPrefix(tool.Name, "update_"):
-			args = `{"entity_key":"k","confidence":1.5}`
+			args = `{"entity_key":"k","source":"chat","confidence":1.5}`
 		case strings.HasSuffix(tool.Name, "_relationship"):
-			args = `{"from_entity_key":"a","to_entity_key":"b","relationship_type":"relates_to","confidence":-0.1}`
+			args = `{"from_entity_key":"a","to_entity_key":"b","relationship_type":"relates_to","source":"chat","confidence":-0.1}`
 		default:
-			args = `{"name":"x","canonical_name":"x","type":"place","description":"d","content_type":"note","confidence":1.5}`
+			args = `{"name":"x","canonical_name":"x","type":"place","description":"d","content_type":"note","source":"chat","confidence":1.5}`
 		}
 		_, err := tool.Handler(ctx, json.RawMessage(args))
 		var ce *tools.CallError

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,8 +124,8 @@ func TestCreateMergesOnTheDerivedKeySoARetryNeverDuplicates(t *testing.T) {
 func TestUpdateChangesOnlyGivenFieldsAndRefusesImmutableAndUnknownOnes(t *testing.T) {
 	d := neo4jtest.Open(t)
 	e := newEngine(t, d, memoryModel(t), "")
-	k := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Bo", "canonical_name": "bo", "notes": "likes tea", "interests": "go"}).EntityKey
-	up := mustWrite(t, e, "alice", "update_person", map[string]any{"entity_key": k, "notes": "likes coffee", "source": "chat-2"})
+	k := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Bo", "canonical_name": "bo", "notes": "likes tea", "interests": "go", "source": "test", "confidence": 1}).EntityKey
+	up := mustWrite(t, e, "alice", "update_person", map[string]any{"entity_key": k, "notes": "likes coffee", "source": "chat-2", "confidence": 1})
 	if up.Created || up.EntityKey != k || !strings.Contains(up.Message, "set notes") {
 		t.Errorf("update: %+v", up)
 	}
@@ -132,19 +133,19 @@ func TestUpdateChangesOnlyGivenFieldsAndRefusesImmutableAndUnknownOnes(t *testin
 	if m := recs[0].AsMap(); m["n"] != "likes coffee" || m["i"] != "go" || m["s"] != "chat-2" {
 		t.Errorf("after update %v", m)
 	}
-	_, err := call(t, e, "alice", "update_person", map[string]any{"entity_key": k, "canonical_name": "robert"})
+	_, err := call(t, e, "alice", "update_person", map[string]any{"entity_key": k, "canonical_name": "robert", "source": "test", "confidence": 1})
 	if ce := callError(t, err, "/canonical_name"); !strings.Contains(ce.Error(), "immutable") {
 		t.Errorf("immutable refusal %v", ce)
 	}
-	_, err = call(t, e, "alice", "update_person", map[string]any{"entity_key": k, "nickname": "b"})
+	_, err = call(t, e, "alice", "update_person", map[string]any{"entity_key": k, "nickname": "b", "source": "test", "confidence": 1})
 	if err == nil || !strings.Contains(err.Error(), "nickname") {
 		t.Errorf("unknown field: %v", err)
 	}
-	_, err = call(t, e, "alice", "update_person", map[string]any{"entity_key": "person_nope", "notes": "x"})
+	_, err = call(t, e, "alice", "update_person", map[string]any{"entity_key": "person_nope", "notes": "x", "source": "test", "confidence": 1})
 	if ce := callError(t, err, "/entity_key"); !strings.Contains(ce.Error(), "create_person") {
 		t.Errorf("missing key %v", ce)
 	}
-	_, err = call(t, e, "alice", "create_person", map[string]any{"name": "No canonical"})
+	_, err = call(t, e, "alice", "create_person", map[string]any{"name": "No canonical", "source": "test", "confidence": 1})
 	if err == nil || !strings.Contains(err.Error(), "canonical_name") {
 		t.Errorf("required field: %v", err)
 	}
@@ -152,7 +153,7 @@ func TestUpdateChangesOnlyGivenFieldsAndRefusesImmutableAndUnknownOnes(t *testin
 	if err == nil {
 		t.Error("a tool named after the tenant field exists")
 	}
-	_, err = call(t, e, "alice", "create_person", map[string]any{"name": "X", "canonical_name": "x", "user_id": "bob"})
+	_, err = call(t, e, "alice", "create_person", map[string]any{"name": "X", "canonical_name": "x", "user_id": "bob", "source": "test", "confidence": 1})
 	if err == nil || !strings.Contains(err.Error(), "user_id") {
 		t.Errorf("the tenant field was accepted as an argument: %v", err)
 	}
@@ -161,46 +162,46 @@ func TestUpdateChangesOnlyGivenFieldsAndRefusesImmutableAndUnknownOnes(t *testin
 func TestRelationshipsCheckTheirEndpointsTypesAndProperties(t *testing.T) {
 	d := neo4jtest.Open(t)
 	e := newEngine(t, d, memoryModel(t), "")
-	p := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Cy", "canonical_name": "cy"}).EntityKey
-	q := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Di", "canonical_name": "di"}).EntityKey
-	c := mustWrite(t, e, "alice", "create_concept", map[string]any{"name": "sailing"}).EntityKey
+	p := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Cy", "canonical_name": "cy", "source": "test", "confidence": 1}).EntityKey
+	q := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Di", "canonical_name": "di", "source": "test", "confidence": 1}).EntityKey
+	c := mustWrite(t, e, "alice", "create_concept", map[string]any{"name": "sailing", "source": "test", "confidence": 1}).EntityKey
 
 	r := mustWrite(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": c, "relationship_type": "thinks_about",
 		"properties": map[string]any{"mood": "loves", "frequency": 3, "colour": "blue"}, "source": "chat-3", "confidence": 0.7})
 	if !r.Created || !strings.Contains(r.Message, "Dropped colour") || !strings.Contains(r.Message, "set frequency, mood") {
 		t.Errorf("create: %+v", r)
 	}
-	r = mustWrite(t, e, "alice", "update_relationship", map[string]any{"from_entity_key": p, "to_entity_key": c, "relationship_type": "thinks_about",
+	r = mustWrite(t, e, "alice", "update_relationship", map[string]any{"from_entity_key": p, "to_entity_key": c, "relationship_type": "thinks_about", "source": "chat-4", "confidence": 1,
 		"properties": map[string]any{"mood": "misses"}})
 	if r.Created {
 		t.Errorf("update made a second relationship: %+v", r)
 	}
 	recs := query(t, d, "MATCH (:Person)-[r:thinks_about]->(:Concept) RETURN count(r) AS n, collect(r.mood)[0] AS mood, collect(r.frequency)[0] AS f, collect(r.colour)[0] AS colour, collect(r.last_update_source)[0] AS src", nil)
-	if m := recs[0].AsMap(); m["n"] != int64(1) || m["mood"] != "misses" || m["f"] != 3.0 || m["colour"] != nil || m["src"] != "chat-3" {
+	if m := recs[0].AsMap(); m["n"] != int64(1) || m["mood"] != "misses" || m["f"] != 3.0 || m["colour"] != nil || m["src"] != "chat-4" {
 		t.Errorf("stored relationship %v", m)
 	}
 	// The declared direction: a Concept does not think about a Person.
-	_, err := call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": c, "to_entity_key": p, "relationship_type": "thinks_about"})
+	_, err := call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": c, "to_entity_key": p, "relationship_type": "thinks_about", "source": "test", "confidence": 1})
 	if ce := callError(t, err, "/relationship_type"); !strings.Contains(ce.Error(), "Person -> Concept") {
 		t.Errorf("wrong direction: %v", ce)
 	}
 	// A typed property is checked.
-	_, err = call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": c, "relationship_type": "thinks_about", "properties": map[string]any{"mood": "bored"}})
+	_, err = call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": c, "relationship_type": "thinks_about", "properties": map[string]any{"mood": "bored"}, "source": "test", "confidence": 1})
 	callError(t, err, "/properties/mood")
-	_, err = call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": q, "relationship_type": "has_relationship_with", "properties": map[string]any{"closeness": 9}})
+	_, err = call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": q, "relationship_type": "has_relationship_with", "properties": map[string]any{"closeness": 9}, "source": "test", "confidence": 1})
 	callError(t, err, "/properties/closeness")
 	// A both-ways type is one relationship whichever end comes first.
-	mustWrite(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": q, "relationship_type": "has_relationship_with", "properties": map[string]any{"closeness": 4}})
-	back := mustWrite(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": q, "to_entity_key": p, "relationship_type": "has_relationship_with", "properties": map[string]any{"closeness": 5}})
+	mustWrite(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": q, "relationship_type": "has_relationship_with", "properties": map[string]any{"closeness": 4}, "source": "test", "confidence": 1})
+	back := mustWrite(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": q, "to_entity_key": p, "relationship_type": "has_relationship_with", "properties": map[string]any{"closeness": 5}, "source": "test", "confidence": 1})
 	if back.Created {
 		t.Errorf("the reversed both-ways write made a second relationship: %+v", back)
 	}
 	if n := query(t, d, "MATCH ()-[r:has_relationship_with]->() RETURN count(r) AS n, collect(r.closeness)[0] AS c", nil)[0].AsMap(); n["n"] != int64(1) || n["c"] != int64(5) {
 		t.Errorf("has_relationship_with %v", n)
 	}
-	_, err = call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": "concept_nope", "relationship_type": "thinks_about"})
+	_, err = call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": "concept_nope", "relationship_type": "thinks_about", "source": "test", "confidence": 1})
 	callError(t, err, "/to_entity_key")
-	_, err = call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": c, "relationship_type": "hates"})
+	_, err = call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": p, "to_entity_key": c, "relationship_type": "hates", "source": "test", "confidence": 1})
 	if err == nil || !strings.Contains(err.Error(), "relationship_type") {
 		t.Errorf("unknown type: %v", err)
 	}
@@ -209,15 +210,15 @@ func TestRelationshipsCheckTheirEndpointsTypesAndProperties(t *testing.T) {
 func TestWritesStayInsideTheBoundTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
 	e := newEngine(t, d, memoryModel(t), "")
-	a := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Eve", "canonical_name": "eve"}).EntityKey
-	b := mustWrite(t, e, "bob", "create_person", map[string]any{"name": "Eve", "canonical_name": "eve"}).EntityKey
+	a := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Eve", "canonical_name": "eve", "source": "test", "confidence": 1}).EntityKey
+	b := mustWrite(t, e, "bob", "create_person", map[string]any{"name": "Eve", "canonical_name": "eve", "source": "test", "confidence": 1}).EntityKey
 	if a == b {
 		t.Fatalf("two tenants' Eve share the key %s", a)
 	}
-	bc := mustWrite(t, e, "bob", "create_concept", map[string]any{"name": "chess"}).EntityKey
-	_, err := call(t, e, "alice", "update_person", map[string]any{"entity_key": b, "notes": "hijack"})
+	bc := mustWrite(t, e, "bob", "create_concept", map[string]any{"name": "chess", "source": "test", "confidence": 1}).EntityKey
+	_, err := call(t, e, "alice", "update_person", map[string]any{"entity_key": b, "notes": "hijack", "source": "test", "confidence": 1})
 	callError(t, err, "/entity_key")
-	_, err = call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": a, "to_entity_key": bc, "relationship_type": "thinks_about"})
+	_, err = call(t, e, "alice", "create_relationship", map[string]any{"from_entity_key": a, "to_entity_key": bc, "relationship_type": "thinks_about", "source": "test", "confidence": 1})
 	callError(t, err, "/to_entity_key")
 	if n := query(t, d, "MATCH (p:Person {user_id: 'bob'}) RETURN p.notes AS n", nil)[0].AsMap()["n"]; n != nil {
 		t.Errorf("alice changed bob's node: notes %v", n)
@@ -228,7 +229,7 @@ func TestWritesStayInsideTheBoundTenant(t *testing.T) {
 		t.Errorf("%v relationships across tenants", n)
 	}
 	// Without a bound tenant nothing is written.
-	_, err = e.Execute(context.Background(), engine.Call{Name: "create_person", Arguments: json.RawMessage(`{"name":"Zed","canonical_name":"zed"}`)})
+	_, err = e.Execute(context.Background(), engine.Call{Name: "create_person", Arguments: json.RawMessage(`{"confidence": 1, "source": "test", "name":"Zed","canonical_name":"zed"}`)})
 	if !errors.Is(err, tenant.ErrUnbound) {
 		t.Errorf("unbound write: %v", err)
 	}
@@ -284,4 +285,48 @@ func TestWriteRecomputesAStoredComputedFieldInTheSameTransaction(t *testing.T) {
 	if err != nil || len(drift) != 1 || drift[0].Drift != 0 {
 		t.Errorf("verify after writes: %+v, %v", drift, err)
 	}
+}
+
+// TestRequiredProvenanceRefusesAnUnsourcedWrite: memory-graph requires
+// provenance, so every write tool's schema requires source and
+// confidence, and a write without them, or with a blank source, is
+// refused at that argument's path and writes nothing; a config that does
+// not require provenance takes the same write without them.
+func TestRequiredProvenanceRefusesAnUnsourcedWrite(t *testing.T) {
+	d := neo4jtest.Open(t)
+	m := memoryModel(t)
+	e := newEngine(t, d, m, "")
+	for _, tool := range write.New(m, write.Options{}).Tools() {
+		var s struct{ Required []string }
+		if err := json.Unmarshal(tool.InputSchema, &s); err != nil || !slices.Contains(s.Required, "source") || !slices.Contains(s.Required, "confidence") {
+			t.Errorf("%s requires %v (%v), want source and confidence", tool.Name, s.Required, err)
+		}
+	}
+	k := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Fay", "canonical_name": "fay", "source": "chat-9", "confidence": 0.6}).EntityKey
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		path string
+		want string
+	}{
+		{"create_person", map[string]any{"name": "Gil", "canonical_name": "gil", "confidence": 0.5}, "", `missing required argument "source"`},
+		{"create_person", map[string]any{"name": "Gil", "canonical_name": "gil", "source": "chat"}, "", `missing required argument "confidence"`},
+		{"create_person", map[string]any{"name": "Gil", "canonical_name": "gil", "source": "  ", "confidence": 0.5}, "/source", "say where you learned this"},
+		{"update_person", map[string]any{"entity_key": k, "notes": "n", "confidence": 0.5}, "", `missing required argument "source"`},
+		{"update_relationship", map[string]any{"from_entity_key": k, "to_entity_key": k, "relationship_type": "has_relationship_with", "source": "chat"}, "", `missing required argument "confidence"`},
+	} {
+		_, err := call(t, e, "alice", c.tool, c.args)
+		if ce := callError(t, err, c.path); !strings.Contains(ce.Error(), c.want) {
+			t.Errorf("%s %v: %v, want %q", c.tool, c.args, ce, c.want)
+		}
+	}
+	rec := query(t, d, "MATCH (p:Person) RETURN count(p) AS n, collect(p.notes)[0] AS notes, count { ()-[]->() } AS rels", nil)[0].AsMap()
+	if rec["n"] != int64(1) || rec["notes"] != nil || rec["rels"] != int64(0) {
+		t.Errorf("refused writes changed the graph: %v", rec)
+	}
+
+	// Without required provenance the same write needs neither.
+	optional := memoryModel(t)
+	optional.Provenance.Required = false
+	mustWrite(t, newEngine(t, d, optional, ""), "alice", "create_person", map[string]any{"name": "Gil", "canonical_name": "gil"})
 }
