@@ -198,7 +198,7 @@ func (r *reader) nearest(a Args, cands map[string]*candidate) error {
 	if n.tenant != "" {
 		ask *= 10
 	}
-	recs, err := r.query("MATCH (n) WHERE elementId(n) = $node\n"+
+	recs, err := r.query("MATCH (n) WHERE elementId(n) = $node"+n.scoped("n")+"\n"+
 		"CALL db.index.vector.queryNodes($index, $ask, n."+n.vector+") YIELD node AS m, score\n"+
 		"WHERE m <> n AND m:"+n.label+r.n.scoped("m")+"\nRETURN elementId(m) AS id, score ORDER BY score DESC LIMIT $want",
 		map[string]any{"node": r.node, "index": r.f.vi.Name, "ask": int64(ask), "want": int64(want)})
@@ -218,7 +218,7 @@ func (r *reader) nearest(a Args, cands map[string]*candidate) error {
 // neighbours, MaxFanout candidates through each.
 func (r *reader) neighbours(cands map[string]*candidate, res *Result) error {
 	n := r.n
-	recs, err := r.query("MATCH (n) WHERE elementId(n) = $node\n"+
+	recs, err := r.query("MATCH (n) WHERE elementId(n) = $node"+n.scoped("n")+"\n"+
 		"CALL (n) { MATCH (n)-[:"+n.rels+"]-(z) WHERE true"+n.scoped("z")+" RETURN DISTINCT z LIMIT $maxNeighbours }\n"+
 		"CALL (n, z) { MATCH (z)-[:"+n.rels+"]-(m:"+n.label+") WHERE m <> n"+n.scoped("m")+" RETURN DISTINCT m LIMIT $fanout }\n"+
 		"WITH z, collect(elementId(m)) AS ms\n"+
@@ -282,7 +282,7 @@ func (r *reader) describe(a Args, cands map[string]*candidate) error {
 		}
 		sem = "CASE WHEN m." + n.vector + " IS NULL THEN null ELSE " + fn + "(n." + n.vector + ", m." + n.vector + ") END"
 	}
-	recs, err := r.query("MATCH (n) WHERE elementId(n) = $node\nUNWIND $ids AS id\n"+
+	recs, err := r.query("MATCH (n) WHERE elementId(n) = $node"+n.scoped("n")+"\nUNWIND $ids AS id\n"+
 		"MATCH (m:"+n.label+") WHERE elementId(m) = id"+n.scoped("m")+"\n"+
 		"RETURN id, m."+n.key+" AS key, "+deg+" AS degree, "+sem+" AS semantic",
 		map[string]any{"node": r.node, "ids": ids, "maxDegree": int64(MaxDegree)})
