@@ -43,12 +43,15 @@ func (b *builder) instant(vars string, r fieldRef, at string, bucket func(instan
 // strings that sort in time order (the weekday's name aside), in the form
 // of ISO-8601 truncated to the bucket (toString of a DATE is YYYY-MM-DD,
 // of a LOCAL DATETIME YYYY-MM-DDTHH:MM…). Weekdays are named, Monday
-// first, as dayOfWeek counts them (ISO: Monday is 1).
+// first, as dayOfWeek counts them (ISO: Monday is 1). A day is the part
+// of t's ISO form before its T, which is toString(date(t)) without
+// building a DATE per entity (each temporal value built is a db hit and
+// most of a bucket's time).
 var bucketLabels = map[string]func(t string) string{
 	tools.BucketHour:    func(t string) string { return "left(toString(localdatetime.truncate('hour', " + t + ")), 13)" },
-	tools.BucketDay:     func(t string) string { return "toString(date(" + t + "))" },
+	tools.BucketDay:     func(t string) string { return "split(toString(" + t + "), 'T')[0]" },
 	tools.BucketWeekday: func(t string) string { return weekdays + "[" + t + ".dayOfWeek - 1]" },
-	tools.BucketMonth:   func(t string) string { return "left(toString(date(" + t + ")), 7)" },
+	tools.BucketMonth:   func(t string) string { return "left(split(toString(" + t + "), 'T')[0], 7)" },
 	tools.BucketYear:    func(t string) string { return "toString(" + t + ".year)" },
 }
 
@@ -66,9 +69,10 @@ func BucketLabel(bucket, t string) (expr string, ok bool) {
 
 const weekdays = "['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']"
 
-// bucket returns the renderer of a bucket's label from an instant in
-// epoch units (unit is datetime()'s epochMillis or epochSeconds), read in
-// the planner's zone, or an error when that zone cannot be named to Neo4j.
+// bucket returns the renderer of a bucket's label from an instant (unit
+// is the datetime() key that reads it: epochMillis, epochSeconds, or
+// datetime for a zoned DATETIME), read in the planner's zone, or an error
+// when that zone cannot be named to Neo4j.
 func (p *Planner) bucket(b *builder, name string) (func(instant, unit string) string, error) {
 	label, ok := bucketLabels[name]
 	if !ok {
