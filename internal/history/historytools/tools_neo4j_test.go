@@ -220,11 +220,11 @@ func TestWrittenVersionsCompareFieldByFieldInTheTenant(t *testing.T) {
 	var w struct {
 		EntityKey string `json:"entity_key"`
 	}
-	if err := call(t, e, alice, "create_concept", map[string]any{"name": "chess", "notes": "a\nb\n"}, &w); err != nil {
+	if err := call(t, e, alice, "create_concept", map[string]any{"name": "chess", "notes": "a\nb\n", "source": "test", "confidence": 1}, &w); err != nil {
 		t.Fatal(err)
 	}
 	clock = now.Add(time.Hour)
-	if err := call(t, e, alice, "update_concept", map[string]any{"entity_key": w.EntityKey, "notes": "a\nc\n"}, &w); err != nil {
+	if err := call(t, e, alice, "update_concept", map[string]any{"entity_key": w.EntityKey, "notes": "a\nc\n", "source": "test", "confidence": 1}, &w); err != nil {
 		t.Fatal(err)
 	}
 	var got historytools.CompareResult

@@ -19,10 +19,10 @@ import (
 func TestWritesRecordTheirChangesInTheTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
 	e := newEngine(t, d, memoryModel(t), "")
-	k := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Bo", "canonical_name": "bo", "notes": "likes tea\nplays chess\n", "source": "chat-1"}).EntityKey
+	k := mustWrite(t, e, "alice", "create_person", map[string]any{"name": "Bo", "canonical_name": "bo", "notes": "likes tea\nplays chess\n", "source": "chat-1", "confidence": 1}).EntityKey
 	mustWrite(t, e, "alice", "update_person", map[string]any{"entity_key": k, "notes": "likes coffee\nplays chess\nruns\n", "interests": "go", "source": "chat-2", "confidence": 0.5})
-	mustWrite(t, e, "alice", "update_person", map[string]any{"entity_key": k, "notes": "likes coffee\nplays chess\nruns\n"})
-	mustWrite(t, e, "bob", "create_person", map[string]any{"name": "Bo", "canonical_name": "bo"})
+	mustWrite(t, e, "alice", "update_person", map[string]any{"entity_key": k, "notes": "likes coffee\nplays chess\nruns\n", "source": "chat-3", "confidence": 1})
+	mustWrite(t, e, "bob", "create_person", map[string]any{"name": "Bo", "canonical_name": "bo", "source": "chat-4", "confidence": 1})
 
 	recs := query(t, d, "MATCH (p:Person {entity_key: $k, user_id: 'alice'})-[:HAS_CHANGE]->(c:MemoryChange) "+
 		"RETURN c {.*} AS c ORDER BY c.timestamp, c.kind", map[string]any{"k": k})
