@@ -64,21 +64,27 @@ func (b *builder) nullsLastFromIndex(ps preds, x string, orders []order, offset,
 			return err
 		}
 		far := fresh.exists(append(slices.Clone(fresh.base), fresh.conds...))
+		if len(h.rel.RelationshipConditions) == 0 {
+			// The far side tests the hop against the pinned entities
+			// themselves: with their conditions in the EXISTS again,
+			// Neo4j may plan it as a scan of their index per entity.
+			far = "EXISTS { MATCH " + fresh.pattern + " WHERE " + fresh.m + " IN pins }"
+		}
 		matchFar := func(preds []string) {
 			preds = slices.Clone(preds)
 			preds[slices.Index(preds, pinned)] = far
 			b.matchLabel(preds)
 		}
-		b.line("CALL () {\nMATCH (pinned:%s)\nWHERE %s\nRETURN sum(COUNT { (pinned)%s() }) AS fanout\n}", b.q(h.entity.Name), joinAnd(pin), h.back)
+		b.line("CALL () {\nMATCH (pinned:%s)\nWHERE %s\nRETURN sum(COUNT { (pinned)%s() }) AS fanout, collect(pinned) AS pins\n}", b.q(h.entity.Name), joinAnd(pin), h.back)
 		b.line("CALL () {\nMATCH (counted:%s)\nRETURN count(counted) AS total\n}", b.q(b.e.Name))
-		b.line("WITH fanout * fanout > (%s) * total AS wide", need)
+		b.line("WITH pins, fanout * fanout > (%s) * total AS wide", need)
 		sides := []struct {
-			name, when string
-			match      func([]string)
-		}{{"near", "NOT wide", b.match}, {"far", "wide", matchFar}}
+			name, when, vars string
+			match            func([]string)
+		}{{"near", "NOT wide", "wide", b.match}, {"far", "wide", "wide, pins", matchFar}}
 		for _, side := range sides {
-			b.line("CALL (wide) {")
-			b.guard("wide", side.when)
+			b.line("CALL (%s) {", side.vars)
+			b.guard(side.vars, side.when)
 			if err := part(side.match, pred, orders, "LIMIT "+need); err != nil {
 				return err
 			}
@@ -107,14 +113,14 @@ func (b *builder) nullsLastFromIndex(ps preds, x string, orders []order, offset,
 	return nil
 }
 
-// guard opens a subquery's body with a test of its one imported variable
-// v: the rest of the body runs only when cond holds. The LIMIT 1 after
+// guard opens a subquery's body, which imports vars, with cond, a test
+// of them: the rest of the body runs only when cond holds. The LIMIT 1 after
 // the WHERE keeps Neo4j from moving the test above a scan of the body
 // (which would then read every node to drop each), and tells it the body
 // runs at most once, so an index order inside it still ends the scan at
 // the body's LIMIT (an UNWIND guard loses that order: Neo4j sorts all).
-func (b *builder) guard(v, cond string) {
-	b.line("WITH %s WHERE %s\nWITH %s LIMIT 1", v, cond, v)
+func (b *builder) guard(vars, cond string) {
+	b.line("WITH %s WHERE %s\nWITH %s LIMIT 1", vars, cond, vars)
 }
 
 // hubChoice returns the one pinned relationship test among the stored
