@@ -89,6 +89,13 @@ type ChangeFields struct {
 	Source, Confidence string
 	// Commit, Author and Message describe an imported commit.
 	Commit, Author, Message string
+	// RelationshipType, Direction, OtherEntityType and OtherEntityKey
+	// name the relationship a relationship write changed, seen from the
+	// changed node: its type, the stored direction (outgoing when the node
+	// is its source, incoming when its target, both for a type declared
+	// both ways) and the node at its other end. A Change of the node's own
+	// fields has none of them.
+	RelationshipType, Direction, OtherEntityType, OtherEntityKey string
 }
 
 // DefaultChangeFields are the schema's default property names
@@ -98,6 +105,7 @@ var DefaultChangeFields = ChangeFields{
 	ChangedFields: "changed_fields", OldValues: "old_values", NewValues: "new_values", Diff: "diff",
 	LinesAdded: "lines_added", LinesRemoved: "lines_removed", Source: "source", Confidence: "confidence",
 	Commit: "commit", Author: "author", Message: "message",
+	RelationshipType: "relationship_type", Direction: "direction", OtherEntityType: "other_entity_type", OtherEntityKey: "other_entity_key",
 }
 
 // Roles lists the property names by role (the keys of
@@ -135,6 +143,8 @@ func (f *ChangeFields) roles() []struct {
 		{"new_values", &f.NewValues}, {"diff", &f.Diff}, {"lines_added", &f.LinesAdded},
 		{"lines_removed", &f.LinesRemoved}, {"source", &f.Source}, {"confidence", &f.Confidence},
 		{"commit", &f.Commit}, {"author", &f.Author}, {"message", &f.Message},
+		{"relationship_type", &f.RelationshipType}, {"direction", &f.Direction},
+		{"other_entity_type", &f.OtherEntityType}, {"other_entity_key", &f.OtherEntityKey},
 	}
 }
 

@@ -3,7 +3,8 @@
 // old and new values, a unified diff of text with the lines added and
 // removed, provenance, time) and the statement that records it beside the
 // changed node. The write tools record a Change in each write's
-// transaction; package gitimport records a repository's commits; package
+// transaction (a relationship write on each tracked end, naming the
+// relationship: type, direction, other end); package gitimport records a repository's commits; package
 // historytools reads them.
 //
 // Sizes are bounded: a diff and each old or new value are cut at the

@@ -77,15 +77,21 @@ func New(m *model.Model) (*Tracking, error) {
 	return t, nil
 }
 
-// Write is one write of a tracked entity, as the write tools know it.
+// Write is one write of a tracked entity, as the write tools know it: of
+// the node's own fields, or of one of its relationships.
 type Write struct {
 	// Entity is the written node's entity; Key its unique field's value.
 	Entity *model.Entity
 	Key    string
-	// Create says the write made the node (kind created).
+	// Relationship is the relationship written, seen from the node; nil
+	// for a write of the node's own fields.
+	Relationship *Relationship
+	// Create says the write made the node, or the relationship (kind
+	// created).
 	Create bool
-	// Old holds the node's stored values before the write (nil when it
-	// made the node); New the values the write set.
+	// Old holds the stored values before the write (nil when it made the
+	// node or relationship); New the values the write set: the node's
+	// fields, or the relationship's properties.
 	Old, New map[string]any
 	// Source and Confidence are the write's provenance (nil when not
 	// given).
@@ -94,9 +100,37 @@ type Write struct {
 	Time       time.Time
 }
 
+// Relationship is a written relationship as one of its ends sees it.
+type Relationship struct {
+	Type string
+	// Direction is the stored direction from the node: outgoing when it is
+	// the source, incoming when the target, both for a type declared both
+	// ways.
+	Direction model.Direction
+	// OtherEntity and OtherKey name the node at the other end.
+	OtherEntity, OtherKey string
+	// Properties are the relationship's declared properties (their types
+	// say which values are text, and so diffed).
+	Properties []*model.Field
+}
+
+// field returns the declared field or property name of what w wrote, or
+// nil.
+func (w Write) field(name string) *model.Field {
+	if w.Relationship == nil {
+		return w.Entity.Field(name)
+	}
+	for _, p := range w.Relationship.Properties {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
 // Properties returns the Change's properties for w (its time and tenant
-// are set by the statement), or nil when the write changed no value: a
-// retried write records nothing.
+// are set by the statement), or nil when the write made nothing and
+// changed no value: a retried write records nothing.
 func (t *Tracking) Properties(w Write) map[string]any {
 	var changed []string
 	for name, v := range w.New {
@@ -104,7 +138,7 @@ func (t *Tracking) Properties(w Write) map[string]any {
 			changed = append(changed, name)
 		}
 	}
-	if len(changed) == 0 {
+	if len(changed) == 0 && !w.Create {
 		return nil
 	}
 	sort.Strings(changed)
@@ -116,7 +150,7 @@ func (t *Tracking) Properties(w Write) map[string]any {
 			old[name] = t.bounded(neo4jvalue.Value(w.Old[name]))
 		}
 		new[name] = t.bounded(neo4jvalue.Value(w.New[name]))
-		if f := w.Entity.Field(name); f != nil && f.Type.Kind() == model.String {
+		if f := w.field(name); f != nil && f.Type.Kind() == model.String {
 			before, _ := w.Old[name].(string)
 			after, _ := w.New[name].(string)
 			d, a, r := Unified(name, before, after)
@@ -135,6 +169,10 @@ func (t *Tracking) Properties(w Write) map[string]any {
 		f.EntityType: w.Entity.Name, f.EntityKey: w.Key, f.Kind: kind,
 		f.ChangedFields: changed, f.NewValues: jsonOf(new),
 		f.LinesAdded: int64(added), f.LinesRemoved: int64(removed),
+	}
+	if r := w.Relationship; r != nil {
+		p[f.RelationshipType], p[f.Direction] = r.Type, string(r.Direction)
+		p[f.OtherEntityType], p[f.OtherEntityKey] = r.OtherEntity, r.OtherKey
 	}
 	if !w.Create {
 		p[f.OldValues] = jsonOf(old)

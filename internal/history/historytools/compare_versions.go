@@ -55,7 +55,7 @@ type CompareResult struct {
 func (h *historian) compareVersions() tools.CustomTool {
 	str := func(d string) map[string]any { return map[string]any{"type": "string", "description": d} }
 	return tool(h, CompareVersions,
-		"What changed in one entity between two times or two recorded changes (ids from get_entity_change_history): each changed field's value before and after, with a unified diff for text, and lines added and removed.",
+		"What changed in one entity between two times or two recorded changes (ids from get_entity_change_history): each changed field's value before and after (a relationship's property as TYPE->key.property), with a unified diff for text, and lines added and removed.",
 		map[string]any{"required": []string{"entity_type", "key"}, "properties": map[string]any{
 			"entity_type": h.entityTypeProp(), "key": str("the entity's unique field"),
 			"from": str("datetime; default: before the first change"), "to": str("datetime; default: now"),
@@ -175,14 +175,14 @@ func (h *historian) compare(typ, key string, cs []Change, from, to time.Time) Co
 	for _, c := range cs {
 		r.Changes = append(r.Changes, c.ID)
 		for _, name := range c.ChangedFields {
-			fv := fields[name]
+			fv := fields[c.field(name)]
 			if fv == nil {
 				fv = &FieldVersion{Before: c.OldValues[name]}
-				fields[name] = fv
+				fields[c.field(name)] = fv
 			}
 			fv.After = c.NewValues[name]
 		}
-		if len(c.ChangedFields) == 0 {
+		if len(c.ChangedFields) == 0 && c.Relationship == nil {
 			if c.Diff != "" {
 				diffs = append(diffs, fmt.Sprintf("commit %s %s (%s)\n%s", c.Commit, c.Timestamp, c.Message, c.Diff))
 			}

@@ -29,7 +29,7 @@ type EntityHistoryResult struct {
 
 func (h *historian) entityHistory() tools.CustomTool {
 	return tool(h, EntityHistory,
-		"The recorded changes of one entity, newest first: kind, time, fields changed with old and new values, lines added and removed, provenance or commit. include_diff adds each change's unified diff.",
+		"The recorded changes of one entity, newest first: kind, time, fields changed with old and new values (a relationship write's: the relationship, its properties'), lines added and removed, provenance or commit. include_diff adds each change's unified diff.",
 		map[string]any{"required": []string{"entity_type", "key"}, "properties": map[string]any{
 			"entity_type": h.entityTypeProp(), "key": map[string]any{"type": "string", "description": "the entity's unique field"},
 			"limit": limitProp(), "include_diff": map[string]any{"type": "boolean"}}},

@@ -266,8 +266,37 @@ type Change struct {
 	Commit        string         `json:"commit,omitempty"`
 	Author        string         `json:"author,omitempty"`
 	Message       string         `json:"message,omitempty"`
+	// Relationship names the relationship a relationship write changed
+	// (its fields and values are the relationship's properties).
+	Relationship *Relationship `json:"relationship,omitempty"`
 	// at is the time, for ordering and comparing.
 	at time.Time
+}
+
+// Relationship is a changed relationship seen from the changed entity:
+// its type, its stored direction from the entity (outgoing, incoming,
+// both) and the entity at its other end.
+type Relationship struct {
+	Type       string `json:"type"`
+	Direction  string `json:"direction"`
+	EntityType string `json:"entity_type"`
+	Key        string `json:"key"`
+}
+
+// field is the name compare_entity_versions gives a changed field of c:
+// the field itself, or for a relationship's property the relationship
+// and the property (KNOWS->person_ab.since), so that the properties of
+// different relationships and the entity's own fields stay apart.
+func (c Change) field(name string) string {
+	r := c.Relationship
+	if r == nil {
+		return name
+	}
+	arrow := map[string]string{string(model.Outgoing): "->", string(model.Incoming): "<-"}[r.Direction]
+	if arrow == "" {
+		arrow = "-"
+	}
+	return r.Type + arrow + r.Key + "." + name
 }
 
 // projection is the map of a Change's properties a statement returns,
@@ -306,6 +335,9 @@ func changeOf(v any) Change {
 	}
 	if f, ok := p["confidence"].(float64); ok {
 		c.Confidence = &f
+	}
+	if typ := str("relationship_type"); typ != "" {
+		c.Relationship = &Relationship{Type: typ, Direction: str("direction"), EntityType: str("other_entity_type"), Key: str("other_entity_key")}
 	}
 	return c
 }

@@ -220,15 +220,19 @@ func TestWrittenVersionsCompareFieldByFieldInTheTenant(t *testing.T) {
 	var w struct {
 		EntityKey string `json:"entity_key"`
 	}
-	if err := call(t, e, alice, "create_concept", map[string]any{"name": "chess", "notes": "a\nb\n", "source": "test", "confidence": 1}, &w); err != nil {
-		t.Fatal(err)
+	write := func(tool string, args map[string]any) {
+		t.Helper()
+		args["source"], args["confidence"] = "chat", 1
+		if err := call(t, e, alice, tool, args, &w); err != nil {
+			t.Fatal(err)
+		}
 	}
+	write("create_concept", map[string]any{"name": "chess", "notes": "a\nb\n"})
+	chess := w.EntityKey
 	clock = now.Add(time.Hour)
-	if err := call(t, e, alice, "update_concept", map[string]any{"entity_key": w.EntityKey, "notes": "a\nc\n", "source": "test", "confidence": 1}, &w); err != nil {
-		t.Fatal(err)
-	}
+	write("update_concept", map[string]any{"entity_key": chess, "notes": "a\nc\n"})
 	var got historytools.CompareResult
-	if err := call(t, e, alice, historytools.CompareVersions, map[string]any{"entity_type": "Concept", "key": w.EntityKey}, &got); err != nil {
+	if err := call(t, e, alice, historytools.CompareVersions, map[string]any{"entity_type": "Concept", "key": chess}, &got); err != nil {
 		t.Fatal(err)
 	}
 	wantDiff, a, r := change.Unified("notes", "", "a\nc\n")
@@ -238,7 +242,47 @@ func TestWrittenVersionsCompareFieldByFieldInTheTenant(t *testing.T) {
 	if got.LinesAdded < a || got.LinesRemoved != r {
 		t.Errorf("lines +%d -%d, want at least +%d -%d", got.LinesAdded, got.LinesRemoved, a, r)
 	}
+
+	// A relationship write is a change of each tracked end: the history
+	// lists it with the relationship, the statistics count it by kind,
+	// and a comparison keeps its properties apart from the fields.
+	write("create_concept", map[string]any{"name": "go"})
+	goKey := w.EntityKey
+	clock = now.Add(2 * time.Hour)
+	write("create_relationship", map[string]any{"from_entity_key": chess, "to_entity_key": goKey, "relationship_type": "relates_to", "properties": map[string]any{"relevance": 4}})
+	clock = now.Add(3 * time.Hour)
+	write("update_relationship", map[string]any{"from_entity_key": chess, "to_entity_key": goKey, "relationship_type": "relates_to", "properties": map[string]any{"relevance": 7}})
+	var hist historytools.EntityHistoryResult
+	if err := call(t, e, alice, historytools.EntityHistory, map[string]any{"entity_type": "Concept", "key": goKey}, &hist); err != nil {
+		t.Fatal(err)
+	}
+	in := &historytools.Relationship{Type: "relates_to", Direction: "incoming", EntityType: "Concept", Key: chess}
+	if hist.Total != 3 || len(hist.Changes) != 3 {
+		t.Fatalf("go's history %+v, want its creation and the relationship's two changes", hist)
+	}
+	if c := hist.Changes[0]; c.Kind != change.Updated || !cmp.Equal(c.Relationship, in) || !cmp.Equal(c.OldValues, map[string]any{"relevance": 4.0}) || !cmp.Equal(c.NewValues, map[string]any{"relevance": 7.0}) {
+		t.Errorf("newest change of go %+v", c)
+	}
+	if c := hist.Changes[1]; c.Kind != change.Created || !cmp.Equal(c.Relationship, in) || !cmp.Equal(c.ChangedFields, []string{"relevance"}) {
+		t.Errorf("relationship's creation on go %+v", c)
+	}
+	if c := hist.Changes[2]; c.Kind != change.Created || c.Relationship != nil {
+		t.Errorf("go's creation %+v", c)
+	}
 	var stats historytools.StatisticsResult
+	if err := call(t, e, alice, historytools.Statistics, map[string]any{}, &stats); err != nil {
+		t.Fatal(err)
+	}
+	// chess and go made, then the relationship made and changed, each on both ends.
+	if stats.ByKind[change.Created].Changes != 4 || stats.ByKind[change.Updated].Changes != 3 || stats.Total.Changes != 7 {
+		t.Errorf("alice's statistics %+v", stats)
+	}
+	if err := call(t, e, alice, historytools.CompareVersions, map[string]any{"entity_type": "Concept", "key": chess}, &got); err != nil {
+		t.Fatal(err)
+	}
+	if rel := got.Fields["relates_to->"+goKey+".relevance"]; len(got.Changes) != 4 || rel.Before != nil || rel.After != 7.0 || got.Fields["notes"].After != "a\nc\n" {
+		t.Errorf("compare with the relationship %+v", got)
+	}
 	if err := call(t, e, tenant.With(context.Background(), "bob"), historytools.Statistics, map[string]any{}, &stats); err != nil {
 		t.Fatal(err)
 	}

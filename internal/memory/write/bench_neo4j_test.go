@@ -13,7 +13,7 @@ import (
 // validation, key derivation, one write transaction on the loopback
 // server) on a graph with the declared constraints and indexes:
 //
-//	go test ./write -run XXX -bench Writes -benchtime 300x -count 5
+//	go test ./internal/memory/write -run XXX -bench Writes -benchtime 300x -count 5
 func BenchmarkWrites(b *testing.B) {
 	d := neo4jtest.Open(b)
 	m := memoryModel(b)

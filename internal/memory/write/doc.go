@@ -12,4 +12,7 @@
 // every write, and computed fields that are stored (materialized) on the
 // written node are recomputed in the same transaction, so the planner's
 // guarantee that a ready stored value is right holds after writes too.
+// A write that changes a tracked entity (change_tracking) records a Change
+// in its transaction (package change): an entity write on the node, a
+// relationship write on each tracked end, naming the relationship.
 package write

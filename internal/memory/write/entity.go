@@ -274,7 +274,7 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 		// The key and tenant identify the node; a retry finds it and
 		// changes only mutable fields.
 		q = "OPTIONAL MATCH (old:" + label + " {" + keyProp + ": $key, " + tenantProp + ": $tenant})\n" +
-			"WITH count(old) > 0 AS existed, head(collect(old " + projection(e) + ")) AS before\n" +
+			"WITH count(old) > 0 AS existed, head(collect(old " + projection(e.Fields) + ")) AS before\n" +
 			"MERGE (n:" + label + " {" + keyProp + ": $key, " + tenantProp + ": $tenant})\n" +
 			"ON CREATE SET n += $all, n += $created\n" +
 			"ON MATCH SET n += $mutable\n" +
@@ -283,7 +283,7 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 		params["all"], params["mutable"], params["created"] = wr.values, mutable, created
 	} else {
 		q = "MATCH (n:" + label + " {" + keyProp + ": $key, " + tenantProp + ": $tenant})\n" +
-			"WITH n, true AS existed, n " + projection(e) + " AS before\n" +
+			"WITH n, true AS existed, n " + projection(e.Fields) + " AS before\n" +
 			"SET n += $mutable, n += $set\n" +
 			"RETURN existed, before"
 		params["mutable"] = mutable
@@ -316,13 +316,13 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 	return out, nil
 }
 
-// projection is the map projection of e's stored fields, its names
-// escaped: the values before a write, which a create that finds its node
-// compares immutable fields with and a recorded Change keeps as the old
-// values.
-func projection(e *model.Entity) string {
+// projection is the map projection of an entity's stored fields or a
+// relationship's declared properties, their names escaped: the values
+// before a write, which a create that finds its node compares immutable
+// fields with and a recorded Change keeps as the old values.
+func projection(fields []*model.Field) string {
 	var items []string
-	for _, f := range e.Fields {
+	for _, f := range fields {
 		if q, err := ident.Quote(f.Name); err == nil {
 			items = append(items, "."+q)
 		}

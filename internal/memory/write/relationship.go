@@ -7,11 +7,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
+	"github.com/ragforge/ragforge/internal/history/change"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
@@ -242,7 +244,8 @@ func (w *Writer) writeRelationship(ctx context.Context, tx neo4j.ManagedTransact
 	}
 	sort.Strings(set)
 	sort.Strings(dropped)
-	prov, created := w.provenanceSet(a.provenanceArgs, d.prop, w.opts.Now())
+	now := w.opts.Now()
+	prov, created := w.provenanceSet(a.provenanceArgs, d.prop, now)
 	q, err := w.mergeStatement(d, from, to)
 	if err != nil {
 		return nil, err
@@ -256,7 +259,12 @@ func (w *Writer) writeRelationship(ctx context.Context, tx neo4j.ManagedTransact
 		return nil, err
 	}
 	existed, _ := rec.Get("existed")
+	before, _ := rec.Get("before")
+	old, _ := before.(map[string]any)
 	r := Result{Created: existed != true}
+	if err := w.recordRelationshipChanges(ctx, tx, d, from, to, a, tn, relationshipWrite{made: r.Created, old: old, new: props, at: now}); err != nil {
+		return nil, err
+	}
 	verb := "Updated"
 	if r.Created {
 		verb = "Created"
@@ -276,6 +284,55 @@ func (w *Writer) writeRelationship(ctx context.Context, tx neo4j.ManagedTransact
 		r.Message += fmt.Sprintf(" Dropped %s: not properties of %s %s -> %s (it has: %s).", strings.Join(dropped, ", "), d.Type, d.From, d.To, strings.Join(known, ", "))
 	}
 	return r, nil
+}
+
+// relationshipWrite is what one relationship write did: made the
+// relationship or not, its declared properties before (nil when made) and
+// the properties set.
+type relationshipWrite struct {
+	made     bool
+	old, new map[string]any
+	at       time.Time
+}
+
+// recordRelationshipChanges records the write as a Change of each tracked
+// end (package change), in the write's transaction, each seeing the
+// relationship from its side; a relationship from a node to itself is one
+// Change. A write that made nothing and changed no property records
+// nothing.
+func (w *Writer) recordRelationshipChanges(ctx context.Context, tx neo4j.ManagedTransaction, d *relDecl, from, to string, a relationshipArgs, tn string, rw relationshipWrite) error {
+	if w.changes == nil {
+		return nil
+	}
+	fromDir, toDir := model.Outgoing, model.Incoming
+	if d.Both {
+		fromDir, toDir = model.Both, model.Both
+	}
+	ends := []struct {
+		entity, key string
+		rel         change.Relationship
+	}{
+		{from, a.From, change.Relationship{Type: d.Type, Direction: fromDir, OtherEntity: to, OtherKey: a.To, Properties: d.Props}},
+		{to, a.To, change.Relationship{Type: d.Type, Direction: toDir, OtherEntity: from, OtherKey: a.From, Properties: d.Props}},
+	}
+	if from == to && a.From == a.To {
+		ends = ends[:1]
+	}
+	for _, end := range ends {
+		if !w.m.ChangeTracking.Tracks(end.entity) {
+			continue
+		}
+		e := w.m.Entity(end.entity)
+		props := w.changes.Properties(change.Write{Entity: e, Key: end.key, Relationship: &end.rel, Create: rw.made,
+			Old: rw.old, New: rw.new, Source: a.Source, Confidence: a.Confidence})
+		if props == nil {
+			continue
+		}
+		if err := w.changes.Record(ctx, tx, e, end.key, tn, rw.at, props); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // match picks the declaration that joins a node with one of fromLabels to
@@ -353,7 +410,7 @@ func (w *Writer) nodeMatch(v, entity, param string) (string, error) {
 }
 
 // mergeStatement MERGEs d's relationship from the from node to the to
-// node, reporting whether it existed.
+// node, reporting whether it existed and its declared properties before.
 func (w *Writer) mergeStatement(d *relDecl, from, to string) (string, error) {
 	ma, err := w.nodeMatch("a", from, "$from")
 	if err != nil {
@@ -373,10 +430,10 @@ func (w *Writer) mergeStatement(d *relDecl, from, to string) (string, error) {
 	}
 	return ma + "\n" + mb + "\n" +
 		"OPTIONAL MATCH (a)-[old:" + typ + "]" + right + "(b)\n" +
-		"WITH a, b, count(old) > 0 AS existed\n" +
+		"WITH a, b, count(old) > 0 AS existed, head(collect(old " + projection(d.Props) + ")) AS before\n" +
 		"MERGE (a)-[r:" + typ + "]" + right + "(b)\n" +
 		"ON CREATE SET r += $created\n" +
 		"SET r += $props, r += $set\n" +
-		"WITH existed LIMIT 1\n" +
-		"RETURN existed", nil
+		"WITH existed, before LIMIT 1\n" +
+		"RETURN existed, before", nil
 }
