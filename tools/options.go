@@ -21,8 +21,10 @@ type Options struct {
 	// enum_filter_search, distance_search) and fulltext_search; agents then
 	// filter with query_entities alone.
 	NoSpecialized bool
-	// Aggregations adds aggregate_entities (off by default: aggregates scan
-	// whole labels).
+	// Aggregations adds the analytics tools, aggregate_entities and
+	// query_relationships (off by default: aggregates scan whole labels,
+	// and ranking relationships by a property reads every relationship
+	// of the type).
 	Aggregations bool
 	// RawCypher adds run_cypher, which runs an agent-written statement. It is
 	// off by default because it is the one tool whose Cypher text comes from
