@@ -24,7 +24,7 @@ func ExampleNew() {
 	eng, err := engine.New(context.Background(), m, engine.Options{
 		// Driver: driver, // to run calls on Neo4j
 		Tools: tools.Options{
-			Aggregations: true, // add aggregate_entities
+			Aggregations: true, // add aggregate_entities and query_relationships
 			Capabilities: &tools.Capabilities{FullText: true},
 		},
 	})
@@ -42,6 +42,7 @@ func ExampleNew() {
 	// text_pattern_search (search)
 	// number_range_search (search)
 	// aggregate_entities (analytics)
+	// query_relationships (analytics)
 	// find_similar_person (similarity)
 }
 

@@ -26,12 +26,23 @@ type Entity struct {
 	DistanceKm *float64 `json:"distance_km,omitempty"`
 	// FromID, Depth, Relationship and Path say how explore_relationships
 	// reached the entity: from which start entity, in how many hops, the
-	// relationship's properties at depth 1, and the relationships of one
-	// shortest path from the start (type and properties each), in order.
+	// properties of the relationship that reached it (the path's last),
+	// and the relationships of one shortest path from the start (type and
+	// properties each), in order.
 	FromID       any            `json:"from_id,omitempty"`
 	Depth        int            `json:"depth,omitempty"`
 	Relationship map[string]any `json:"relationship,omitempty"`
 	Path         []any          `json:"path,omitempty"`
+}
+
+// Relationship is one relationship in a query_relationships result: its
+// type, its declared properties and the entities at the ends of its
+// stored arrow (type, id and properties each).
+type Relationship struct {
+	Type       string         `json:"type"`
+	Properties map[string]any `json:"properties"`
+	From       Entity         `json:"from"`
+	To         Entity         `json:"to"`
 }
 
 // Group is one group of an aggregate_entities result.
@@ -52,6 +63,7 @@ type resultKind int
 
 const (
 	kindEntities resultKind = iota
+	kindRelationships
 	kindAggregate
 	kindGroups
 	kindHistogram
@@ -61,20 +73,22 @@ const (
 
 // Result is what a tool call returns to the agent. It marshals to the form
 // of its tool: {"entities": [...], "count", "truncated"} for entity tools,
+// {"relationships": [...], "count", "truncated"} for query_relationships,
 // {"groups": [...]} or {"value"} for aggregates, {"buckets": [...]} for
 // histograms, {"rows": [...]} for run_cypher, and a custom tool's own
 // value. Notes say what was left out or shortened, and how to get it.
 type Result struct {
-	kind      resultKind
-	Entities  []Entity
-	Groups    []Group
-	Value     any
-	Buckets   []Bucket
-	Rows      []map[string]any
-	Stats     map[string]any
-	Count     int
-	Truncated bool
-	Notes     []string
+	kind          resultKind
+	Entities      []Entity
+	Relationships []Relationship
+	Groups        []Group
+	Value         any
+	Buckets       []Bucket
+	Rows          []map[string]any
+	Stats         map[string]any
+	Count         int
+	Truncated     bool
+	Notes         []string
 	// Custom is a custom tool handler's result.
 	Custom any
 }
@@ -82,14 +96,15 @@ type Result struct {
 // MarshalJSON renders the result in its tool's form.
 func (r *Result) MarshalJSON() ([]byte, error) {
 	type page struct {
-		Entities  *[]Entity         `json:"entities,omitempty"`
-		Groups    *[]Group          `json:"groups,omitempty"`
-		Buckets   *[]Bucket         `json:"buckets,omitempty"`
-		Rows      *[]map[string]any `json:"rows,omitempty"`
-		Stats     map[string]any    `json:"stats,omitempty"`
-		Count     int               `json:"count"`
-		Truncated bool              `json:"truncated"`
-		Notes     []string          `json:"notes,omitempty"`
+		Entities      *[]Entity         `json:"entities,omitempty"`
+		Relationships *[]Relationship   `json:"relationships,omitempty"`
+		Groups        *[]Group          `json:"groups,omitempty"`
+		Buckets       *[]Bucket         `json:"buckets,omitempty"`
+		Rows          *[]map[string]any `json:"rows,omitempty"`
+		Stats         map[string]any    `json:"stats,omitempty"`
+		Count         int               `json:"count"`
+		Truncated     bool              `json:"truncated"`
+		Notes         []string          `json:"notes,omitempty"`
 	}
 	p := page{Stats: r.Stats, Count: r.Count, Truncated: r.Truncated, Notes: r.Notes}
 	switch r.kind {
@@ -109,6 +124,9 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	case kindRows:
 		rows := nonNil(r.Rows)
 		p.Rows = &rows
+	case kindRelationships:
+		rels := nonNil(r.Relationships)
+		p.Relationships = &rels
 	default:
 		e := nonNil(r.Entities)
 		p.Entities = &e
@@ -168,6 +186,8 @@ func (sh *shaper) reset() {
 		kind = kindHistogram
 	case planner.ShapeRows:
 		kind = kindRows
+	case planner.ShapeRelationships:
+		kind = kindRelationships
 	}
 	sh.res = &Result{kind: kind}
 	sh.c.Reset()
@@ -210,6 +230,10 @@ func (sh *shaper) add(rec *neo4j.Record) {
 			}
 		}
 		r.Rows = append(r.Rows, row)
+	case kindRelationships:
+		typ, _ := get(planner.ColType).(string)
+		r.Relationships = append(r.Relationships, Relationship{Type: typ, Properties: sh.props(get(planner.ColProperties)),
+			From: sh.end(planner.ColFrom, get), To: sh.end(planner.ColTo, get)})
 	default:
 		r.Entities = append(r.Entities, sh.entity(rec, get))
 		for _, k := range sh.st.Shape.Stats {
@@ -311,6 +335,12 @@ func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
 	return ent
 }
 
+// end shapes a relationship's end from the entity columns with prefix.
+func (sh *shaper) end(prefix string, get func(string) any) Entity {
+	labels, _ := get(prefix + planner.ColLabels).([]any)
+	return Entity{EntityType: sh.entityType(labels), ID: sh.value("id", get(prefix+planner.ColID)), Properties: sh.props(get(prefix + planner.ColProperties))}
+}
+
 // entityType picks the model entity among a node's labels.
 func (sh *shaper) entityType(labels []any) string {
 	for _, e := range sh.e.m.Entities {
@@ -364,8 +394,11 @@ func (sh *shaper) result() *Result {
 	}
 	if sh.tie {
 		noun := "entities"
-		if r.kind == kindGroups {
+		switch r.kind {
+		case kindGroups:
 			noun = "groups"
+		case kindRelationships:
+			noun = "relationships"
 		}
 		r.Notes = append(r.Notes, sh.e.catalog.TieNote(sh.tool, noun, sh.tiedOn(), sh.st.Shape.Limit))
 	}

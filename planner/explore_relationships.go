@@ -82,7 +82,7 @@ func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("Follow relationship_types from the start entities (start_entity_type, start_conditions: e.g. its id field = an id) up to depth hops, direction seen from the start (outgoing: along the stored arrow). Each connected entity comes once per start, at its shortest depth, with from_id, depth and path (relationship types and properties). Conditions are field tests (query_entities); target_conditions and order_by (default: nearest first) read target_entity_type's stored fields (needed when several types are reachable).\n")
+	b.WriteString("Follow relationship_types from the start entities (start_entity_type, start_conditions: e.g. its id field = an id) up to depth hops, direction seen from the start (outgoing: along the stored arrow). Each connected entity comes once per start, at its shortest depth, with from_id, depth, path (relationship types and properties) and relationship (the last one's properties). Conditions are field tests (query_entities); target_conditions and order_by fields (default: nearest first) read target_entity_type's stored fields (needed when several types are reachable); order_by relationship_field: a property of that last relationship.\n")
 	b.WriteString(g.RelationshipsRef())
 
 	targets := g.Connected()
@@ -94,7 +94,7 @@ func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 		tools.Prop{Name: "direction", Schema: &tools.Schema{Type: "string", Enum: tools.Directions, Default: tools.Directions[0]}},
 		tools.Prop{Name: "target_entity_type", Schema: &tools.Schema{Type: "string", Enum: targets}},
 		tools.ConditionsProp("target_conditions", tools.TestDef),
-		tools.OrderByProp(),
+		tools.RelationshipOrderByProp(),
 		tools.Prop{Name: "depth", Schema: &tools.Schema{Type: "integer", Default: tools.DefaultDepth, Maximum: tools.Num(float64(l.MaxDepth))}},
 		g.LimitProp(),
 		g.OffsetProp(),
@@ -157,7 +157,9 @@ func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 		ck.Choose("/target_entity_type", targets, "%s --[%s]-- (%s) never reaches %s", o.Entity.Name, strings.Join(types, "|"), a.Direction, a.TargetEntityType)
 		return
 	}
-	if len(a.TargetConditions) == 0 && len(a.OrderBy) == 0 {
+	rel := ck.PropertiesOf(types...)
+	if len(a.TargetConditions) == 0 && !slices.ContainsFunc(a.OrderBy, func(k tools.OrderBy) bool { return k.Field != "" }) {
+		ck.OrderByEither(nil, rel, a.OrderBy)
 		return
 	}
 	target := a.TargetEntityType
@@ -165,7 +167,7 @@ func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 		target = targets[0]
 	}
 	if target == "" {
-		ck.Choose("/target_entity_type", targets, "target_conditions and order_by need target_entity_type")
+		ck.Choose("/target_entity_type", targets, "target_conditions and order_by field keys need target_entity_type")
 		return
 	}
 	a.TargetEntityType = target
@@ -174,7 +176,7 @@ func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 		return
 	}
 	ck.Conditions(to, a.TargetConditions, "target_conditions")
-	ck.OrderBy(to, a.OrderBy)
+	ck.OrderByEither(to, rel, a.OrderBy)
 }
 
 // exploreRelationships plans explore_relationships: the start entities
@@ -182,9 +184,10 @@ func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 // the relationship types within depth hops, each once per start at its
 // shortest depth (parallel relationships never repeat a target), filtered
 // by the target conditions; nearest first unless order_by sorts them by
-// their fields. Rows carry the start's id (from_id), the depth, the path
-// (type and properties of each relationship of one shortest path, from
-// the start) and, at depth 1, the properties of that relationship.
+// their fields or by a property of the relationship that reached them.
+// Rows carry the start's id (from_id), the depth, the path (type and
+// properties of each relationship of one shortest path, from the start)
+// and the properties of the path's last relationship (relationship).
 //
 // The search is breadth-first (see traversal): each level expands the
 // nodes the previous one reached for the first time, so its work is the
@@ -234,42 +237,36 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	}
 	b.filterScope(ps.computed)
 
-	labels := make([]string, len(reach))
-	ids := make([]string, len(reach))
-	projs := make([]string, len(reach))
-	for i, name := range reach {
-		te := p.m.Entity(name)
-		labels[i] = "t:" + b.q(name)
-		ids[i] = "WHEN t:" + b.q(name) + " THEN " + b.prop("t", te.UniqueField)
-		var fs []*model.Field
-		for _, f := range te.Fields {
-			if f.Name != te.UniqueField && !p.tenantField(f.Name) {
-				fs = append(fs, f)
-			}
-		}
-		projs[i] = "WHEN t:" + b.q(name) + " THEN " + b.projection("t", fs)
-	}
-	idExpr := "CASE " + strings.Join(ids, " ") + " END"
-	if len(reach) == 1 {
-		idExpr = b.prop("t", p.m.Entity(reach[0]).UniqueField)
-	}
-	// Target conditions and sort keys read stored fields of the one
-	// target type.
+	tn := b.anyEntity("t", reach)
+	// Target conditions and field sort keys read stored fields of the one
+	// target type; a relationship_field key reads the last relationship
+	// of the target's path (rels, at the sort).
 	var tconds []string
 	var sorts []order
+	var ts *scope
 	if len(reach) == 1 {
-		ts := scope{v: "t", e: p.m.Entity(reach[0]), name: reach[0]}
-		if tconds, _, err = b.tests(ts, a.TargetConditions, "/target_conditions", -1); err != nil {
+		ts = &scope{v: "t", e: p.m.Entity(reach[0]), name: reach[0]}
+		if tconds, _, err = b.tests(*ts, a.TargetConditions, "/target_conditions", -1); err != nil {
 			return nil, err
 		}
-		for i, k := range a.OrderBy {
-			r, err := ts.field(b, k.Field, "/order_by/"+itoa(i)+"/field")
-			if err != nil {
-				return nil, err
-			}
-			x := b.expr(r)
-			sorts = append(sorts, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC"})
+	}
+	last := scope{v: "last(rels)", rel: relFieldsOf(p.m, types), name: strings.Join(types, "|")}
+	for i, k := range a.OrderBy {
+		at := "/order_by/" + itoa(i)
+		var r fieldRef
+		switch {
+		case k.RelationshipField != "":
+			r, err = last.field(b, k.RelationshipField, at+"/relationship_field")
+		case ts != nil:
+			r, err = ts.field(b, k.Field, at+"/field")
+		default:
+			err = tools.Fail(tool, "/target_entity_type", reach, "order_by field keys need target_entity_type")
 		}
+		if err != nil {
+			return nil, err
+		}
+		x := b.expr(r)
+		sorts = append(sorts, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC"})
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
@@ -303,20 +300,20 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	// filter keeps, carries capped through to the end even when no
 	// target is left.
 	b.line("UNWIND found + [{capped: capped}] AS f\nWITH f.s AS n, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
-	keep := "(" + strings.Join(labels, " OR ") + ")"
+	keep := tn.label
 	if len(tconds) > 0 {
 		keep = "(" + joinAnd(append([]string{keep}, tconds...)) + ")"
 	}
 	b.line("WHERE flag IS NOT NULL OR %s", keep)
 	b.line("WITH n, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
-	b.line("WITH n, t, rels, depth, flag, %s AS tid", idExpr)
+	b.line("WITH n, t, rels, depth, flag, %s AS tid", tn.id)
 	orders := append(sorts, order{expr: "depth"}, b.idOrder(), order{expr: "tid"})
 	b.line("ORDER BY %s\nWITH max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {n: n, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
 	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
 	b.line("WITH capped, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "capped"))
-	b.line("WITH capped, row, row.n AS n, row.t AS t, head(row.rels) AS r")
+	b.line("WITH capped, row, row.n AS n, row.t AS t, last(row.rels) AS r")
 	step := "{type: type(x), properties: " + b.relProjection("x", types) + "}"
-	b.line("RETURN %s AS from_id, row.tid AS %s, labels(t) AS %s, CASE %s END AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, CASE WHEN row.depth = 1 THEN %s END AS relationship, [x IN row.rels | %s] AS path, capped AS %s",
-		b.prop("n", e.UniqueField), ColID, ColLabels, strings.Join(projs, " "), ColProperties, ColComputed, b.relProjection("r", types), step, ColCapped)
+	b.line("RETURN %s AS from_id, row.tid AS %s, labels(t) AS %s, %s AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, %s AS relationship, [x IN row.rels | %s] AS path, capped AS %s",
+		b.prop("n", e.UniqueField), ColID, ColLabels, tn.props, ColProperties, ColComputed, b.relProjection("r", types), step, ColCapped)
 	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped})
 }

@@ -62,6 +62,18 @@ type flight struct {
 type flightGraph struct {
 	flights []flight
 	byID    map[string]*flight
+	routes  []route
+}
+
+// route is a ROUTE relationship: the airports some flight joins (codes),
+// how many flights join them and a distance (nil for every seventh
+// route, so sorts meet missing values).
+type route struct {
+	from, to    string
+	flights  int64
+	distance *int64
+	// tenant is both airports' tenant, "" when they differ.
+	tenant string
 }
 
 // temporalForms write instant t as the temporal value stored in departs
@@ -213,6 +225,12 @@ func loadFlights(t testing.TB, d neo4j.DriverWithContext, n int) *flightGraph {
 	if _, err := schemaapply.Apply(context.Background(), d, schemaapply.Declared(m), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
 		t.Fatal(err)
 	}
+	g.routes = flightRoutes(g.flights)
+	var rrows []map[string]any
+	for _, r := range g.routes {
+		rrows = append(rrows, map[string]any{"a": r.from, "b": r.to, "n": r.flights, "km": orNil(r.distance)})
+	}
+	neo4jtest.Run(t, d, "UNWIND $rows AS r MATCH (a:Airport {code: r.a}) MATCH (b:Airport {code: r.b}) CREATE (a)-[:ROUTE {flight_count: r.n, distance_km: r.km}]->(b)", map[string]any{"rows": rrows})
 	for _, typ := range []string{"DEPARTS_FROM", "ARRIVES_AT"} {
 		var rels []map[string]any
 		for _, f := range g.flights {
@@ -227,6 +245,50 @@ func loadFlights(t testing.TB, d neo4j.DriverWithContext, n int) *flightGraph {
 		neo4jtest.Run(t, d, "UNWIND $rows AS r MATCH (f:Flight {flight_id: r.f}) MATCH (a:Airport {code: r.a}) CREATE (f)-[:"+typ+"]->(a)", map[string]any{"rows": rels})
 	}
 	return g
+}
+
+// flightRoutes are the routes of the flights: one per pair of airports a
+// flight departs from and arrives at (a flight counts once per pair), in
+// pair order.
+func flightRoutes(flights []flight) []route {
+	tenantOf := map[string]string{}
+	for _, c := range aCodes {
+		tenantOf[c] = "a"
+	}
+	for _, c := range bCodes {
+		tenantOf[c] = "b"
+	}
+	count := map[[2]string]int64{}
+	var pairs [][2]string
+	for _, f := range flights {
+		seen := map[[2]string]bool{}
+		for _, a := range f.from {
+			for _, b := range f.to {
+				p := [2]string{a, b}
+				if a == b || seen[p] {
+					continue
+				}
+				seen[p] = true
+				if count[p] == 0 {
+					pairs = append(pairs, p)
+				}
+				count[p]++
+			}
+		}
+	}
+	out := make([]route, len(pairs))
+	for i, p := range pairs {
+		r := route{from: p[0], to: p[1], flights: count[p]}
+		if tenantOf[p[0]] == tenantOf[p[1]] {
+			r.tenant = tenantOf[p[0]]
+		}
+		if i%7 != 3 {
+			km := int64(100 + (i*389)%4000)
+			r.distance = &km
+		}
+		out[i] = r
+	}
+	return out
 }
 
 // runAs plans a call on the flights config and runs it for tenant a,

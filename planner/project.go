@@ -14,6 +14,15 @@ const (
 	ColLabels     = "labels"
 )
 
+// The columns of relationship rows (Shape ShapeRelationships): the type,
+// the properties (ColProperties), and each end's entity columns (ColID,
+// ColLabels, ColProperties) prefixed by ColFrom or ColTo.
+const (
+	ColType = "type"
+	ColFrom = "from_"
+	ColTo   = "to_"
+)
+
 // defaultStored lists the stored fields an entity result carries when the
 // call names none: all of them but the unique field, which is the id.
 func (b *builder) defaultStored() []fieldRef {
@@ -161,4 +170,42 @@ func epochUnit(s model.DatetimeStorage) string {
 // scoreOrder ranks by the score column, x being its Cypher, highest first.
 func scoreOrder(x string) order {
 	return order{expr: x, desc: true, key: &SortKey{Name: "score", Column: "score"}}
+}
+
+// anyNode is a node variable that may be of several entity types, as
+// Cypher: the label test, the unique field's value and the stored fields
+// but the unique and tenant ones (each chosen by label when the types
+// are several).
+type anyNode struct {
+	label, id, props string
+}
+
+// anyEntity renders node variable v of one of the entity types names
+// (explore_relationships' targets, query_relationships' ends).
+func (b *builder) anyEntity(v string, names []string) anyNode {
+	var out, ids, projs []string
+	for _, name := range names {
+		e := b.p.m.Entity(name)
+		var fs []*model.Field
+		for _, f := range e.Fields {
+			if f.Name != e.UniqueField && !b.p.tenantField(f.Name) {
+				fs = append(fs, f)
+			}
+		}
+		label := v + ":" + b.q(name)
+		out = append(out, label)
+		ids = append(ids, b.prop(v, e.UniqueField))
+		projs = append(projs, b.projection(v, fs))
+	}
+	if len(names) == 1 {
+		return anyNode{label: out[0], id: ids[0], props: projs[0]}
+	}
+	byLabel := func(xs []string) string {
+		whens := make([]string, len(xs))
+		for i, x := range xs {
+			whens[i] = "WHEN " + out[i] + " THEN " + x
+		}
+		return "CASE " + strings.Join(whens, " ") + " END"
+	}
+	return anyNode{label: "(" + strings.Join(out, " OR ") + ")", id: byLabel(ids), props: byLabel(projs)}
 }

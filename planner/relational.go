@@ -295,6 +295,20 @@ func relFields(m *model.Model, typ string) []*model.Field {
 	return out
 }
 
+// relFieldsOf lists the declared properties of the relationship types
+// (each name once, first declaration wins).
+func relFieldsOf(m *model.Model, types []string) []*model.Field {
+	var out []*model.Field
+	for _, t := range types {
+		for _, f := range relFields(m, t) {
+			if !slices.ContainsFunc(out, func(g *model.Field) bool { return g.Name == f.Name }) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 // relProjection renders the declared properties of relationship variable v,
 // whose type is one of types: a map projection, chosen by type(v) when the
 // types declare different properties (type names are parameters).

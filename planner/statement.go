@@ -69,8 +69,13 @@ type ShapeKind string
 const (
 	// ShapeEntities rows have the columns id, properties, computed and,
 	// where the entity type varies (explore_relationships), labels; tools
-	// may add score, distance_km, depth, from_id and relationship.
+	// may add score, distance_km, depth, from_id, relationship (the
+	// properties of the relationship that reached the entity) and path.
 	ShapeEntities ShapeKind = "entities"
+	// ShapeRelationships rows are relationships (query_relationships):
+	// the columns type, properties and the from_ and to_ ends' id, labels
+	// and properties.
+	ShapeRelationships ShapeKind = "relationships"
 	// ShapeAggregate rows have the columns group (when Shape.Grouped) and
 	// value.
 	ShapeAggregate ShapeKind = "aggregate"

@@ -76,9 +76,12 @@ type Related struct {
 	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
 }
 
-// OrderBy sorts results by a field or computed field.
+// OrderBy sorts results by a field or computed field, or, where the tool
+// offers it (explore_relationships), by RelationshipField, a property of
+// the relationship that reached each result.
 type OrderBy struct {
-	Field string `json:"field"`
+	Field             string `json:"field,omitempty"`
+	RelationshipField string `json:"relationship_field,omitempty"`
 	// Direction is ASC or DESC.
 	Direction string `json:"direction"`
 }

@@ -483,3 +483,34 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+// TestValidateChecksRelationshipSortKeysAndEnds: explore_relationships'
+// relationship_field keys name a declared property of the types followed
+// and need no target type; query_relationships offers only the types
+// with properties and checks its properties and its ends.
+func TestValidateChecksRelationshipSortKeysAndEnds(t *testing.T) {
+	c := codeRAG(t, tools.Options{Aggregations: true})
+	ok := []struct{ tool, args string }{
+		{planner.ExploreRelationships, `{"start_entity_type":"Scope","relationship_type":"HAS_CHANGE","order_by":[{"relationship_field":"order","direction":"DESC"}]}`},
+		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","conditions":[{"field":"order","operator":">","value":0}],"from_conditions":[{"field":"name","operator":"=","value":"f"}],"order_by":{"field":"order"}}`},
+	}
+	for _, k := range ok {
+		if err := c.Validate(k.tool, json.RawMessage(k.args)); err != nil {
+			t.Errorf("%s %s: %v", k.tool, k.args, err)
+		}
+	}
+	for _, k := range []struct {
+		tool, args, path string
+		want             []string
+	}{
+		{planner.ExploreRelationships, `{"start_entity_type":"Scope","relationship_type":"HAS_CHANGE","order_by":[{"relationship_field":"when"}]}`, "/order_by/0/relationship_field", []string{"order"}},
+		{planner.ExploreRelationships, `{"start_entity_type":"Scope","relationship_type":"HAS_CHANGE","order_by":[{"field":"kind","relationship_field":"order"}]}`, "/order_by/0", nil},
+		{planner.QueryRelationships, `{"relationship_type":"CALLS"}`, "/relationship_type", []string{"HAS_CHANGE"}},
+		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","order_by":{"field":"kind"}}`, "/order_by/0/field", []string{"order"}},
+		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","order_by":{"relationship_field":"order"}}`, "/order_by/0", nil},
+		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","to_conditions":[{"field":"size","operator":">","value":1}]}`, "/to_conditions/0/field", []string{"kind", "summary"}},
+		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","from_entity_type":"File"}`, "/from_entity_type", []string{"Scope"}},
+	} {
+		wantProblem(t, c.Validate(k.tool, json.RawMessage(k.args)), k.path, k.want...)
+	}
+}

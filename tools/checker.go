@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/ragforge/ragforge/model"
 )
@@ -60,7 +61,13 @@ func (ck *Checker) Conditions(o *EntityOffer, conds []Condition, name string) {
 
 // OrderBy checks sort keys (the argument order_by) against offer o,
 // filling their directions.
-func (ck *Checker) OrderBy(o *EntityOffer, keys OrderByList) { checkOrderBy(o, keys, &ck.p) }
+func (ck *Checker) OrderBy(o *EntityOffer, keys OrderByList) { checkOrderBy(o, nil, keys, &ck.p) }
+
+// OrderByEither checks sort keys that name a field of offer o (nil: none
+// may) or a property of relationship offer rel (relationship_field).
+func (ck *Checker) OrderByEither(o, rel *EntityOffer, keys OrderByList) {
+	checkOrderBy(o, rel, keys, &ck.p)
+}
 
 // Related checks a hop from entity start given at path at (direction and
 // related entity filled when only one fits) and its conditions; it
@@ -81,6 +88,27 @@ func (ck *Checker) RelatedOffer(entity, at string) *EntityOffer {
 func (ck *Checker) RelationshipOffer(start, typ string) *EntityOffer {
 	return relationshipOffer(ck.c.edges, start, typ)
 }
+
+// PropertiesOf is the declared properties of the relationship types, at
+// any entity, as one offer whose modes are their operators.
+func (ck *Checker) PropertiesOf(types ...string) *EntityOffer {
+	o := &EntityOffer{Entity: &model.Entity{Name: strings.Join(types, "|")}}
+	for _, t := range types {
+		for _, f := range relationshipOffer(ck.c.edges, "", t).Fields {
+			if o.Field(f.Field.Name) == nil {
+				o.Fields = append(o.Fields, f)
+			}
+		}
+	}
+	return o
+}
+
+// Ends lists the entity types relationship type typ is stored from and
+// to (an undirected one either way).
+func (ck *Checker) Ends(typ string) (from, to []string) { return ends(ck.c.edges, typ) }
+
+// PropertiedTypes lists the relationship types that declare properties.
+func (ck *Checker) PropertiedTypes() []string { return propertiedTypes(ck.c.edges) }
 
 // RelationshipTypes lists the model's relationship types.
 func (ck *Checker) RelationshipTypes() []string { return relationshipTypes(ck.c.edges) }

@@ -99,6 +99,18 @@ func relationshipTypes(edges []edge) []string {
 	return out
 }
 
+// propertiedTypes lists the relationship types some declaration of which
+// has properties, in first-seen order.
+func propertiedTypes(edges []edge) []string {
+	var out []string
+	for _, e := range edges {
+		if len(e.Properties) > 0 && !slices.Contains(out, e.Type) {
+			out = append(out, e.Type)
+		}
+	}
+	return out
+}
+
 // Hop is one way to follow a relationship type from a start entity: the
 // direction seen from it and the entity type reached.
 type Hop struct {
@@ -191,6 +203,35 @@ func reachable(edges []edge, first []string, types []string, direction string, d
 		frontier = next
 	}
 	return out
+}
+
+// ends lists the entity types relationship type typ is stored from and
+// to: an edge's From and To, and both ways for an undirected edge, whose
+// stored arrow may point either way.
+func ends(edges []edge, typ string) (from, to []string) {
+	add := func(l []string, n string) []string {
+		if !slices.Contains(l, n) {
+			l = append(l, n)
+		}
+		return l
+	}
+	for _, e := range edges {
+		if e.Type != typ {
+			continue
+		}
+		from, to = add(from, e.From), add(to, e.To)
+		if e.Undirected {
+			from, to = add(from, e.To), add(to, e.From)
+		}
+	}
+	return from, to
+}
+
+// Ends lists, in the model's entity order, the entity types relationship
+// type typ is stored from and to.
+func (r *Relationships) Ends(typ string) (from, to []string) {
+	from, to = ends(r.edges, typ)
+	return OrderLike(from, r.order), OrderLike(to, r.order)
 }
 
 // Relationships are a model's relationships as stored edges, gathered once

@@ -81,6 +81,9 @@ func (g *Generator) FuzzySupported(e *model.Entity, f *FieldOffer) bool {
 // order.
 func (g *Generator) RelationshipTypes() []string { return relationshipTypes(g.c.edges) }
 
+// PropertiedTypes lists the relationship types that declare properties.
+func (g *Generator) PropertiedTypes() []string { return propertiedTypes(g.c.edges) }
+
 // TypesOf lists the relationship types that touch the named entity.
 func (g *Generator) TypesOf(entity string) []string { return g.c.typesOf(entity) }
 

@@ -25,8 +25,10 @@ type Options struct {
 	// change_tracking block (package historytools); off by default so a
 	// catalog pays for them only when asked (ragforge-plan --history).
 	History bool
-	// Aggregations adds aggregate_entities (off by default: aggregates scan
-	// whole labels).
+	// Aggregations adds the analytics tools, aggregate_entities and
+	// query_relationships (off by default: aggregates scan whole labels,
+	// and ranking relationships by a property reads every relationship
+	// of the type).
 	Aggregations bool
 	// RawCypher adds run_cypher, which runs an agent-written statement. It is
 	// off by default because it is the one tool whose Cypher text comes from

@@ -176,11 +176,12 @@ func (c *Catalog) typesOf(name string) []string {
 }
 
 // relationshipOffer is the declared properties of relationship type typ
-// at entity start, as an offer whose modes are their operators.
+// at entity start (at any entity when start is ""), as an offer whose
+// modes are their operators.
 func relationshipOffer(edges []edge, start, typ string) *EntityOffer {
 	o := &EntityOffer{Entity: &model.Entity{Name: typ}}
 	for _, e := range edges {
-		if e.Type != typ || (e.From != start && e.To != start) {
+		if e.Type != typ || (start != "" && e.From != start && e.To != start) {
 			continue
 		}
 		for _, f := range e.Properties {
@@ -192,8 +193,10 @@ func relationshipOffer(edges []edge, start, typ string) *EntityOffer {
 	return o
 }
 
-// checkOrderBy checks sort keys against offer o, filling directions.
-func checkOrderBy(o *EntityOffer, keys OrderByList, p *problems) {
+// checkOrderBy checks sort keys against offer o (the field keys) and rel
+// (the relationship_field keys; nil where the tool takes none), filling
+// directions. o is nil when no key may name a field.
+func checkOrderBy(o, rel *EntityOffer, keys OrderByList, p *problems) {
 	if len(keys) > maxOrderKeys {
 		p.add("/order_by", "at most %d sort keys", maxOrderKeys)
 		return
@@ -203,7 +206,18 @@ func checkOrderBy(o *EntityOffer, keys OrderByList, p *problems) {
 		if k.Direction == "" {
 			k.Direction = "ASC"
 		}
-		if o.Field(k.Field) == nil {
+		switch {
+		case k.RelationshipField != "" && rel == nil:
+			p.add(Pointer("order_by", i, "relationship_field"), "this tool sorts by field only")
+		case k.RelationshipField != "" && k.Field != "":
+			p.add(Pointer("order_by", i), "a sort key is a field or a relationship_field, not both")
+		case k.RelationshipField != "":
+			if rel.Field(k.RelationshipField) == nil {
+				p.choose(Pointer("order_by", i, "relationship_field"), rel.FieldNames(), "%q is not a property of %s", k.RelationshipField, rel.Entity.Name)
+			}
+		case o == nil:
+			p.add(Pointer("order_by", i), "give relationship_field, or field with target_entity_type")
+		case o.Field(k.Field) == nil:
 			p.choose(Pointer("order_by", i, "field"), o.FieldNames(), "%q is not a field of %s", k.Field, o.Entity.Name)
 		}
 	}

@@ -81,10 +81,23 @@ func (g *Generator) RelatedProps() []Prop {
 // the keys (maxOrderKeys); a key is ascending unless it says DESC, as in
 // ORDER BY.
 func OrderByProp() Prop {
-	return Prop{"order_by", &Schema{Type: "array", Items: Object(
+	return Prop{"order_by", &Schema{Type: "array", Items: orderKey().Require("field")}}
+}
+
+// RelationshipOrderByProp is order_by whose keys name a field or a
+// relationship_field (Parse checks each names one).
+func RelationshipOrderByProp() Prop {
+	k := orderKey()
+	k.Props = append(k.Props[:1:1], Prop{"relationship_field", &Schema{Type: "string"}}, k.Props[1])
+	return Prop{"order_by", &Schema{Type: "array", Items: k}}
+}
+
+// orderKey is one sort key: field and direction.
+func orderKey() *Schema {
+	return Object(
 		Prop{"field", &Schema{Type: "string"}},
 		Prop{"direction", &Schema{Type: "string", Enum: []string{"ASC", "DESC"}}},
-	).Require("field")}}
+	)
 }
 
 // ConditionHelp explains the condition grammar once, in query_entities;

@@ -37,7 +37,7 @@ func addEngineFlags(fs *flag.FlagSet, tenantHelp string) *engineFlags {
 	f := &engineFlags{
 		profile:         fs.String("profile", "", "offer only the tools of this profile of the config (its profiles: block), of those the other flags offer"),
 		raw:             fs.Bool("raw-cypher", false, "offer run_cypher (read-only statements, checked with EXPLAIN)"),
-		noAggregations:  fs.Bool("no-aggregations", false, "leave out aggregate_entities"),
+		noAggregations:  fs.Bool("no-aggregations", false, "leave out aggregate_entities and query_relationships"),
 		noSpecialized:   fs.Bool("no-specialized", false, "leave out the specialized search tools and fulltext_search"),
 		noRelationships: fs.Bool("no-relationships", false, "leave out explore_relationships and find_paths"),
 		history:         fs.Bool("history", false, "offer the change-history tools of the config's change_tracking block"),
