@@ -29,6 +29,11 @@ type search struct {
 	extraNames []string
 	// notNull adds `x IS NOT NULL` to the stored predicates.
 	notNull bool
+	// before, when set, writes clauses ahead of the entity's MATCH
+	// (distance_search's origin), adding what they carry to b.scope;
+	// after writes clauses behind the RETURN (a UNION part).
+	before func(b *builder) error
+	after  func(b *builder)
 }
 
 func (p *Planner) search(s search, state State) (*Statement, error) {
@@ -45,6 +50,11 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 		return nil, err
 	}
 	b.use(r, UseFilter)
+	if s.before != nil {
+		if err := s.before(b); err != nil {
+			return nil, err
+		}
+	}
 	x := b.expr(r)
 	list, err := s.pred(b, r, x)
 	if err != nil {
@@ -80,6 +90,9 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 	}
 	if err := b.returnEntities(b.defaultStored(), computed, extra, orders); err != nil {
 		return nil, err
+	}
+	if s.after != nil {
+		s.after(b)
 	}
 	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: s.extraNames})
 }

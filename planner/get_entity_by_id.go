@@ -57,18 +57,22 @@ func checkGetByID(ck *tools.Checker, a *GetEntityByIDArgs) {
 	if o == nil {
 		return
 	}
-	f := o.Fields[0].Field
-	switch f.Type.Kind() {
-	case model.Number:
-	default:
-		if _, ok := a.IDValue.(string); !ok {
-			ck.Add("/id_value", "%s.%s is a %s; give it as a string", o.Entity.Name, f.Name, f.Type)
-			return
-		}
-	}
-	if v, ok := ck.Value(f, a.IDValue, "/id_value"); ok {
+	if v, ok := checkID(ck, o.Entity, a.IDValue, "/id_value"); ok {
 		a.IDValue = v
 	}
+}
+
+// checkID checks v, the unique field's value of entity e given at path,
+// and returns it as the field's Go type.
+func checkID(ck *tools.Checker, e *model.Entity, v any, path string) (any, bool) {
+	f := e.Field(e.UniqueField)
+	if f.Type.Kind() != model.Number {
+		if _, ok := v.(string); !ok {
+			ck.Add(path, "%s.%s is a %s; give it as a string", e.Name, f.Name, f.Type)
+			return nil, false
+		}
+	}
+	return ck.Value(f, v, path)
 }
 
 // getEntityByID plans get_entity_by_id: the entity with the unique field's
@@ -82,19 +86,14 @@ func (p *Planner) getEntityByID(a *GetEntityByIDArgs, state State) (*Statement, 
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.field(e.UniqueField, "/id_value")
+	id, err := b.lookup(e, "n", "id", a.IDValue, "/id_value")
 	if err != nil {
 		return nil, err
 	}
-	v, err := b.value(r, a.IDValue, "/id_value")
-	if err != nil {
-		return nil, err
-	}
-	b.use(r, UseFilter)
-	b.match([]string{b.expr(r) + " = " + b.named("id", v)})
+	b.match([]string{id})
 	b.line("WITH n\nLIMIT 1")
 	if err := b.returnEntities(b.defaultStored(), b.allComputed(), nil, nil); err != nil {
 		return nil, err
 	}
-	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: 1})
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: 1, NotFound: notFound(e, a.IDValue)})
 }
