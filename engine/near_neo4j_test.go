@@ -151,7 +151,7 @@ func TestLookupsThatFindNothingSaySo(t *testing.T) {
 		{planner.ExploreRelationships, `{"start_entity_type":"Airport","start_conditions":[{"field":"city","operator":"=","value":"x"}],"relationship_types":["DEPARTS_FROM"],"direction":"incoming"}`, `no Airport passes start_conditions`, 0},
 		{planner.ExploreRelationships, `{"start_entity_type":"Airport","start_conditions":[{"field":"code","operator":"=","value":"SEA"}],"relationship_types":["DEPARTS_FROM"],"direction":"incoming"}`, "", 0},
 		{planner.ExploreRelationships, `{"start_entity_type":"Airport","start_conditions":[{"field":"code","operator":"=","value":"HNL"}],"relationship_types":["DEPARTS_FROM"],"direction":"incoming"}`, "", 1},
-		{planner.ReadText, `{"entity_type":"Airport","id_value":"NOPE","field":"about"}`, `no Airport has code "NOPE"`, 0},
+		{planner.GetEntityByID, `{"entity_type":"Airport","id_value":"NOPE","field":"about"}`, `no Airport has code "NOPE"`, 0},
 	} {
 		r := execJSON(t, e, c.tool, c.args)
 		if got := strings.Join(r.Notes, "\n"); got != c.note || r.Count != c.n || len(r.Entities) != c.n {
@@ -160,12 +160,12 @@ func TestLookupsThatFindNothingSaySo(t *testing.T) {
 	}
 }
 
-// TestReadTextPagesReassembleTheText: read_text's pages of a long text
-// (runes of one, two, three and four UTF-8 bytes) put together are the
-// text, each at most the page cap, with the length in characters and the
-// next offset; get_entity_by_id shortens the same text and its note names
-// read_text.
-func TestReadTextPagesReassembleTheText(t *testing.T) {
+// TestTextPagesReassembleTheText: get_entity_by_id's pages of a long text
+// (field; runes of one, two, three and four UTF-8 bytes) put together are
+// the text, each at most the page cap, with the length in characters and
+// the next offset; without field it shortens the same text and its note
+// says how to read it whole.
+func TestTextPagesReassembleTheText(t *testing.T) {
 	var b strings.Builder
 	for i := 0; b.Len() < 150_000; i++ {
 		b.WriteString([]string{"Honolulu ", "é ", "✈ ", "🛫 "}[i%4])
@@ -179,7 +179,7 @@ func TestReadTextPagesReassembleTheText(t *testing.T) {
 	var got strings.Builder
 	offset, calls := 0, 0
 	for {
-		r := execJSON(t, e, planner.ReadText, `{"entity_type":"Airport","id_value":"HNL","field":"about","offset":`+strconv.Itoa(offset)+`}`)
+		r := execJSON(t, e, planner.GetEntityByID, `{"entity_type":"Airport","id_value":"HNL","field":"about","offset":`+strconv.Itoa(offset)+`}`)
 		calls++
 		if len(r.Entities) != 1 || len(r.Notes) > 0 {
 			t.Fatalf("offset %d: %d entities, notes %q", offset, len(r.Entities), r.Notes)
@@ -204,7 +204,7 @@ func TestReadTextPagesReassembleTheText(t *testing.T) {
 	if got.String() != about || calls != (len(runes)+planner.MaxTextPage-1)/planner.MaxTextPage {
 		t.Errorf("%d pages reassemble %d of %d characters (equal %v)", calls, len([]rune(got.String())), len(runes), got.String() == about)
 	}
-	r := execJSON(t, e, planner.ReadText, `{"entity_type":"Airport","id_value":"HNL","field":"about","offset":10,"length":7}`)
+	r := execJSON(t, e, planner.GetEntityByID, `{"entity_type":"Airport","id_value":"HNL","field":"about","offset":10,"length":7}`)
 	if p := r.Entities[0].Properties["about"]; p != string(runes[10:17]) {
 		t.Errorf("7 characters from 10: %q, want %q", p, string(runes[10:17]))
 	}
@@ -214,8 +214,10 @@ func TestReadTextPagesReassembleTheText(t *testing.T) {
 		`{"entity_type":"Airport","id_value":"HNL","field":"about","offset":-1}`,
 		`{"entity_type":"Airport","id_value":"HNL","field":"location"}`,
 		`{"entity_type":"Airport","id_value":"HNL","field":"nope"}`,
+		`{"entity_type":"Airport","id_value":"HNL","field":"about","length":-3}`,
+		`{"entity_type":"Airport","id_value":"HNL","offset":3}`,
 	} {
-		if _, err := e.Execute(t.Context(), engine.Call{Name: planner.ReadText, Arguments: []byte(args)}); !errorsAs(err, &ce) {
+		if _, err := e.Execute(t.Context(), engine.Call{Name: planner.GetEntityByID, Arguments: []byte(args)}); !errorsAs(err, &ce) {
 			t.Errorf("%s: %v, want a CallError", args, err)
 		}
 	}
@@ -223,7 +225,7 @@ func TestReadTextPagesReassembleTheText(t *testing.T) {
 	if s, _ := r.Entities[0].Properties["about"].(string); len([]rune(s)) != engine.DefaultMaxString+1 {
 		t.Errorf("get_entity_by_id's about has %d characters, want %d and an ellipsis", len([]rune(s)), engine.DefaultMaxString)
 	}
-	if notes := strings.Join(r.Notes, "\n"); !strings.Contains(notes, "shortened") || !strings.Contains(notes, planner.ReadText) {
-		t.Errorf("notes %q do not name read_text", notes)
+	if notes := strings.Join(r.Notes, "\n"); !strings.Contains(notes, "shortened") || !strings.Contains(notes, planner.GetEntityByID+" with field") {
+		t.Errorf("notes %q do not say how to read the text whole", notes)
 	}
 }

@@ -36,7 +36,7 @@ func notFound(e *model.Entity, id any) string {
 }
 
 // textPage is the page of one string field a call reads whole
-// (get_entity_by_id's field): the field and the parameters of its first
+// (get_entity_by_id's field, textPage): the field and the parameters of its first
 // character and length.
 type textPage struct {
 	f            *model.Field

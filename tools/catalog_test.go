@@ -134,7 +134,7 @@ func TestDefaultOptionsLeaveOutAggregationsAndRawCypher(t *testing.T) {
 
 func TestNoSpecializedLeavesOnlyTheGeneralTools(t *testing.T) {
 	c := codeRAG(t, tools.Options{NoSpecialized: true, NoSemanticSearch: true, NoRelationships: true})
-	if got := c.Names(); !slices.Equal(got, []string{planner.QueryEntities, planner.GetEntityByID, planner.ReadText}) {
+	if got := c.Names(); !slices.Equal(got, []string{planner.QueryEntities, planner.GetEntityByID}) {
 		t.Errorf("tools = %v", got)
 	}
 }
