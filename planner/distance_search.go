@@ -106,7 +106,10 @@ func checkDistanceSearch(ck *tools.Checker, a *DistanceSearchArgs) {
 //
 // From an entity, the statement first looks the origin up by its unique
 // field (an index seek, inside the tenant, with its point set) and leaves
-// it out of the answer. A second part, after UNION ALL, returns one row
+// it out of the answer. Its point is carried as a variable (here): Neo4j
+// seeks the point index with point.distance(n.location, here) but scans
+// it with o.location in the predicate
+// (TestDistanceFromAnEntitySeeksBothIndexes). A second part, after UNION ALL, returns one row
 // that only carries the Missing column when there is no such origin, so
 // the result can tell "no such entity" from "nothing within the radius".
 func (p *Planner) distanceSearch(a *DistanceSearchArgs, state State) (*Statement, error) {
@@ -129,10 +132,11 @@ func (p *Planner) distanceSearch(a *DistanceSearchArgs, state State) (*Statement
 			if err != nil {
 				return err
 			}
-			here = b.prop("o", f.Name)
-			origin = b.scoped("o", []string{id, here + " IS NOT NULL"})
-			b.line("MATCH (o:%s)\nWHERE %s\nWITH o\nLIMIT 1", b.q(oe.Name), strings.Join(origin, " AND "))
-			b.scope = append(b.scope, "o")
+			at := b.prop("o", f.Name)
+			origin = b.scoped("o", []string{id, at + " IS NOT NULL"})
+			b.line("MATCH (o:%s)\nWHERE %s\nWITH o, %s AS here\nLIMIT 1", b.q(oe.Name), strings.Join(origin, " AND "), at)
+			b.scope = append(b.scope, "o", "here")
+			here = "here"
 			return nil
 		}
 	}
