@@ -85,6 +85,7 @@ type entity struct {
 	Properties map[string]any `json:"properties"`
 	Computed   map[string]any `json:"computed"`
 	Score      *float64       `json:"score"`
+	DistanceKm float64        `json:"distance_km"`
 	FromID     any            `json:"from_id"`
 	Depth      int            `json:"depth"`
 }

@@ -160,8 +160,9 @@ type shaper struct {
 	// scan is what a regex or glob scan read (nil for other statements).
 	scan *scanReport
 	// capped says a traversal stopped at Limits.MaxExpanded
-	// (Shape.Capped).
-	capped bool
+	// (Shape.Capped); missing that the entity the call named does not
+	// exist (Shape.Missing).
+	capped, missing bool
 }
 
 func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *shaper {
@@ -169,6 +170,7 @@ func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *sha
 	if verbose {
 		sh.c.MaxString = 0
 	}
+	sh.c.Whole, sh.c.ReadWhole = st.Shape.Whole, e.catalog.LongTextNote()
 	sh.reset()
 	return sh
 }
@@ -191,7 +193,7 @@ func (sh *shaper) reset() {
 	}
 	sh.res = &Result{kind: kind}
 	sh.c.Reset()
-	sh.truncated, sh.capped = false, false
+	sh.truncated, sh.capped, sh.missing = false, false, false
 	sh.last, sh.tie = nil, false
 }
 
@@ -222,7 +224,7 @@ func (sh *shaper) add(rec *neo4j.Record) {
 	case kindRows:
 		row := map[string]any{}
 		for i, k := range rec.Keys {
-			if k == sh.st.Shape.Capped {
+			if k == sh.st.Shape.Capped || k == sh.st.Shape.Missing {
 				continue
 			}
 			if v, ok := sh.c.Value(k, rec.Values[i]); ok {
@@ -275,11 +277,11 @@ func (sh *shaper) sortKeys(rec *neo4j.Record) []any {
 	return out
 }
 
-// carrier reads a traversal's Capped column and reports whether the row
-// only carries it (every other column null), which is no result.
+// carrier reads the Capped and Missing columns and reports whether the
+// row only carries them (every other column null), which is no result.
 func (sh *shaper) carrier(rec *neo4j.Record) bool {
-	c := sh.st.Shape.Capped
-	if c == "" {
+	c, m := sh.st.Shape.Capped, sh.st.Shape.Missing
+	if c == "" && m == "" {
 		return false
 	}
 	only := true
@@ -288,6 +290,10 @@ func (sh *shaper) carrier(rec *neo4j.Record) bool {
 		case k == c:
 			if rec.Values[i] == true {
 				sh.capped = true
+			}
+		case k == m:
+			if rec.Values[i] == true {
+				sh.missing = true
 			}
 		case rec.Values[i] != nil:
 			only = false
@@ -401,6 +407,9 @@ func (sh *shaper) result() *Result {
 			noun = "relationships"
 		}
 		r.Notes = append(r.Notes, sh.e.catalog.TieNote(sh.tool, noun, sh.tiedOn(), sh.st.Shape.Limit))
+	}
+	if nf := sh.st.Shape.NotFound; nf != "" && (sh.missing || sh.st.Shape.Missing == "" && r.Count == 0) {
+		r.Notes = append(r.Notes, nf)
 	}
 	r.Notes = append(r.Notes, sh.st.Shape.Notes...)
 	r.Notes = append(r.Notes, sh.c.Notes()...)

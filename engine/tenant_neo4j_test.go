@@ -316,8 +316,8 @@ func TestEveryToolSeesOnlyTheBoundTenant(t *testing.T) {
 	ctx := tenant.With(context.Background(), "alice")
 	raw, _ := json.Marshal(map[string]any{"entity_type": "Person", "id_value": bob["person"]})
 	res, err := e.Execute(ctx, engine.Call{Name: "get_entity_by_id", Arguments: raw})
-	if out, _ := json.Marshal(res); err == nil && strings.Contains(string(out), bob["person"]) {
-		t.Errorf("alice read bob's person by id: %s", out)
+	if out, _ := json.Marshal(res); err == nil && (res.Count > 0 || !strings.Contains(string(out), `no Person has entity_key \"`+bob["person"])) {
+		t.Errorf("alice read bob's person by id, or was not told it is not hers: %s", out)
 	}
 	raw, _ = json.Marshal(map[string]any{"entity_type": "Person", "conditions": []any{map[string]any{"field": "user_id", "operator": "=", "value": "bob"}}})
 	var ce *tools.CallError

@@ -35,6 +35,9 @@ type builder struct {
 	// whose related entity is pinned by an index to its hop; match starts
 	// the statement there instead of testing the predicate on every node.
 	starts map[string]*hop
+	// page, when set, is the field whose page the statement returns
+	// instead of its shortened value (cut).
+	page *textPage
 }
 
 func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builder, error) {

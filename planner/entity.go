@@ -35,6 +35,11 @@ type search struct {
 	// alternatives (the temporal types of a datetime span) that search
 	// pages one by one (see search).
 	alts func(b *builder, r fieldRef) []string
+	// before, when set, writes clauses ahead of the entity's MATCH
+	// (distance_search's origin), adding what they carry to b.scope;
+	// after writes clauses behind the RETURN (a UNION part).
+	before func(b *builder) error
+	after  func(b *builder)
 }
 
 func (p *Planner) search(s search, state State) (*Statement, error) {
@@ -51,6 +56,11 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 		return nil, err
 	}
 	b.use(r, UseFilter)
+	if s.before != nil {
+		if err := s.before(b); err != nil {
+			return nil, err
+		}
+	}
 	x := b.expr(r)
 	var notNull []string
 	if s.notNull {
@@ -99,6 +109,9 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 	}
 	if err := b.returnEntities(b.defaultStored(), computed, extra, orders); err != nil {
 		return nil, err
+	}
+	if s.after != nil {
+		s.after(b)
 	}
 	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Extra: s.extraNames})
 }

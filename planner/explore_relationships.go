@@ -277,18 +277,18 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	tr := b.traversal(types, key)
 	expanded, followed := tr.limits()
 	b.line("WITH n\nORDER BY %s\nLIMIT %s + 1", b.idOrder(), expanded)
-	b.line("WITH collect(n) AS starts\nWITH size(starts) > %s AS capped, [s IN starts[..%s] | {s: s, x: s, rels: []}] AS frontier", expanded, expanded)
-	b.line("WITH capped, frontier, [f IN frontier | %s] AS seen, [] AS found", key("f.s", "f.x"))
+	b.line("WITH collect(n) AS starts\nWITH size(starts) > %s AS capped, starts = [] AS missing, [s IN starts[..%s] | {s: s, x: s, rels: []}] AS frontier", expanded, expanded)
+	b.line("WITH capped, missing, frontier, [f IN frontier | %s] AS seen, [] AS found", key("f.s", "f.x"))
 	for d := 1; d <= depth; d++ {
 		next, read := tr.level("frontier", "seen", []string{"frontier", "seen"}, arrow)
 		// A level cut short ends the traversal: a node it left out could
 		// be reached by the next level, at more than its shortest depth.
-		b.line("WITH capped, seen, found, %s, %s > %s OR size(found) + size(%s) > %s AS cut", next, read, followed, next, expanded)
+		b.line("WITH capped, missing, seen, found, %s, %s > %s OR size(found) + size(%s) > %s AS cut", next, read, followed, next, expanded)
 		found := "found + [f IN " + next + "[.." + expanded + " - size(found)] | f {.*, depth: " + itoa(d) + "}] AS found"
 		if d < depth {
-			b.line("WITH capped OR cut AS capped, CASE WHEN cut THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, %s", next, next, key("f.s", "f.x"), found)
+			b.line("WITH capped OR cut AS capped, missing, CASE WHEN cut THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, %s", next, next, key("f.s", "f.x"), found)
 		} else {
-			b.line("WITH capped OR cut AS capped, %s", found)
+			b.line("WITH capped OR cut AS capped, missing, %s", found)
 		}
 	}
 
@@ -298,22 +298,41 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	// against the transaction's memory once per row the sort keeps. The
 	// page is a slice of the sorted list, and one more entry, which every
 	// filter keeps, carries capped through to the end even when no
-	// target is left.
-	b.line("UNWIND found + [{capped: capped}] AS f\nWITH f.s AS n, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
+	// target is left; missing (no start) goes along as a grouping key.
+	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, f.s AS n, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
 	keep := tn.label
 	if len(tconds) > 0 {
 		keep = "(" + joinAnd(append([]string{keep}, tconds...)) + ")"
 	}
 	b.line("WHERE flag IS NOT NULL OR %s", keep)
-	b.line("WITH n, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
-	b.line("WITH n, t, rels, depth, flag, %s AS tid", tn.id)
+	b.line("WITH missing, n, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
+	b.line("WITH missing, n, t, rels, depth, flag, %s AS tid", tn.id)
 	orders := append(sorts, order{expr: "depth"}, b.idOrder(), order{expr: "tid"})
-	b.line("ORDER BY %s\nWITH max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {n: n, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
+	b.line("ORDER BY %s\nWITH missing, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {n: n, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
 	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
-	b.line("WITH capped, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "capped"))
-	b.line("WITH capped, row, row.n AS n, row.t AS t, last(row.rels) AS r")
+	b.line("WITH capped, missing, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))
+	b.line("WITH capped, missing, row, row.n AS n, row.t AS t, last(row.rels) AS r")
 	step := "{type: type(x), properties: " + b.relProjection("x", types) + "}"
-	b.line("RETURN %s AS from_id, row.tid AS %s, labels(t) AS %s, %s AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, %s AS relationship, [x IN row.rels | %s] AS path, capped AS %s",
-		b.prop("n", e.UniqueField), ColID, ColLabels, tn.props, ColProperties, ColComputed, b.relProjection("r", types), step, ColCapped)
-	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped})
+	b.line("RETURN %s AS from_id, row.tid AS %s, labels(t) AS %s, %s AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, %s AS relationship, [x IN row.rels | %s] AS path, capped AS %s, missing AS %s",
+		b.prop("n", e.UniqueField), ColID, ColLabels, tn.props, ColProperties, ColComputed, b.relProjection("r", types), step, ColCapped, colMissing)
+	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped,
+		Missing: colMissing, NotFound: noStart(e, a.StartConditions)})
+}
+
+// noStart is the note of an exploration without a start entity: which e
+// the start_conditions named when one of them pins its unique field
+// (`no Airport has code "SEA"`), else that none passes them.
+func noStart(e *model.Entity, conds []tools.Condition) string {
+	if len(conds) == 0 {
+		return "there is no " + e.Name
+	}
+	for _, c := range conds {
+		if c.Field == e.UniqueField && c.Operator == "=" {
+			if len(conds) > 1 {
+				return notFound(e, c.Value) + " that passes the other start_conditions"
+			}
+			return notFound(e, c.Value)
+		}
+	}
+	return "no " + e.Name + " passes start_conditions"
 }

@@ -16,7 +16,7 @@ func init() {
 	register(declaration[FindPathsArgs]{
 		Kind: tools.Kind{Name: FindPaths, Category: tools.CategoryGraph, Rank: 40, Offered: withRelationships, Generate: generateFindPaths,
 			CapNote: func(n int) string {
-				return fmt.Sprintf("the search stopped after reaching %d entities from the two ends without finding a path, so they may still be connected; follow fewer relationship_types or set direction to outgoing or incoming", n)
+				return fmt.Sprintf("the search stopped after reaching %d entities out of the two ends without finding a path, so they may still be connected; follow fewer relationship_types or set direction to outgoing or incoming", n)
 			}},
 		check: checkFindPaths,
 		plan:  (*Planner).findPaths,

@@ -105,8 +105,12 @@ func (b *builder) returnEntities(stored, computed []fieldRef, extra []string, or
 const ColTextCut = "text_cut"
 
 // cut wraps x, the Cypher of field f's value, in left(x, $text_cut) when
-// f is a string field and the planner cuts long strings.
+// f is a string field and the planner cuts long strings, or in
+// substring(x, $offset, $length) when f is the page the call reads.
 func (b *builder) cut(f *model.Field, x string) string {
+	if b.page != nil && b.page.f == f {
+		return "substring(" + x + ", " + b.page.from + ", " + b.page.length + ")"
+	}
 	if b.p.opts.MaxString <= 0 || f.Type.Kind() != model.String {
 		return x
 	}

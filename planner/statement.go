@@ -119,6 +119,21 @@ type Shape struct {
 	// columns are all null only carries it (the statement returns one when
 	// the answer is otherwise empty) and is no result.
 	Capped string `json:"capped,omitempty"`
+	// NotFound is the note of a result without the entity the call named
+	// (get_entity_by_id's id, distance_search's from, an explored start):
+	// `no Airport has code "XXX"`. The engine says it when the statement
+	// returns no row, or, when Missing is set, when that column is true.
+	NotFound string `json:"not_found,omitempty"`
+	// Missing names a boolean column, the same on every row, that is true
+	// when the named entity does not exist, for a statement whose empty
+	// answer can also mean the entity exists (nothing near it, nothing
+	// reached from it). Like Capped's, a row whose other columns are all
+	// null only carries it and is no result.
+	Missing string `json:"missing,omitempty"`
+	// Whole names the property of the entity rows that holds a page of a
+	// text the call asked for (get_entity_by_id's field), which the
+	// statement bounds: the engine does not shorten it.
+	Whole string `json:"whole,omitempty"`
 }
 
 // SortKey is one key of a ranked statement.

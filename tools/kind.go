@@ -43,6 +43,10 @@ type Kind struct {
 	// CapNote, for a tool that traverses, is the note of a traversal
 	// stopped at Limits.MaxExpanded (maxExpanded).
 	CapNote func(maxExpanded int) string
+	// LongTextNote, for a tool that reads a text whole (get_entity_by_id's
+	// field), says how; a result that shortened a text ends its note with
+	// it when the catalog has the tool ([Catalog.LongTextNote]).
+	LongTextNote string
 	// StatementArg is the argument holding Cypher the agent wrote
 	// (run_cypher's "/query"), "" for a tool whose statement the planner
 	// writes; see [Tool.StatementArg].

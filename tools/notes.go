@@ -128,3 +128,15 @@ func (c *Catalog) CapNote(tool string) string {
 	}
 	return ""
 }
+
+// LongTextNote says how to read a text a result shortened whole: the
+// [Kind] LongTextNote of the catalog's first tool that has one, "" when
+// none has (the host can still lift the cut, see engine.Call.Verbose).
+func (c *Catalog) LongTextNote() string {
+	for _, t := range c.Tools {
+		if t.kind != nil && t.kind.LongTextNote != "" {
+			return t.kind.LongTextNote
+		}
+	}
+	return ""
+}

@@ -64,7 +64,7 @@ func ExampleRender() {
 	}
 	// Output:
 	// function query_entities strict: false
-	// function get_entity_by_id strict: true
+	// function get_entity_by_id strict: false
 	// function explore_relationships strict: false
 	// function find_paths strict: false
 	// function text_pattern_search strict: false
@@ -85,8 +85,11 @@ func ExampleListing() {
 	fmt.Print(format.Listing([]*tools.Tool{eng.Tools().Tool("get_entity_by_id")}))
 	// Output:
 	// get_entity_by_id [query, read-only]
-	//     Get one entity's properties by its unique id: Movie.title, Person.name.
+	//     Get one entity's properties by its unique id: Movie.title, Person.name. field reads a string field whole, which results shorten: length (max 20000) characters from offset; stats: text_length, next_offset.
 	//   arguments:
 	//     *entity_type        string (Movie|Person)
 	//     *id_value           string | number
+	//      field              string
+	//      offset             integer 0..
+	//      length             integer ..20000
 }

@@ -148,11 +148,14 @@ func TestGeminiOmitsParametersOfAToolWithoutArguments(t *testing.T) {
 
 func TestOpenAIStrictOnlyWhereTheSchemaAllowsIt(t *testing.T) {
 	c := examples(t, tools.Options{})[0].cat
-	if !format.ToOpenAI(c.Tool(planner.GetEntityByID)).Function.Strict {
-		t.Error("get_entity_by_id (all properties required, closed, no unsupported keyword) is not strict")
+	closed := &tools.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"id_value":{"type":["string","number"]}},"required":["id_value"],"additionalProperties":false}`)}
+	if !format.ToOpenAI(closed).Function.Strict {
+		t.Error("a tool with all properties required, closed, no unsupported keyword is not strict")
 	}
-	if format.ToOpenAI(c.Tool(planner.QueryEntities)).Function.Strict {
-		t.Error("query_entities (optional arguments) is strict")
+	for _, name := range []string{planner.QueryEntities, planner.GetEntityByID} {
+		if format.ToOpenAI(c.Tool(name)).Function.Strict {
+			t.Errorf("%s (optional arguments) is strict", name)
+		}
 	}
 }
 

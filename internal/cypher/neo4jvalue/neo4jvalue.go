@@ -58,6 +58,12 @@ type Converter struct {
 	// embeddings whatever their value: the model's vector-index
 	// properties ([VectorProperties]).
 	Vectors []string
+	// Whole is a property never shortened: the page of a text a call
+	// asked for, which its statement bounds.
+	Whole string
+	// ReadWhole, when set, says how to read a shortened text whole; the
+	// note of shortened text ends with it.
+	ReadWhole string
 
 	shortened, dropped map[string]bool
 }
@@ -189,7 +195,11 @@ func (c *Converter) Notes() []string {
 	}
 	var notes []string
 	if len(c.shortened) > 0 {
-		notes = append(notes, fmt.Sprintf("long text shortened to %d characters in %s (searches still match the whole text)", c.MaxString, joinSorted(c.shortened)))
+		note := fmt.Sprintf("long text shortened to %d characters in %s (searches still match the whole text)", c.MaxString, joinSorted(c.shortened))
+		if c.ReadWhole != "" {
+			note += "; " + c.ReadWhole
+		}
+		notes = append(notes, note)
 	}
 	if len(c.dropped) > 0 {
 		notes = append(notes, "embedding vectors left out: "+joinSorted(c.dropped))
@@ -212,7 +222,7 @@ func float(x float64) any {
 }
 
 func (c *Converter) str(name, s string) string {
-	if c == nil || c.MaxString <= 0 || utf8.RuneCountInString(s) <= c.MaxString {
+	if c == nil || c.MaxString <= 0 || name == c.Whole && name != "" || utf8.RuneCountInString(s) <= c.MaxString {
 		return s
 	}
 	if c.shortened == nil {

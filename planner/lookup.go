@@ -1,0 +1,44 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/ragforge/ragforge/model"
+)
+
+// colMissing is the column of Shape.Missing.
+const colMissing = "missing"
+
+// lookup is the predicate that pins node variable v, an e, by its unique
+// field to value (the parameter named param, given at path): an index
+// seek, since every entity's unique field has a constraint. Uses of the
+// field are recorded for n only, the builder's entity.
+func (b *builder) lookup(e *model.Entity, v, param string, value any, path string) (string, error) {
+	r := fieldRef{f: e.Field(e.UniqueField), node: v}
+	if v == "n" {
+		r.node = ""
+		b.use(r, UseFilter)
+	}
+	val, err := b.value(r, value, path)
+	if err != nil {
+		return "", err
+	}
+	return b.prop(v, r.f.Name) + " = " + b.named(param, val), nil
+}
+
+// notFound is the note of a result that lacks the e whose unique field is
+// id: `no Airport has code "XXX"`.
+func notFound(e *model.Entity, id any) string {
+	if s, ok := id.(string); ok {
+		id = fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("no %s has %s %v", e.Name, e.UniqueField, id)
+}
+
+// textPage is the page of one string field a call reads whole
+// (get_entity_by_id's field, textPage): the field and the parameters of its first
+// character and length.
+type textPage struct {
+	f            *model.Field
+	from, length string
+}
