@@ -32,6 +32,11 @@ type Entity struct {
 	Depth        int            `json:"depth,omitempty"`
 	Relationship map[string]any `json:"relationship,omitempty"`
 	Path         []any          `json:"path,omitempty"`
+	// Related holds what the call's include asked for: per relationship
+	// type, the related entities' fields (an empty list when none is
+	// related). RelatedCut names the lists the include limit cut.
+	Related    map[string][]map[string]any `json:"related,omitempty"`
+	RelatedCut []string                    `json:"related_cut,omitempty"`
 }
 
 // Group is one group of an aggregate_entities result.
@@ -144,6 +149,8 @@ type shaper struct {
 	// capped says a traversal stopped at Limits.MaxExpanded
 	// (Shape.Capped).
 	capped bool
+	// relatedCut says an include limit cut some entity's related list.
+	relatedCut bool
 }
 
 func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *shaper {
@@ -171,7 +178,7 @@ func (sh *shaper) reset() {
 	}
 	sh.res = &Result{kind: kind}
 	sh.c.Reset()
-	sh.truncated, sh.capped = false, false
+	sh.truncated, sh.capped, sh.relatedCut = false, false, false
 	sh.last, sh.tie = nil, false
 }
 
@@ -282,6 +289,9 @@ func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
 	if c := sh.props(get(planner.ColComputed)); len(c) > 0 {
 		ent.Computed = c
 	}
+	if len(sh.st.Shape.Related) > 0 {
+		sh.related(&ent, get(planner.ColRelated))
+	}
 	for _, k := range sh.st.Shape.Extra {
 		v := get(k)
 		switch k {
@@ -309,6 +319,27 @@ func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
 		}
 	}
 	return ent
+}
+
+// related reads an entity's include lists (Shape.Related), each fetched
+// with one entity beyond its limit: a list that has it is cut to the
+// limit and named in RelatedCut.
+func (sh *shaper) related(ent *Entity, v any) {
+	m, _ := v.(map[string]any)
+	ent.Related = map[string][]map[string]any{}
+	for _, l := range sh.st.Shape.Related {
+		items, _ := m[l.Via].([]any)
+		if len(items) > l.Limit {
+			items = items[:l.Limit]
+			ent.RelatedCut = append(ent.RelatedCut, l.Via)
+			sh.relatedCut = true
+		}
+		list := make([]map[string]any, len(items))
+		for i, it := range items {
+			list[i] = sh.props(it)
+		}
+		ent.Related[l.Via] = list
+	}
 }
 
 // entityType picks the model entity among a node's labels.
@@ -368,6 +399,9 @@ func (sh *shaper) result() *Result {
 			noun = "groups"
 		}
 		r.Notes = append(r.Notes, sh.e.catalog.TieNote(sh.tool, noun, sh.tiedOn(), sh.st.Shape.Limit))
+	}
+	if sh.relatedCut {
+		r.Notes = append(r.Notes, tools.IncludeCutNote())
 	}
 	r.Notes = append(r.Notes, sh.st.Shape.Notes...)
 	r.Notes = append(r.Notes, sh.c.Notes()...)

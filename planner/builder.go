@@ -35,6 +35,10 @@ type builder struct {
 	// whose related entity is pinned by an index to its hop; match starts
 	// the statement there instead of testing the predicate on every node.
 	starts map[string]*hop
+	// definite makes field tests null-safe, coalesce(test, false), while
+	// the conditions of a not (or of an all-test's failure) are written:
+	// negated, a test on a missing value must be false, not null.
+	definite bool
 }
 
 func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builder, error) {

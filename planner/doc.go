@@ -33,9 +33,11 @@
 // entity is pinned by an indexed or unique field (=, IN, STARTS WITH) is
 // matched as a pattern instead, MATCH (n:L)-[r0]->(m0:R) … WITH DISTINCT
 // n, because Neo4j never starts an EXISTS from its inner side and would
-// test it on every node of the label (builder.match). any_of and not are
-// parenthesized OR and NOT coalesce(…, false), so an entity without a
-// value fails a test and passes its not.
+// test it on every node of the label (builder.match). any_of is a
+// parenthesized OR; not is NOT of its conditions with each field test
+// inside written coalesce(…, false) (negate), so an entity without a
+// value fails a test and passes its not, and its EXISTS subqueries stay
+// steps of the plan that the tenant proof can check.
 //
 // Agent-supplied regular expressions and globs never reach Neo4j's `=~`
 // (Java regex backtracks without bound and ignores transaction timeouts).
