@@ -33,6 +33,11 @@ type Entity struct {
 	Depth        int            `json:"depth,omitempty"`
 	Relationship map[string]any `json:"relationship,omitempty"`
 	Path         []any          `json:"path,omitempty"`
+	// Related holds what the call's include asked for: per relationship
+	// type, the related entities' fields (an empty list when none is
+	// related). RelatedCut names the lists the include limit cut.
+	Related    map[string][]map[string]any `json:"related,omitempty"`
+	RelatedCut []string                    `json:"related_cut,omitempty"`
 }
 
 // Relationship is one relationship in a query_relationships result: its
@@ -163,6 +168,8 @@ type shaper struct {
 	// (Shape.Capped); missing that the entity the call named does not
 	// exist (Shape.Missing).
 	capped, missing bool
+	// relatedCut says an include limit cut some entity's related list.
+	relatedCut bool
 }
 
 func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *shaper {
@@ -193,7 +200,7 @@ func (sh *shaper) reset() {
 	}
 	sh.res = &Result{kind: kind}
 	sh.c.Reset()
-	sh.truncated, sh.capped, sh.missing = false, false, false
+	sh.truncated, sh.capped, sh.missing, sh.relatedCut = false, false, false, false
 	sh.last, sh.tie = nil, false
 }
 
@@ -312,6 +319,9 @@ func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
 	if c := sh.props(get(planner.ColComputed)); len(c) > 0 {
 		ent.Computed = c
 	}
+	if len(sh.st.Shape.Related) > 0 {
+		sh.related(&ent, get(planner.ColRelated))
+	}
 	for _, k := range sh.st.Shape.Extra {
 		v := get(k)
 		switch k {
@@ -345,6 +355,27 @@ func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
 func (sh *shaper) end(prefix string, get func(string) any) Entity {
 	labels, _ := get(prefix + planner.ColLabels).([]any)
 	return Entity{EntityType: sh.entityType(labels), ID: sh.value("id", get(prefix+planner.ColID)), Properties: sh.props(get(prefix + planner.ColProperties))}
+}
+
+// related reads an entity's include lists (Shape.Related), each fetched
+// with one entity beyond its limit: a list that has it is cut to the
+// limit and named in RelatedCut.
+func (sh *shaper) related(ent *Entity, v any) {
+	m, _ := v.(map[string]any)
+	ent.Related = map[string][]map[string]any{}
+	for _, l := range sh.st.Shape.Related {
+		items, _ := m[l.Via].([]any)
+		if len(items) > l.Limit {
+			items = items[:l.Limit]
+			ent.RelatedCut = append(ent.RelatedCut, l.Via)
+			sh.relatedCut = true
+		}
+		list := make([]map[string]any, len(items))
+		for i, it := range items {
+			list[i] = sh.props(it)
+		}
+		ent.Related[l.Via] = list
+	}
 }
 
 // entityType picks the model entity among a node's labels.
@@ -410,6 +441,9 @@ func (sh *shaper) result() *Result {
 	}
 	if nf := sh.st.Shape.NotFound; nf != "" && (sh.missing || sh.st.Shape.Missing == "" && r.Count == 0) {
 		r.Notes = append(r.Notes, nf)
+	}
+	if sh.relatedCut {
+		r.Notes = append(r.Notes, tools.IncludeCutNote())
 	}
 	r.Notes = append(r.Notes, sh.st.Shape.Notes...)
 	r.Notes = append(r.Notes, sh.c.Notes()...)

@@ -100,7 +100,7 @@ type heavyCall struct {
 
 // heaviestCalls are calls of every tool of the routes config with its
 // heaviest legal arguments on the hub graph: the most results and the
-// deepest offset, the deepest traversals and longest paths in both
+// deepest offset, the longest include lists across the hubs, the deepest traversals and longest paths in both
 // directions over every relationship type from the hubs and from every
 // airport, conditions that keep every airport and read every route,
 // orders on a computed field, the widest radius, period and patterns.
@@ -127,8 +127,10 @@ func heaviestCalls(g *hubgraph.Graph) []heavyCall {
 	}
 	desc := func(f string) []any { return []any{map[string]any{"field": f, "direction": "DESC"}} }
 	return []heavyCall{
-		{planner.QueryEntities, map[string]any{"entity_type": "Airport", "conditions": everyRoute, "order_by": desc("passengers_millions"), "limit": 50, "offset": 10000}},
-		{planner.QueryEntities, map[string]any{"entity_type": "Country", "conditions": []any{map[string]any{"via": "IN_COUNTRY", "direction": "incoming", "count": map[string]any{"operator": ">=", "value": 0}}}, "limit": 50}},
+		{planner.QueryEntities, map[string]any{"entity_type": "Airport", "conditions": everyRoute, "order_by": desc("passengers_millions"), "limit": 50, "offset": 10000,
+			"include": []any{map[string]any{"via": "ROUTE", "direction": "both", "limit": tools.MaxIncludeLimit}, map[string]any{"via": "IN_COUNTRY"}}}},
+		{planner.QueryEntities, map[string]any{"entity_type": "Country", "conditions": []any{map[string]any{"via": "IN_COUNTRY", "direction": "incoming", "count": map[string]any{"operator": ">=", "value": 0}}}, "limit": 50,
+			"include": []any{map[string]any{"via": "IN_COUNTRY", "direction": "incoming", "limit": tools.MaxIncludeLimit}}}},
 		{planner.GetEntityByID, map[string]any{"entity_type": "Airport", "id_value": busiest}},
 		{planner.ExploreRelationships, map[string]any{"start_entity_type": "Airport", "start_conditions": []any{cond("code", "=", busiest)}, "relationship_types": all, "direction": "both", "depth": 3, "limit": 50, "offset": 10000}},
 		{planner.ExploreRelationships, map[string]any{"start_entity_type": "Airport", "start_conditions": []any{cond("passengers", ">=", 0)}, "relationship_types": all, "direction": "both", "depth": 3,

@@ -195,7 +195,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 	var over *hop
 	fieldScope := b.mainScope()
 	if a.Over != nil {
-		if over, err = b.related(b.mainScope(), a.Over.Related, "/over", 0); err != nil {
+		if over, err = b.related(b.mainScope(), a.Over.Related, "/over", 0, false); err != nil {
 			return nil, err
 		}
 		arg = over.m

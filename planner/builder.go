@@ -38,6 +38,10 @@ type builder struct {
 	// page, when set, is the field whose page the statement returns
 	// instead of its shortened value (cut).
 	page *textPage
+	// definite makes field tests null-safe, coalesce(test, false), while
+	// the conditions of a not (or of an all-test's failure) are written:
+	// negated, a test on a missing value must be false, not null.
+	definite bool
 }
 
 func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builder, error) {

@@ -124,7 +124,7 @@ func (b *builder) conjunction(s scope, conds []tools.Condition, at string, depth
 			continue
 		case spans[i] != nil:
 			sp := spans[i]
-			preds = append(preds, joinAnd(b.instantSpan(sp.r, sp.lo, sp.hi)))
+			preds = append(preds, b.nullSafe(joinAnd(b.instantSpan(sp.r, sp.lo, sp.hi))))
 			if sp.r.node == "" {
 				refs = append(refs, []fieldRef{sp.r})
 			} else {

@@ -38,8 +38,10 @@
 // statement first counts the pinned entities' relationships (the degree
 // store) and pages from the pinned side, or, for a hub, from the sort's
 // index with the test an EXISTS (nullsLastFromIndex, hubChoice). any_of
-// and not are parenthesized OR and NOT coalesce(…, false), so an entity
-// without a value fails a test and passes its not.
+// is a parenthesized OR; not is NOT of its conditions with each field
+// test inside written coalesce(…, false) (negate), so an entity without a
+// value fails a test and passes its not, and its EXISTS subqueries stay
+// steps of the plan that the tenant proof can check.
 //
 // Agent-supplied regular expressions and globs never reach Neo4j's `=~`
 // (Java regex backtracks without bound and ignores transaction timeouts).

@@ -69,7 +69,7 @@ type flightGraph struct {
 // how many flights join them and a distance (nil for every seventh
 // route, so sorts meet missing values).
 type route struct {
-	from, to    string
+	from, to string
 	flights  int64
 	distance *int64
 	// tenant is both airports' tenant, "" when they differ.

@@ -59,7 +59,7 @@ func (b *builder) nullsLastFromIndex(ps preds, x string, orders []order, offset,
 		if err != nil {
 			return err
 		}
-		fresh, err := b.related(b.mainScope(), h.rel, "/conditions", 0)
+		fresh, err := b.related(b.mainScope(), h.rel, "/conditions", 0, false)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ragforge/ragforge/tools"
@@ -33,6 +34,8 @@ type QueryEntitiesArgs struct {
 	Offset  int               `json:"offset"`
 	// Fields projects the result; empty means all.
 	Fields []string `json:"fields"`
+	// Include lists the related entities to return with each entity.
+	Include []tools.Include `json:"include"`
 }
 
 // generateQueryEntities writes the general tool: every entity, every field. Its
@@ -47,7 +50,7 @@ func generateQueryEntities(g *tools.Generator) *tools.Generated {
 	b.WriteString("Find entities by conditions on their fields and relationships; sorted, paged.\n\n")
 	b.WriteString(graph)
 	b.WriteString("\n" + g.ConditionHelp(offers))
-	b.WriteString("order_by: most significant key first; entities without a value come last.")
+	b.WriteString("order_by: most significant first; entities without a value last.")
 
 	in := tools.Object(
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
@@ -57,13 +60,13 @@ func generateQueryEntities(g *tools.Generator) *tools.Generated {
 		g.OffsetProp(),
 		tools.Prop{Name: "fields", Schema: &tools.Schema{
 			Type:        "array",
-			Description: "Fields to return (default: stored ones)",
+			Description: "Default: stored ones",
 			Items:       &tools.Schema{Type: "string"},
-			MinItems:    tools.Count(1),
-			MaxItems:    tools.Count(maxFieldsInProjection),
-			UniqueItems: true,
 		}},
 	).Require("entity_type")
+	if p := g.IncludeProp(); p != nil {
+		in.Props = append(in.Props, *p)
+	}
 	in.Defs = g.ConditionDefs()
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers, GraphSchema: graph}
 }
@@ -77,11 +80,18 @@ func checkQuery(ck *tools.Checker, a *QueryEntitiesArgs) {
 	}
 	ck.Conditions(o, a.Conditions, "conditions")
 	ck.OrderBy(o, a.OrderBy)
+	if len(a.Fields) > maxFieldsInProjection {
+		ck.Add("/fields", "at most %d fields", maxFieldsInProjection)
+	}
 	for i, f := range a.Fields {
-		if o.Field(f) == nil {
+		switch {
+		case o.Field(f) == nil:
 			ck.Choose(tools.Pointer("fields", i), o.FieldNames(), "%q is not a field of %s", f, o.Entity.Name)
+		case slices.Index(a.Fields, f) < i:
+			ck.Add(tools.Pointer("fields", i), "%s is listed twice", f)
 		}
 	}
+	ck.Include(o.Entity.Name, a.Include)
 }
 
 // queryEntities plans query_entities:
@@ -157,8 +167,12 @@ func (p *Planner) queryEntities(a *QueryEntitiesArgs, state State) (*Statement, 
 			computed = append(computed, r)
 		}
 	}
-	if err := b.returnEntities(stored, computed, nil, orders); err != nil {
+	related, lists, err := b.include(a.Include)
+	if err != nil {
 		return nil, err
 	}
-	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit})
+	if err := b.returnEntities(stored, computed, related, orders); err != nil {
+		return nil, err
+	}
+	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Related: lists})
 }

@@ -71,6 +71,7 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		if err != nil {
 			return "", nil, err
 		}
+		pred = b.nullSafe(pred)
 		if r.node != "" {
 			return pred, nil, nil
 		}
@@ -88,16 +89,43 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		}
 		return "(" + strings.Join(preds, " OR ") + ")", refs, nil
 	case len(c.Not) > 0:
+		outer := b.definite
+		b.definite = true
 		preds, refss, err := b.conjunction(s, c.Not, at+"/not", depth+1)
+		b.definite = outer
 		if err != nil {
 			return "", nil, err
 		}
-		refs := slices.Concat(refss...)
-		// A test on a missing value is null; coalesce makes it false, so
-		// `not` keeps the entities without the value.
-		return "NOT coalesce(" + joinAnd(preds) + ", false)", refs, nil
+		return negate(preds), slices.Concat(refss...), nil
 	}
 	return "", nil, unplannable(b.tool, at[1:], "an empty condition")
+}
+
+// nullSafe makes a field test's predicate false where it would be null
+// (a missing value) while b.definite.
+func (b *builder) nullSafe(pred string) string {
+	if !b.definite {
+		return pred
+	}
+	return "coalesce(" + pred + ", false)"
+}
+
+// negate renders NOT of the conjunction preds, written with b.definite
+// set. The test on a missing value is null; written null-safe it is
+// false, so a not keeps the entities without the value. Only the field
+// tests are fenced, never the whole conjunction: an EXISTS inside
+// coalesce(…) is an expression Neo4j evaluates per row, where the plan
+// proof of tenant scoping (internal/cypher/scope) cannot see the nodes it
+// reads, while NOT (… EXISTS { } …) is planned as (anti) semi-apply.
+// Fencing the tests alone means the same: AND and OR of tests that are
+// false where null are false exactly where the whole would be null or
+// false (a conjunction of AND and OR is true with nulls only when it is
+// true whatever they are).
+func negate(preds []string) string {
+	if len(preds) == 1 {
+		return "NOT " + preds[0]
+	}
+	return "NOT (" + joinAnd(preds) + ")"
 }
 
 // tests renders a list of conditions one level deeper.
@@ -143,7 +171,11 @@ type hop struct {
 // direction (the stored one when the type leads from the entity one way
 // only, else both), the related entity (or every target when the call
 // names none and sets no conditions on it) and the conditions.
-func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop, error) {
+//
+// negated says the caller negates the conditions (an all-test's
+// failure), so they are written null-safe (negate); otherwise they are a
+// subquery's own WHERE, where a null test keeps no entity.
+func (b *builder) related(s scope, r tools.Related, at string, depth int, negated bool) (*hop, error) {
 	// Parse chose the direction and checked the hop; the type and the
 	// related entity are still looked up, since they become a relationship
 	// type and a label in the statement.
@@ -182,6 +214,9 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int) (*hop,
 	back := arrows[reversed[dir]]
 	h.back = back[0] + "[:" + b.q(typ) + "]" + back[1]
 	h.pattern = "(" + s.v + ")" + h.step + "(" + h.m + ")"
+	outer := b.definite
+	b.definite = negated
+	defer func() { b.definite = outer }()
 	if h.entity != nil {
 		ms := scope{v: h.m, e: h.entity, name: h.entity.Name}
 		preds, _, err := b.conjunction(ms, r.Conditions, at+"/conditions", depth+1)
@@ -209,7 +244,7 @@ func (h *hop) exists(preds []string) string {
 // via renders a relationship test: EXISTS for some, NOT EXISTS for none,
 // "one exists and none fails" for all, COUNT { } for count.
 func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string, error) {
-	h, err := b.related(s, tools.Related{Via: c.Via, Direction: c.Direction, Entity: c.Entity, Conditions: c.Conditions, RelationshipConditions: c.RelationshipConditions}, at, depth)
+	h, err := b.related(s, tools.Related{Via: c.Via, Direction: c.Direction, Entity: c.Entity, Conditions: c.Conditions, RelationshipConditions: c.RelationshipConditions}, at, depth, c.Quantifier == tools.QuantifierAll && c.Count == nil)
 	if err != nil {
 		return "", err
 	}
@@ -235,7 +270,7 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 		if len(h.conds) == 0 {
 			return h.exists(h.base), nil
 		}
-		fails := append(slices.Clone(h.base), "NOT coalesce("+joinAnd(h.conds)+", false)")
+		fails := append(slices.Clone(h.base), negate(h.conds))
 		return "(" + h.exists(h.base) + " AND NOT " + h.exists(fails) + ")", nil
 	}
 	return "", unplannable(b.tool, "quantifier", c.Quantifier)

@@ -100,6 +100,10 @@ type Shape struct {
 	// Extra names extra per-row columns to copy into each result entity
 	// (score, distance_km, depth, from_id, relationship, value).
 	Extra []string `json:"extra,omitempty"`
+	// Related lists the include lists of the related column (ColRelated),
+	// each fetched with one entity beyond its limit: the engine keeps
+	// limit of them and says which lists it cut.
+	Related []RelatedList `json:"related,omitempty"`
 	// Stats names columns that are the same on every row and describe the
 	// call (threshold, mean, stdev); the engine reports them once.
 	Stats []string `json:"stats,omitempty"`

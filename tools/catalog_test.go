@@ -492,7 +492,7 @@ func TestValidateChecksRelationshipSortKeysAndEnds(t *testing.T) {
 	c := codeRAG(t, tools.Options{Aggregations: true})
 	ok := []struct{ tool, args string }{
 		{planner.ExploreRelationships, `{"start_entity_type":"Scope","relationship_type":"HAS_CHANGE","order_by":[{"relationship_field":"order","direction":"DESC"}]}`},
-		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","conditions":[{"field":"order","operator":">","value":0}],"from_conditions":[{"field":"name","operator":"=","value":"f"}],"order_by":{"field":"order"}}`},
+		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","conditions":[{"field":"order","operator":">","value":0}],"from_entity_type":"Scope","from_conditions":[{"field":"name","operator":"=","value":"f"}],"order_by":{"field":"order"}}`},
 	}
 	for _, k := range ok {
 		if err := c.Validate(k.tool, json.RawMessage(k.args)); err != nil {
@@ -509,7 +509,7 @@ func TestValidateChecksRelationshipSortKeysAndEnds(t *testing.T) {
 		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","order_by":{"field":"kind"}}`, "/order_by/0/field", []string{"order"}},
 		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","order_by":{"relationship_field":"order"}}`, "/order_by/0", nil},
 		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","to_conditions":[{"field":"size","operator":">","value":1}]}`, "/to_conditions/0/field", []string{"kind", "summary"}},
-		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","from_entity_type":"File"}`, "/from_entity_type", []string{"Scope"}},
+		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","from_entity_type":"Directory"}`, "/from_entity_type", []string{"Scope", "File"}},
 	} {
 		wantProblem(t, c.Validate(k.tool, json.RawMessage(k.args)), k.path, k.want...)
 	}

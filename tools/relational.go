@@ -95,12 +95,7 @@ func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p
 	if r.Direction == "" {
 		r.Direction = defaultDirection(all)
 	}
-	var targets []string
-	for _, h := range all {
-		if string(h.Direction) == r.Direction && !slices.Contains(targets, h.Target) {
-			targets = append(targets, h.Target)
-		}
-	}
+	targets := c.targets(start, r.Via, r.Direction)
 	if len(targets) == 0 {
 		var dirs []string
 		for _, h := range all {
@@ -144,6 +139,18 @@ func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p
 		}
 	}
 	return true
+}
+
+// targets lists the entity types relationship type typ leads to from
+// entity start in direction dir.
+func (c *Catalog) targets(start, typ, dir string) []string {
+	var out []string
+	for _, h := range hops(c.edges, start, typ) {
+		if string(h.Direction) == dir && !slices.Contains(out, h.Target) {
+			out = append(out, h.Target)
+		}
+	}
+	return out
 }
 
 // defaultDirection is the direction a hop takes when the call gives none:

@@ -108,7 +108,7 @@ func (g *Generator) ConditionHelp(offers []*EntityOffer) string {
 	b.WriteString("Conditions (all must hold), each one of:\n")
 	b.WriteString("- {field, operator, value, ignore_case}: value a list for IN/NOT IN, none for IS (NOT) NULL; ignore_case for strings. Operators: " + ops + "\n")
 	if len(g.c.edges) > 0 {
-		b.WriteString("- {via, direction, entity, quantifier, conditions, relationship_conditions}: some (default), none or all (at least one, and each) of the entities related by via (direction from the tested entity; default: the stored one) meet conditions on their stored fields and relationship_conditions on the relationship's properties; count {operator, value} compares how many do\n")
+		b.WriteString("- {via, direction, entity, quantifier, conditions, relationship_conditions}: some (default), none or all (at least one, and each) entities related by via (direction from the tested entity; default stored) meet conditions (stored fields) and relationship_conditions (relationship properties); count {operator, value} compares how many\n")
 	}
 	b.WriteString("- {any_of: [conditions]}: one holds; {not: [conditions]}: not all hold\n")
 	return b.String()

@@ -125,13 +125,16 @@ func TestGeminiDeclarationsUseOnlyGeminisSchemaSubset(t *testing.T) {
 
 func TestGeminiKeepsDefaultsAndBoundsInTheDescription(t *testing.T) {
 	ex := examples(t, tools.Options{})[0]
-	fn, err := format.ToGemini(ex.cat.Tool(planner.QueryEntities))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{`"limit":{"type":"INTEGER","maximum":50,"description":"(default 10)"}`, `"description":"Fields to return (default: stored ones) (no duplicates)"`} {
+	for tool, want := range map[string]string{
+		planner.QueryEntities:        `"limit":{"type":"INTEGER","maximum":50,"description":"(default 10)"}`,
+		planner.ExploreRelationships: `"type":"STRING"},"description":"(no duplicates)"}`,
+	} {
+		fn, err := format.ToGemini(ex.cat.Tool(tool))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if !strings.Contains(string(fn.Parameters), want) {
-			t.Errorf("Gemini parameters lack %s: %s", want, fn.Parameters)
+			t.Errorf("Gemini parameters of %s lack %s: %s", tool, want, fn.Parameters)
 		}
 	}
 }
