@@ -35,6 +35,11 @@ type builder struct {
 	// whose related entity is pinned by an index to its hop; match starts
 	// the statement there instead of testing the predicate on every node.
 	starts map[string]*hop
+	// held maps a read of n's property (as expr renders it) to the
+	// variable that holds its value for the rest of the statement: a node
+	// that went through a list has lost Neo4j's cache of the properties
+	// read before, and each read again is a db hit per row (read).
+	held map[string]string
 }
 
 func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builder, error) {
@@ -147,6 +152,15 @@ func (b *builder) expr(r fieldRef) string {
 		return b.prop("n", s)
 	}
 	return b.q(VarName(r.c.Name))
+}
+
+// read is the Cypher of x, a read of n's property: the variable that
+// holds its value when there is one (held), else x.
+func (b *builder) read(x string) string {
+	if v, ok := b.held[x]; ok {
+		return v
+	}
+	return x
 }
 
 // use records a use of a field.
