@@ -42,6 +42,11 @@ type builder struct {
 	// the conditions of a not (or of an all-test's failure) are written:
 	// negated, a test on a missing value must be false, not null.
 	definite bool
+	// held maps a read of n's property (as expr renders it) to the
+	// variable that holds its value for the rest of the statement: a node
+	// that went through a list has lost Neo4j's cache of the properties
+	// read before, and each read again is a db hit per row (read).
+	held map[string]string
 }
 
 func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builder, error) {
@@ -154,6 +159,15 @@ func (b *builder) expr(r fieldRef) string {
 		return b.prop("n", s)
 	}
 	return b.q(VarName(r.c.Name))
+}
+
+// read is the Cypher of x, a read of n's property: the variable that
+// holds its value when there is one (held), else x.
+func (b *builder) read(x string) string {
+	if v, ok := b.held[x]; ok {
+		return v
+	}
+	return x
 }
 
 // use records a use of a field.

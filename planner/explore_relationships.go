@@ -272,23 +272,25 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 
 	// The starts (at most max_expanded, first by id), then one level per
-	// hop: found gathers the entries reached, each with its depth.
-	key := func(s, x string) string { return "elementId(" + s + ") + '>' + elementId(" + x + ")" }
+	// hop: found gathers the entries reached, each with its depth. An
+	// entry's start is its position in starts, which is in id order: rows
+	// sort on it instead of reading the start's id once per target.
+	key := func(s, x string) string { return "toString(" + s + ") + '>' + elementId(" + x + ")" }
 	tr := b.traversal(types, key)
 	expanded, followed := tr.limits()
 	b.line("WITH n\nORDER BY %s\nLIMIT %s + 1", b.idOrder(), expanded)
-	b.line("WITH collect(n) AS starts\nWITH size(starts) > %s AS capped, starts = [] AS missing, [s IN starts[..%s] | {s: s, x: s, rels: []}] AS frontier", expanded, expanded)
-	b.line("WITH capped, missing, frontier, [f IN frontier | %s] AS seen, [] AS found", key("f.s", "f.x"))
+	b.line("WITH collect(n) AS starts\nWITH starts, size(starts) > %s AS capped, starts = [] AS missing, [i IN range(0, size(starts[..%s]) - 1) | {s: i, x: starts[i], rels: []}] AS frontier", expanded, expanded)
+	b.line("WITH starts, capped, missing, frontier, [f IN frontier | %s] AS seen, [] AS found", key("f.s", "f.x"))
 	for d := 1; d <= depth; d++ {
 		next, read := tr.level("frontier", "seen", []string{"frontier", "seen"}, arrow)
 		// A level cut short ends the traversal: a node it left out could
 		// be reached by the next level, at more than its shortest depth.
-		b.line("WITH capped, missing, seen, found, %s, %s > %s OR size(found) + size(%s) > %s AS cut", next, read, followed, next, expanded)
+		b.line("WITH starts, capped, missing, seen, found, %s, %s > %s OR size(found) + size(%s) > %s AS cut", next, read, followed, next, expanded)
 		found := "found + [f IN " + next + "[.." + expanded + " - size(found)] | f {.*, depth: " + itoa(d) + "}] AS found"
 		if d < depth {
-			b.line("WITH capped OR cut AS capped, missing, CASE WHEN cut THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, %s", next, next, key("f.s", "f.x"), found)
+			b.line("WITH starts, capped OR cut AS capped, missing, CASE WHEN cut THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, %s", next, next, key("f.s", "f.x"), found)
 		} else {
-			b.line("WITH capped OR cut AS capped, missing, %s", found)
+			b.line("WITH starts, capped OR cut AS capped, missing, %s", found)
 		}
 	}
 
@@ -299,15 +301,15 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	// page is a slice of the sorted list, and one more entry, which every
 	// filter keeps, carries capped through to the end even when no
 	// target is left; missing (no start) goes along as a grouping key.
-	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, f.s AS n, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
+	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, starts[f.s] AS n, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
 	keep := tn.label
 	if len(tconds) > 0 {
 		keep = "(" + joinAnd(append([]string{keep}, tconds...)) + ")"
 	}
 	b.line("WHERE flag IS NOT NULL OR %s", keep)
-	b.line("WITH missing, n, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
-	b.line("WITH missing, n, t, rels, depth, flag, %s AS tid", tn.id)
-	orders := append(sorts, order{expr: "depth"}, b.idOrder(), order{expr: "tid"})
+	b.line("WITH missing, n, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
+	b.line("WITH missing, n, start, t, rels, depth, flag, %s AS tid", tn.id)
+	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
 	b.line("ORDER BY %s\nWITH missing, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {n: n, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
 	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
 	b.line("WITH capped, missing, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))

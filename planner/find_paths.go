@@ -185,10 +185,23 @@ func (p *Planner) findPaths(a *FindPathsArgs, state State) (*Statement, error) {
 	// does Neo4j's shortest-path search run, which is breadth-first from
 	// both ends as well, so it does about the same work; paths come from
 	// it lazily, so all=true stops at max_paths however many shortest paths
-	// there are.
+	// there are. When the graph holds too few relationships of the types
+	// for any search to reach the bounds (traversal.unbounded), the fronts
+	// start empty and met true: the search would only repeat Neo4j's.
+	// With a tenant the count store counts other tenants' relationships
+	// too, and shortestPath's tenant predicate may make it search
+	// exhaustively, so the search always runs.
 	tr := b.traversal(types, func(_, x string) string { return x })
 	expanded, followed := tr.limits()
-	b.line("WITH src, dst, [{s: src, x: src, rels: []}] AS front_a, [{s: dst, x: dst, rels: []}] AS front_b, [src] AS seen_a, [dst] AS seen_b, false AS met, false AS capped")
+	front := func(v string) string { return "[{s: " + v + ", x: " + v + ", rels: []}]" }
+	met := "false"
+	if p.m.Tenant == nil {
+		b.line("%s", tr.unbounded("src, dst"))
+		start := front
+		front = func(v string) string { return "CASE WHEN unbounded THEN [] ELSE " + start(v) + " END" }
+		met = "unbounded"
+	}
+	b.line("WITH src, dst, %s AS front_a, %s AS front_b, [src] AS seen_a, [dst] AS seen_b, %s AS met, false AS capped", front("src"), front("dst"), met)
 	for range length {
 		b.line("WITH src, dst, met, capped, front_a, front_b, seen_a, seen_b, size(front_a) <= size(front_b) AS on_a")
 		na, ra := tr.level("CASE WHEN on_a THEN front_a ELSE [] END", "seen_a", []string{"front_a", "seen_a", "on_a"}, arrow)
@@ -210,21 +223,20 @@ func (p *Planner) findPaths(a *FindPathsArgs, state State) (*Statement, error) {
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	b.line("  WITH path\n  LIMIT %s", b.named("max_paths", int64(limit)))
 
-	var ids, kinds, projs []string
-	for _, e := range p.m.Entities {
-		lbl := "x:" + b.q(e.Name)
-		ids = append(ids, "WHEN "+lbl+" THEN "+b.prop("x", e.UniqueField))
-		kinds = append(kinds, "WHEN "+lbl+" THEN "+b.named("entity_"+itoa(len(kinds)), e.Name))
+	// One CASE per node, so each node's labels are tested once (PROFILE
+	// counts every label test as a db hit).
+	var nodes []string
+	for i, e := range p.m.Entities {
 		var fs []*model.Field
 		for _, f := range e.Fields {
 			if f.Name != e.UniqueField && !p.tenantField(f.Name) {
 				fs = append(fs, f)
 			}
 		}
-		projs = append(projs, "WHEN "+lbl+" THEN "+b.projection("x", fs))
+		nodes = append(nodes, fmt.Sprintf("WHEN x:%s THEN {eid: elementId(x), entity_type: %s, id: %s, properties: %s}",
+			b.q(e.Name), b.named("entity_"+itoa(i), e.Name), b.prop("x", e.UniqueField), b.projection("x", fs)))
 	}
-	b.line("  WITH path, [x IN nodes(path) | {eid: elementId(x), entity_type: CASE %s END, id: CASE %s END, properties: CASE %s END}] AS ns",
-		strings.Join(kinds, " "), strings.Join(ids, " "), strings.Join(projs, " "))
+	b.line("  WITH path, [x IN nodes(path) | CASE %s END] AS ns", strings.Join(nodes, " "))
 	endID := func(f string) string {
 		return "head([x IN ns WHERE x.eid = elementId(" + f + "(r)) | x.id])"
 	}

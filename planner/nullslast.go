@@ -13,21 +13,28 @@ import "slices"
 //
 //	MATCH (n:L) WHERE <stored predicates> AND x IS NOT NULL
 //	<computed predicates>
-//	WITH n ORDER BY x, <unique field> LIMIT $offset + $limit
-//	WITH collect(n) AS head
+//	WITH n, x AS page_key, <unique field> AS page_id
+//	ORDER BY page_key, page_id LIMIT $offset + $limit
+//	WITH collect({n: n, key: page_key, id: page_id}) AS head
 //	CALL (head) {
 //	  WITH head WHERE size(head) < $offset + $limit
 //	  WITH head LIMIT 1
 //	  MATCH (n:L) WHERE <stored predicates> AND x IS NULL
 //	  <computed predicates>
-//	  WITH n ORDER BY <unique field> LIMIT $offset + $limit
-//	  RETURN collect(n) AS tail
+//	  WITH n, null AS page_key, <unique field> AS page_id
+//	  ORDER BY page_id LIMIT $offset + $limit
+//	  RETURN collect({n: n, key: page_key, id: page_id}) AS tail
 //	}
-//	UNWIND head + tail AS n
-//	WITH n SKIP $offset LIMIT $limit
+//	UNWIND head + tail AS row
+//	WITH row.n AS n, row.key AS page_key, row.id AS page_id
+//	SKIP $offset LIMIT $limit
 //
 // The guard keeps the second MATCH from running at all when the first
 // part fills the page (see guard). orders is the sort of the first part.
+// The page carries the sort key and the id it was sorted by, and the
+// statement's later reads of them use these variables (builder.held):
+// the nodes went through a list, which loses Neo4j's property cache, so
+// reading them again from n would cost a db hit per row and key.
 // When a condition already requires a value of x (preds.valued), there
 // are no entities without one: the first part alone is the page, and the
 // condition stands for x IS NOT NULL. When the first part may start from
@@ -35,16 +42,29 @@ import "slices"
 // statement runs.
 func (b *builder) nullsLastFromIndex(ps preds, x string, orders []order, offset, limit string) error {
 	need := offset + " + " + limit
+	id := b.idOrder().expr
+	b.held = map[string]string{x: "page_key", id: "page_id"}
 	part := func(match func([]string), pred []string, orders []order, page string) error {
+		b.reset()
 		match(append(slices.Clone(ps.stored), pred...))
 		if err := b.ensure(ps.refs...); err != nil {
 			return err
 		}
 		b.filterScope(ps.computed)
-		b.line("WITH n\nORDER BY %s\n%s", orderList(orders), page)
-		b.reset()
+		key := x
+		if slices.Contains(pred, x+" IS NULL") {
+			key = "null"
+		}
+		orders = slices.Clone(orders)
+		for i := range orders {
+			orders[i].expr = b.read(orders[i].expr)
+		}
+		b.line("WITH n, %s AS page_key, %s AS page_id\nORDER BY %s\n%s", key, id, orderList(orders), page)
+		b.reset("page_key", "page_id")
 		return nil
 	}
+	const row = "{n: n, key: page_key, id: page_id}"
+	const unwind = "UNWIND %s AS row\nWITH row.n AS n, row.key AS page_key, row.id AS page_id\nSKIP %s LIMIT %s"
 	valued := slices.Contains(ps.valued, x)
 	var pred []string
 	if !valued {
@@ -88,11 +108,11 @@ func (b *builder) nullsLastFromIndex(ps preds, x string, orders []order, offset,
 			if err := part(side.match, pred, orders, "LIMIT "+need); err != nil {
 				return err
 			}
-			b.line("RETURN collect(n) AS %s\n}", side.name)
+			b.line("RETURN collect(%s) AS %s\n}", row, side.name)
 		}
 		b.line("WITH near + far AS head")
 		if valued {
-			b.line("UNWIND head AS n\nWITH n\nSKIP %s LIMIT %s", offset, limit)
+			b.line(unwind, "head", offset, limit)
 			return nil
 		}
 	case valued:
@@ -101,15 +121,15 @@ func (b *builder) nullsLastFromIndex(ps preds, x string, orders []order, offset,
 		if err := part(b.match, pred, orders, "LIMIT "+need); err != nil {
 			return err
 		}
-		b.line("WITH collect(n) AS head")
+		b.line("WITH collect(%s) AS head", row)
 	}
 	b.line("CALL (head) {")
 	b.guard("head", "size(head) < "+need)
 	if err := part(b.match, []string{x + " IS NULL"}, []order{b.idOrder()}, "LIMIT "+need); err != nil {
 		return err
 	}
-	b.line("RETURN collect(n) AS tail\n}")
-	b.line("UNWIND head + tail AS n\nWITH n\nSKIP %s LIMIT %s", offset, limit)
+	b.line("RETURN collect(%s) AS tail\n}", row)
+	b.line(unwind, "head + tail", offset, limit)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ragforge/ragforge/model"
@@ -43,15 +44,22 @@ type order struct {
 	expr string
 	desc bool
 	key  *SortKey
+	// nullTest makes the item expr IS NULL: the entities without a value
+	// of expr after those with one.
+	nullTest bool
 }
 
-// String renders the item as Cypher: the expression, then DESC when
-// descending.
+// String renders the item as Cypher: the expression (or its null test),
+// then DESC when descending.
 func (o order) String() string {
-	if o.desc {
-		return o.expr + " DESC"
+	x := o.expr
+	if o.nullTest {
+		x += " IS NULL"
 	}
-	return o.expr
+	if o.desc {
+		return x + " DESC"
+	}
+	return x
 }
 
 func orderList(os []order) string {
@@ -72,6 +80,8 @@ func (b *builder) idOrder() order {
 // returnEntities computes the computed fields to return (after any ORDER
 // BY … LIMIT, so only returned rows pay for them) and emits the RETURN of
 // entity rows, re-stating the order because later clauses need not keep it.
+// The id, computed fields and orders read a value the page holds in a
+// variable from there (builder.held).
 func (b *builder) returnEntities(stored, computed []fieldRef, extra []string, orders []order) error {
 	if err := b.ensure(computed...); err != nil {
 		return err
@@ -84,10 +94,14 @@ func (b *builder) returnEntities(stored, computed []fieldRef, extra []string, or
 	comps := make([]string, 0, len(computed))
 	for _, r := range computed {
 		b.use(r, UseProject)
-		comps = append(comps, b.q(r.f.Name)+": "+b.cut(r.f, b.expr(r)))
+		comps = append(comps, b.q(r.f.Name)+": "+b.cut(r.f, b.read(b.expr(r))))
+	}
+	orders = slices.Clone(orders)
+	for i := range orders {
+		orders[i].expr = b.read(orders[i].expr)
 	}
 	cols := []string{
-		b.prop("n", b.e.UniqueField) + " AS " + ColID,
+		b.read(b.prop("n", b.e.UniqueField)) + " AS " + ColID,
 		b.projection("n", fields) + " AS " + ColProperties,
 		"{" + strings.Join(comps, ", ") + "} AS " + ColComputed,
 	}

@@ -34,7 +34,7 @@ func (b *builder) orderBy(keys tools.OrderByList, ps *preds) ([]order, []fieldRe
 		if unique {
 			key = nil
 		}
-		orders = append(orders, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC", key: key})
+		orders = append(orders, order{expr: x, nullTest: true}, order{expr: x, desc: k.Direction == "DESC", key: key})
 		if unique {
 			break
 		}

@@ -428,10 +428,14 @@ func TestExploreStopsAtMaxExpandedWithShortestDepths(t *testing.T) {
 // and lengths, a path exists within max_length exactly when Go finds one;
 // every returned path is a shortest one, from the first entity to the
 // second, relationship by relationship; all=true returns every shortest
-// path (parallel links make distinct paths) up to the limit.
+// path (parallel links make distinct paths) up to the limit. Each call is
+// planned twice: with the default limits, where the graph's 90
+// relationships are too few to reach them and the statement skips its own
+// search, and with MaxExpanded 100, below 2 × 90 + 2, so the bounded
+// search runs (it never stops: both sides reach at most the 38 nodes).
 func TestFindPathsMatchesABreadthFirstSearchInGo(t *testing.T) {
 	d := neo4jtest.Open(t)
-	f := newFixture(t, "walks.yaml", tools.Capabilities{})
+	fixtures := map[string]*fixture{"skipped": newFixture(t, "walks.yaml", tools.Capabilities{}), "searched": cappedFixture(t, 100)}
 	typeSets := [][]string{{"LINK"}, {"LINK", "MARK"}, {"LINK", "MARK"}}
 	for seed := range uint64(2) {
 		neo4jtest.Run(t, d, "MATCH (n) WHERE NOT n:"+neo4jtest.MarkerLabel+" DETACH DELETE n", nil)
@@ -452,10 +456,6 @@ func TestFindPathsMatchesABreadthFirstSearchInGo(t *testing.T) {
 			all := r.IntN(2) == 0
 			args, _ := json.Marshal(map[string]any{"from_entity_type": entityOf(g, a), "from_id": g.keys[a], "to_entity_type": entityOf(g, b), "to_id": g.keys[b],
 				"relationship_types": types, "direction": dir, "max_length": length, "all": all, "limit": 50})
-			st, err := f.plan(planner.FindPaths, string(args), nil)
-			if err != nil {
-				t.Fatalf("%s: %v", args, err)
-			}
 			dist, ways := g.shortestPaths(a, b, types, dir)
 			want := 0
 			if a != b && dist > 0 && dist <= length {
@@ -465,13 +465,19 @@ func TestFindPathsMatchesABreadthFirstSearchInGo(t *testing.T) {
 				}
 				found++
 			}
-			paths := findPathRows(t, d, g, st, a, b, dir)
-			if len(paths) != want {
-				t.Errorf("%s: %d paths, want %d (distance %d, %d shortest)", args, len(paths), want, dist, ways)
-			}
-			for _, p := range paths {
-				if p != dist {
-					t.Errorf("%s: a path of length %d, the shortest is %d", args, p, dist)
+			for name, f := range fixtures {
+				st, err := f.plan(planner.FindPaths, string(args), nil)
+				if err != nil {
+					t.Fatalf("%s: %v", args, err)
+				}
+				paths := findPathRows(t, d, g, st, a, b, dir)
+				if len(paths) != want {
+					t.Errorf("%s, %s: %d paths, want %d (distance %d, %d shortest)", name, args, len(paths), want, dist, ways)
+				}
+				for _, p := range paths {
+					if p != dist {
+						t.Errorf("%s, %s: a path of length %d, the shortest is %d", name, args, p, dist)
+					}
 				}
 			}
 		}
@@ -499,7 +505,7 @@ func findPathRows(t *testing.T, d neo4j.DriverWithContext, g *walkGraph, st *pla
 	seen := map[string]bool{}
 	for _, r := range runPlanned(t, d, st) {
 		if c, _ := r.Get(planner.ColCapped); c == true {
-			t.Errorf("capped with the default limits")
+			t.Errorf("capped, though the limits hold the whole search")
 		}
 		nodes, _ := r.Get("nodes")
 		rels, _ := r.Get("relationships")

@@ -55,12 +55,21 @@ var knownFailing = map[string]string{}
 // builds one temporal value per flight. dt_late (no part without a
 // departure) is within 1.25× at the full scale only: at the small scale
 // it reads 805 db hits to the hand-written 415, so it is not bound here.
+// top10 carries its sort key and id through the page's lists; hop sorts
+// on its start's position, not its id. paths_* are bound at the small
+// scale only: its 606 ROUTE relationships are too few to reach the
+// search's bounds, so find_paths skips its breadth-first search there
+// (at the full scale it runs, 1.8-1.9×).
 var hitsBound = map[string]float64{
-	"from_hub":      1.25,
-	"late_from_hub": 1.25,
-	"agg_day":       1.25,
-	"agg_country":   1.25,
-	"byid":          1.25,
+	"from_hub":        1.25,
+	"late_from_hub":   1.25,
+	"agg_day":         1.25,
+	"agg_country":     1.25,
+	"byid":            1.25,
+	"top10":           1.25,
+	"hop":             1.25,
+	"paths_leaf_leaf": 1.25,
+	"paths_hub_leaf":  1.25,
 }
 
 // setup loads both graphs into the test database — the net/http fixture
