@@ -30,7 +30,7 @@ import (
 // Defaults of [Options]; each bounds what one tool call may cost.
 const (
 	// DefaultTimeout is the transaction timeout of one call.
-	DefaultTimeout = 30 * time.Second
+	DefaultTimeout = neo4jtx.DefaultTimeout
 	// DefaultMaxRows is the most rows Execute reads for one call
 	// (run_cypher's cap; generated tools are capped lower by their limits).
 	DefaultMaxRows = 1000

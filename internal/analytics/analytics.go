@@ -18,8 +18,6 @@ import (
 
 // Limits of one call.
 const (
-	// DefaultTimeout bounds a call when Options.Timeout is 0.
-	DefaultTimeout = 30 * time.Second
 	// DefaultLimit and MaxLimit bound the ranked entities or the clusters
 	// a call returns.
 	DefaultLimit = 10
@@ -36,7 +34,7 @@ type Options struct {
 	Driver neo4j.DriverWithContext
 	// Database is the Neo4j database ("" for the server's default).
 	Database string
-	// Timeout bounds a call (DefaultTimeout if zero).
+	// Timeout bounds a call (neo4jtx.DefaultTimeout if zero).
 	Timeout time.Duration
 	// GDS says the server has Graph Data Science; without it New offers
 	// no tool.
@@ -57,7 +55,7 @@ type Analytics struct {
 // analytics or the server has no GDS.
 func New(m *model.Model, opts Options) *Analytics {
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
+		opts.Timeout = neo4jtx.DefaultTimeout
 	}
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = DefaultConcurrency

@@ -31,6 +31,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -40,8 +41,6 @@ const Category tools.Category = "similarity"
 
 // Limits of one call.
 const (
-	// DefaultTimeout bounds the read transaction when Options.Timeout is 0.
-	DefaultTimeout = 30 * time.Second
 	// DefaultTopK and MaxTopK bound the similar entities returned.
 	DefaultTopK = 10
 	MaxTopK     = 50
@@ -75,7 +74,7 @@ type Options struct {
 	Driver neo4j.DriverWithContext
 	// Database is the Neo4j database ("" for the server's default).
 	Database string
-	// Timeout bounds the read transaction (DefaultTimeout if zero).
+	// Timeout bounds the read transaction (neo4jtx.DefaultTimeout if zero).
 	Timeout time.Duration
 }
 
@@ -103,7 +102,7 @@ func New(m *model.Model, opts Options) []tools.CustomTool {
 		return nil
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
+		opts.Timeout = neo4jtx.DefaultTimeout
 	}
 	var out []tools.CustomTool
 	for _, s := range m.Similarity {

@@ -23,6 +23,12 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
+// DefaultTimeout is the transaction timeout of one tool call when its
+// options set none: engine.Options.Timeout's default, and the default of
+// every handler package (write, traverse, explore, similar, history,
+// analytics) used without the engine.
+const DefaultTimeout = 30 * time.Second
+
 type bookmarksKey struct{}
 
 // WithBookmarks returns ctx carrying m: every transaction opened with the

@@ -32,9 +32,8 @@ const Category tools.Category = "history"
 
 // Limits of one call.
 const (
-	DefaultTimeout = 30 * time.Second
-	DefaultLimit   = 20
-	MaxLimit       = 100
+	DefaultLimit = 20
+	MaxLimit     = 100
 	// MaxBuckets bounds the time buckets of get_change_statistics.
 	MaxBuckets = 500
 	// DefaultPeriod is the window of find_recently_modified_entities
@@ -46,7 +45,7 @@ const (
 type Options struct {
 	Driver   neo4j.DriverWithContext
 	Database string
-	// Timeout bounds each read transaction (DefaultTimeout if zero).
+	// Timeout bounds each read transaction (neo4jtx.DefaultTimeout if zero).
 	Timeout time.Duration
 	// Now is the clock relative periods count from (time.Now if nil).
 	Now func() time.Time
@@ -69,7 +68,7 @@ func New(m *model.Model, opts Options) ([]tools.CustomTool, error) {
 		return nil, err
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
+		opts.Timeout = neo4jtx.DefaultTimeout
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

@@ -25,8 +25,6 @@ const Category tools.Category = "memory"
 
 // Limits of one call.
 const (
-	// DefaultTimeout bounds the read transaction when Options.Timeout is 0.
-	DefaultTimeout = 30 * time.Second
 	// DefaultThreshold is the least similarity (0..1) a vector hit needs
 	// when the query gives none.
 	DefaultThreshold = 0.3
@@ -53,7 +51,7 @@ type Options struct {
 	Driver neo4j.DriverWithContext
 	// Database is the Neo4j database ("" for the server's default).
 	Database string
-	// Timeout bounds the read transaction (DefaultTimeout if zero).
+	// Timeout bounds the read transaction (neo4jtx.DefaultTimeout if zero).
 	Timeout time.Duration
 	// Embedder embeds the queries; without one, explore searches by name
 	// only (its schema has no queries).
@@ -91,7 +89,7 @@ func New(m *model.Model, opts Options) []tools.CustomTool {
 // newExplorer prepares the explore tool of m, which declares explore.
 func newExplorer(m *model.Model, opts Options) *explorer {
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
+		opts.Timeout = neo4jtx.DefaultTimeout
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

@@ -38,7 +38,6 @@ const Category tools.Category = "graph"
 
 // Defaults of [Options].
 const (
-	DefaultTimeout = 30 * time.Second
 	DefaultMaxRows = 1000
 	// HardMaxRows is the most rows Options.MaxRows may allow.
 	HardMaxRows = 10000
@@ -64,7 +63,7 @@ type Options struct {
 	// run.
 	Driver   neo4j.DriverWithContext
 	Database string
-	// Timeout bounds the EXPLAIN and the run (DefaultTimeout if zero).
+	// Timeout bounds the EXPLAIN and the run (neo4jtx.DefaultTimeout if zero).
 	Timeout time.Duration
 	// MaxRows caps the rows returned (DefaultMaxRows if zero, at most
 	// HardMaxRows).
@@ -85,7 +84,7 @@ func New(m *model.Model, opts Options) []tools.CustomTool {
 		return nil
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
+		opts.Timeout = neo4jtx.DefaultTimeout
 	}
 	if opts.MaxRows <= 0 {
 		opts.MaxRows = DefaultMaxRows

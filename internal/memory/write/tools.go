@@ -9,6 +9,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/history/change"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
@@ -25,9 +26,6 @@ const (
 // Category groups the write tools in a catalog.
 const Category tools.Category = "write"
 
-// DefaultTimeout bounds one write transaction when Options.Timeout is zero.
-const DefaultTimeout = 30 * time.Second
-
 // Embedder embeds the text of a field that a vector index covers, so a
 // node written by an agent is found by vector search at once (the engine's
 // and package embedder's Embedder have this method).
@@ -40,7 +38,7 @@ type Options struct {
 	// Driver runs the writes; nil gives tools that can be listed but not run.
 	Driver   neo4j.DriverWithContext
 	Database string
-	// Timeout bounds each write transaction (DefaultTimeout if zero).
+	// Timeout bounds each write transaction (neo4jtx.DefaultTimeout if zero).
 	Timeout time.Duration
 	// Embedder, when set, embeds written fields that a vector index covers.
 	Embedder Embedder
@@ -64,7 +62,7 @@ type Writer struct {
 // New returns the writer of m's writable entities and relationship types.
 func New(m *model.Model, opts Options) *Writer {
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
+		opts.Timeout = neo4jtx.DefaultTimeout
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
