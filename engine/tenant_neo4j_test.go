@@ -17,6 +17,7 @@ import (
 	"github.com/ragforge/ragforge/internal/cypher/scope"
 	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
+	"github.com/ragforge/ragforge/internal/history/historytools"
 	"github.com/ragforge/ragforge/internal/memory/write"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/internal/tree"
@@ -157,6 +158,13 @@ var tenancyCases = []tenancyCase{
 				{"traverse", map[string]any{"cypher": "MATCH (p:Person) WHERE p.user_id = $tenant RETURN p.entity_key AS key"}, ""},
 				{"explore", map[string]any{"queries": []any{map[string]any{"query": "boats", "threshold": 0}}, "text_matches": []string{"Ada", "Harbour"}}, ""},
 				{"whoami", map[string]any{}, `"tenant":"alice"`},
+				// The history tools read the Changes the writes above
+				// and the seed recorded (change_tracking).
+				{historytools.EntityHistory, map[string]any{"entity_type": "Person", "key": alice["person"]}, ""},
+				{historytools.RecentlyModified, map[string]any{}, ""},
+				{historytools.MostModified, map[string]any{}, ""},
+				{historytools.Statistics, map[string]any{}, `"changes"`},
+				{historytools.CompareVersions, map[string]any{"entity_type": "Person", "key": alice["person"]}, ""},
 			}
 		},
 		foreign: func(alice, bob map[string]string) []toolCall {
@@ -213,7 +221,7 @@ var tenancyCases = []tenancyCase{
 
 // TestEveryToolSeesOnlyTheBoundTenant runs, for each tenant-scoped example
 // config, every tool its catalog offers — generated, write, traverse,
-// explore, tree and an application's own — as alice on an engine whose
+// explore, tree, history and an application's own — as alice on an engine whose
 // default tenant is bob: each result holds alice's data and none of bob's,
 // nor the tenant field; every generated statement's plan is proven scoped;
 // alice's calls naming bob's keys fail and change nothing of bob's; and
@@ -234,7 +242,7 @@ func TestEveryToolSeesOnlyTheBoundTenant(t *testing.T) {
 			}
 			var whoamiCalls atomic.Int32
 			e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder, Tenant: "bob",
-				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
+				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, History: true, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
 			if err != nil {
 				t.Fatal(err)
 			}
