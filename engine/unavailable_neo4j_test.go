@@ -13,6 +13,7 @@ import (
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
+	"github.com/ragforge/ragforge/internal/history/historytools"
 	"github.com/ragforge/ragforge/internal/memory/explore"
 	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
@@ -35,7 +36,7 @@ type kindCall struct {
 
 // everyKindOfCall builds, on a driver through p, the engines that offer
 // every kind of tool (generated reads, run_cypher, traverse, writes, tree
-// tools, explore) and returns one call of each kind. The memory graph's
+// tools, explore, history) and returns one call of each kind. The memory graph's
 // indexes are created on d, directly.
 func everyKindOfCall(t *testing.T, p *neo4jtest.Proxy) []kindCall {
 	t.Helper()
@@ -49,7 +50,7 @@ func everyKindOfCall(t *testing.T, p *neo4jtest.Proxy) []kindCall {
 		t.Fatal(err)
 	}
 	memory, err := engine.New(ctx, mem, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: unavailableTimeout,
-		Embedder: flatEmbedder, Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
+		Embedder: flatEmbedder, Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, History: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +66,7 @@ func everyKindOfCall(t *testing.T, p *neo4jtest.Proxy) []kindCall {
 		{memory, alice, "create_person", `{"source": "test", "name": "Ada", "canonical_name": "ada", "confidence": 0.8}`},
 		{memory, alice, traverse.Name, `{"cypher": "MATCH (p:Person) WHERE p.user_id = $tenant RETURN p.name AS name"}`},
 		{memory, alice, explore.ToolName, `{"queries": [{"query": "sailing"}]}`},
+		{memory, alice, historytools.Statistics, `{}`},
 	}
 }
 
