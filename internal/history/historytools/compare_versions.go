@@ -65,16 +65,8 @@ func (h *historian) compareVersions() tools.CustomTool {
 				return nil, tools.Fail(CompareVersions, "", nil, "give from or from_change, and to or to_change, not both of a pair")
 			}
 			var from, to time.Time
-			var err error
-			for _, x := range []struct {
-				s, path string
-				t       *time.Time
-			}{{a.From, "/from", &from}, {a.To, "/to", &to}} {
-				if x.s != "" {
-					if *x.t, err = tools.ParseDatetime(x.s); err != nil {
-						return nil, tools.Fail(CompareVersions, x.path, nil, "%v", err)
-					}
-				}
+			if _, err := parseTimes(CompareVersions, timeArg{a.From, "/from", &from}, timeArg{a.To, "/to", &to}); err != nil {
+				return nil, err
 			}
 			e, node, err := h.node(CompareVersions, a.EntityType)
 			if err != nil {

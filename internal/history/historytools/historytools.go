@@ -149,22 +149,35 @@ func (w window) bounds(tool string, now time.Time) (from, to time.Time, ok bool,
 		}
 		return from, to, true, nil
 	}
-	for _, x := range []struct {
-		s, path string
-		t       *time.Time
-	}{{w.Since, "/since", &from}, {w.Until, "/until", &to}} {
-		if x.s == "" {
-			continue
-		}
-		if *x.t, err = tools.ParseDatetime(x.s); err != nil {
-			return from, to, false, tools.Fail(tool, x.path, nil, "%v", err)
-		}
-		ok = true
+	if ok, err = parseTimes(tool, timeArg{w.Since, "/since", &from}, timeArg{w.Until, "/until", &to}); err != nil {
+		return from, to, false, err
 	}
 	if ok && !from.IsZero() && !to.IsZero() && !from.Before(to) {
 		return from, to, false, tools.Fail(tool, "/until", nil, "until %s is not after since %s", w.Until, w.Since)
 	}
 	return from, to, ok, nil
+}
+
+// timeArg is an optional datetime argument of a call: its text, its
+// path and where its parsed time goes.
+type timeArg struct {
+	s, path string
+	t       *time.Time
+}
+
+// parseTimes parses each given argument (tools.ParseDatetime), failing
+// at the first bad one's path; given says whether any was given.
+func parseTimes(tool string, args ...timeArg) (given bool, err error) {
+	for _, x := range args {
+		if x.s == "" {
+			continue
+		}
+		if *x.t, err = tools.ParseDatetime(x.s); err != nil {
+			return false, tools.Fail(tool, x.path, nil, "%v", err)
+		}
+		given = true
+	}
+	return given, nil
 }
 
 // limit clamps a call's limit.
