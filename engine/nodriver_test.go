@@ -31,7 +31,7 @@ func TestEveryToolWithoutADriverReturnsErrNoDriver(t *testing.T) {
 			}
 			var whoamiCalls atomic.Int32
 			e, err := engine.New(t.Context(), m, engine.Options{Embedder: tc.embedder, Tenant: "alice",
-				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
+				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, History: true, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
 			if err != nil {
 				t.Fatal(err)
 			}
