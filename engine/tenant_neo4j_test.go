@@ -84,7 +84,11 @@ type toolCall struct {
 // alice's calls: one or more of every tool its catalog offers (calls), and
 // calls naming bob's keys, each of which must fail (foreign).
 type tenancyCase struct {
-	config   string
+	config string
+	// overlays are config files unified with the config's; a case with
+	// an analytics overlay needs Graph Data Science.
+	overlays []string
+	gds      bool
 	embedder engine.Embedder
 	// seed writes alice's and bob's data; bob's carry the marker BOBONLY.
 	seed    func(t *testing.T, e *engine.Engine, d neo4j.DriverWithContext) (alice, bob map[string]string)
@@ -108,12 +112,13 @@ func appTool(calls *atomic.Int32) tools.CustomTool {
 }
 
 // tenancyCases are the two example configs that declare a tenant: the
-// memory graph (generated, write, traverse and explore tools) and the team
-// drive (generated, traverse and tree tools). Each engine also offers the
+// memory graph (generated, write, traverse, explore and history tools,
+// and with an overlay similarity and analytics) and the team drive
+// (generated, traverse and tree tools). Each engine also offers the
 // application tool whoami.
 var tenancyCases = []tenancyCase{
 	{
-		config: "memory-graph", embedder: flatEmbedder,
+		config: "memory-graph", embedder: flatEmbedder, overlays: []string{"testdata/memory-graph-analytics.yaml"}, gds: true,
 		seed: func(t *testing.T, e *engine.Engine, d neo4j.DriverWithContext) (alice, bob map[string]string) {
 			alice, bob = seedTwoTenants(t, e)
 			neo4jtest.Run(t, d, "CALL db.awaitIndexes(60)", nil)
@@ -123,7 +128,12 @@ var tenancyCases = []tenancyCase{
 			return []toolCall{
 				{"query_entities", map[string]any{"entity_type": "Person", "limit": 50}, ""},
 				{"query_entities", map[string]any{"entity_type": "Entity", "conditions": []any{map[string]any{"field": "name", "operator": "=", "value": "Harbour"}}}, ""},
+				{"query_entities", map[string]any{"entity_type": "Person", "include": []any{map[string]any{"via": "mentions", "direction": "incoming", "fields": []string{"description"}}}}, `"talk"`},
 				{"get_entity_by_id", map[string]any{"entity_type": "Person", "id_value": alice["person"]}, ""},
+				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "group_by": "name"}, `"Ada"`},
+				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "over": map[string]any{"via": "thinks_about", "entity": "Concept"}, "group_by": "name"}, `{"group":"Ada","value":1}`},
+				{"query_relationships", map[string]any{"relationship_type": "thinks_about"}, ""},
+				{"query_relationships", map[string]any{"relationship_type": "relates_to", "from_entity_type": "Person", "to_entity_type": "Entity", "to_conditions": []any{map[string]any{"field": "name", "operator": "=", "value": "Harbour"}}}, ""},
 				{"explore_relationships", map[string]any{"start_entity_type": "Person", "relationship_type": "has_relationship_with", "direction": "both"}, ""},
 				{"explore_relationships", map[string]any{"start_entity_type": "Concept", "relationship_type": "involves", "depth": 3, "limit": 50}, ""},
 				{"explore_relationships", map[string]any{"start_entity_type": "Source", "relationship_type": "mentions", "depth": 2}, ""},
@@ -158,6 +168,12 @@ var tenancyCases = []tenancyCase{
 				{"traverse", map[string]any{"cypher": "MATCH (p:Person) WHERE p.user_id = $tenant RETURN p.entity_key AS key"}, ""},
 				{"explore", map[string]any{"queries": []any{map[string]any{"query": "boats", "threshold": 0}}, "text_matches": []string{"Ada", "Harbour"}}, ""},
 				{"whoami", map[string]any{}, `"tenant":"alice"`},
+				// The overlay's similarity and Graph Data Science tools:
+				// alice's Ada shares her concept and entity only with
+				// alice's own people, and the projections keep to her.
+				{"find_similar_person", map[string]any{"id": alice["person"]}, ""},
+				{"find_important_person", map[string]any{}, ""},
+				{"find_person_clusters", map[string]any{}, ""},
 				// The history tools read the Changes the writes above
 				// and the seed recorded (change_tracking).
 				{historytools.EntityHistory, map[string]any{"entity_type": "Person", "key": alice["person"]}, ""},
@@ -196,6 +212,7 @@ var tenancyCases = []tenancyCase{
 				{"query_entities", map[string]any{"entity_type": "Document", "limit": 50}, ""},
 				{"query_entities", map[string]any{"entity_type": "Folder", "conditions": []any{map[string]any{"field": "path", "operator": "STARTS WITH", "value": "net/http/"}}}, ""},
 				{"get_entity_by_id", map[string]any{"entity_type": "Document", "id_value": "alice:net/http/" + fixturetest.AliceOnly + ".md"}, fixturetest.AliceOnly},
+				{"aggregate_entities", map[string]any{"entity_type": "Document", "operation": "SUM", "field": "size", "group_by": "language"}, `"markdown"`},
 				{"explore_relationships", map[string]any{"start_entity_type": "Folder", "relationship_type": "CONTAINS", "direction": "outgoing", "depth": 2, "limit": 50}, ""},
 				{"find_paths", map[string]any{"from_entity_type": "Folder", "from_id": alice["root"], "to_entity_type": "Document", "to_id": alice["httptest"]}, ""},
 				{"fulltext_search", map[string]any{"entity_type": "Document", "query": "http BOBONLY"}, ""},
@@ -220,8 +237,9 @@ var tenancyCases = []tenancyCase{
 }
 
 // TestEveryToolSeesOnlyTheBoundTenant runs, for each tenant-scoped example
-// config, every tool its catalog offers — generated, write, traverse,
-// explore, tree, history and an application's own — as alice on an engine whose
+// config, every tool its catalog offers — generated (aggregations on),
+// write, traverse, explore, tree, history, similarity, Graph Data Science
+// and an application's own — as alice on an engine whose
 // default tenant is bob: each result holds alice's data and none of bob's,
 // nor the tenant field; every generated statement's plan is proven scoped;
 // alice's calls naming bob's keys fail and change nothing of bob's; and
@@ -233,7 +251,10 @@ func TestEveryToolSeesOnlyTheBoundTenant(t *testing.T) {
 		t.Run(tc.config, func(t *testing.T) {
 			ctx := context.Background()
 			neo4jtest.Run(t, d, "MATCH (n) WHERE NOT n:"+neo4jtest.MarkerLabel+" DETACH DELETE n", nil)
-			m, err := config.Load("../testdata/configs/valid/" + tc.config + ".yaml")
+			if tc.gds {
+				neo4jtest.RequireGDS(t, d)
+			}
+			m, err := config.Load(append([]string{"../testdata/configs/valid/" + tc.config + ".yaml"}, tc.overlays...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -242,7 +263,7 @@ func TestEveryToolSeesOnlyTheBoundTenant(t *testing.T) {
 			}
 			var whoamiCalls atomic.Int32
 			e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder, Tenant: "bob",
-				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, History: true, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
+				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true, GDS: tc.gds}, History: true, Aggregations: true, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
 			if err != nil {
 				t.Fatal(err)
 			}
