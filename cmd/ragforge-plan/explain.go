@@ -67,9 +67,10 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		state[planner.FieldRef{Entity: ent, Field: field}] = true
 	}
 	caps := tools.Capabilities{FullText: !*noFullText, APOC: *apoc}
-	// Every tool is explainable, including those off by default.
+	// Every tool is explainable, including those off by default, but for
+	// run_cypher on a tenant config: the engine never offers it there.
 	e, err := engine.New(ctx, m, engine.Options{
-		Tools:    tools.Options{Aggregations: true, RawCypher: true, Capabilities: &caps},
+		Tools:    tools.Options{Aggregations: true, RawCypher: m.Tenant == nil, Capabilities: &caps},
 		Embedder: engine.EmbedderFunc(nil),
 		State:    func(context.Context) (planner.State, error) { return state, nil },
 	})

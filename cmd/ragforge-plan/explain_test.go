@@ -78,3 +78,21 @@ func TestExplainMaterializedReadsTheCacheProperty(t *testing.T) {
 		t.Errorf("a stored field as --materialized: exit %d, want 2", code)
 	}
 }
+
+// A tenant config's statements are explainable: run_cypher, which such a
+// config never offers, is left out instead of failing the command, and
+// the statement shows the tenant parameter it is scoped by.
+func TestExplainATenantConfigShowsTheTenantParameter(t *testing.T) {
+	code, out, errOut := execute(t, "explain", "../../testdata/configs/valid/memory-graph.yaml", "--tool", "query_entities",
+		"--args", `{"entity_type":"Person"}`)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "$tenant") || !strings.Contains(out, `"tenant": null`) {
+		t.Errorf("output:\n%s", out)
+	}
+	code, _, errOut = execute(t, "explain", "../../testdata/configs/valid/memory-graph.yaml", "--tool", "run_cypher", "--args", `{"cypher":"RETURN 1"}`)
+	if code != 1 || !strings.Contains(errOut, "traverse") {
+		t.Errorf("run_cypher on a tenant config: exit %d, stderr:\n%s", code, errOut)
+	}
+}
