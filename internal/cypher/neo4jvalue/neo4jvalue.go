@@ -34,6 +34,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ragforge/ragforge/embedder"
+
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
 	"github.com/ragforge/ragforge/model"
@@ -52,7 +54,9 @@ type Converter struct {
 	// characters and an ellipsis.
 	MaxString int
 	// Hidden are properties left out of nodes and relationships without a
-	// note: traverse's tenant field, the same on every node it may read.
+	// note: the vectors' text hashes ([HashProperties]), bookkeeping of
+	// `ragforge-plan embed`, and traverse's tenant field, the same on
+	// every node it may read.
 	Hidden []string
 	// Vectors are properties left out of nodes and relationships as
 	// embeddings whatever their value: the model's vector-index
@@ -69,19 +73,31 @@ type Converter struct {
 }
 
 // New returns the converter of a result over m's graph: it leaves out m's
-// vector-index properties and embedding-like lists, and cuts strings to
-// maxString characters when maxString is positive.
+// vector-index properties, their text hashes and embedding-like lists,
+// and cuts strings to maxString characters when maxString is positive.
 func New(m *model.Model, maxString int) *Converter {
-	return &Converter{MaxString: maxString, Vectors: VectorProperties(m)}
+	return &Converter{MaxString: maxString, Vectors: VectorProperties(m), Hidden: HashProperties(m)}
 }
 
 // VectorProperties are the properties m's vector indexes embed, sorted.
 func VectorProperties(m *model.Model) []string {
+	return indexProperties(m, embedder.VectorProperty)
+}
+
+// HashProperties are the properties beside m's vectors that hold the hash
+// of the text each was made from, sorted.
+func HashProperties(m *model.Model) []string {
+	return indexProperties(m, embedder.HashProperty)
+}
+
+// indexProperties are the distinct properties name gives m's vector
+// indexes, sorted.
+func indexProperties(m *model.Model, name func(*model.VectorIndex) string) []string {
 	var out []string
 	for _, e := range m.Entities {
 		for _, vi := range e.VectorIndexes {
-			if !slices.Contains(out, vi.Property) {
-				out = append(out, vi.Property)
+			if p := name(vi); !slices.Contains(out, p) {
+				out = append(out, p)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragforge/ragforge/internal/cypher/neo4jvalue"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/model"
 )
 
 // read runs a one-column query on d and returns the value of its row.
@@ -114,5 +115,22 @@ func TestAConverterLeavesOutEmbeddingsAndHiddenPropertiesAndCutsLongText(t *test
 	}
 	if plain := marshal(t, neo4jvalue.Value(v)); !strings.Contains(plain, `"user_id":"alice"`) || !strings.Contains(plain, `"emb":[1,2]`) || !strings.Contains(plain, `"raw":[1,2,3`) {
 		t.Errorf("Value left something out: %s", plain)
+	}
+}
+
+// A model's converter leaves out each vector and the text hash `embed`
+// stores beside it, for an index with a named property and one with the
+// default property alike; other fields stay.
+func TestAModelsConverterLeavesOutVectorsAndTheirTextHashes(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, "CREATE (:Doc {title: 't', emb: [1.0, 2.0], emb_text_hash: 'ab12', embedding: [3.0], embedding_text_hash: 'cd34'})", nil)
+	m := &model.Model{Entities: []*model.Entity{{Name: "Doc", VectorIndexes: []*model.VectorIndex{{Name: "a", Field: "title", Property: "emb"}, {Name: "b", Field: "title"}}}}}
+	c := neo4jvalue.New(m, 0)
+	got, _ := c.Value("n", read(t, d, "MATCH (n:Doc) RETURN n"))
+	if want := `{"title":"t"}`; marshal(t, got) != want {
+		t.Errorf("got %s, want %s", marshal(t, got), want)
+	}
+	if want := []string{"embedding vectors left out: emb, embedding"}; strings.Join(c.Notes(), "|") != strings.Join(want, "|") {
+		t.Errorf("notes %q, want %q", c.Notes(), want)
 	}
 }

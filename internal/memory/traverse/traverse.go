@@ -174,7 +174,7 @@ func (t *tool) run(ctx context.Context, a args, params map[string]any, keys []st
 		// Rows show nodes as traverse's description promises: without the
 		// tenant field, the same on every node the query may read.
 		c := neo4jvalue.New(t.m, t.maxString(a.WholeText))
-		c.Hidden = []string{t.m.Tenant.Field}
+		c.Hidden = append(c.Hidden, t.m.Tenant.Field)
 		out = &Result{Columns: keys, Rows: []map[string]any{}}
 		res, err := tx.Run(ctx, a.Cypher, params)
 		if err != nil {
