@@ -267,7 +267,9 @@ func (e *Engine) Model() *model.Model { return e.m }
 type Call struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
-	// Verbose returns long strings whole instead of shortened.
+	// Verbose returns long strings whole instead of shortened: generated
+	// tools plan without the cut, handler tools read it on the context
+	// (neo4jvalue.Whole). A host's switch, never an agent's argument.
 	Verbose bool `json:"verbose,omitempty"`
 }
 

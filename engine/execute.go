@@ -10,6 +10,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jvalue"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -92,6 +93,9 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 		raw, err := e.catalog.Parse(call.Name, call.Arguments)
 		if err != nil {
 			return nil, err
+		}
+		if call.Verbose {
+			ctx = neo4jvalue.WithWhole(ctx)
 		}
 		v, err := t.Handler(ctx, raw.(json.RawMessage))
 		if err != nil {

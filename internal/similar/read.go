@@ -330,6 +330,9 @@ func (r *reader) fields(ranked []scored, res *Result) error {
 		return err
 	}
 	conv := neo4jvalue.New(r.f.m, maxString)
+	if neo4jvalue.Whole(r.ctx) {
+		conv.MaxString = 0
+	}
 	byID := map[string]map[string]any{}
 	for _, rec := range recs {
 		id, _ := rec.Values[0].(string)
