@@ -133,7 +133,7 @@ func MCPDescription(t *tools.Tool) string {
 	if t.GraphSchema == "" {
 		return t.Description
 	}
-	return strings.Replace(t.Description, t.GraphSchema, tools.GraphSchemaTitle+": see the instructions.\n", 1)
+	return strings.Replace(t.Description, t.GraphSchema, tools.GraphSchemaTitle+": in this server's instructions.\n", 1)
 }
 
 // MCPInstructions are the instructions an MCP server over the catalog
