@@ -209,6 +209,6 @@ func (p *Planner) numberRangeSearch(a *NumberRangeSearchArgs, state State) (*Sta
 
 // numberOrderHelp describes number_range_search's order: with it, "the 10
 // largest over 200 lines" is one call (gt 200, order desc, limit 10).
-const numberOrderHelp = "order: by the field; default smallest first, largest for lt, lte, percentile, nearest for approximately, farthest for outlier."
+const numberOrderHelp = "order sorts by the field (gt, desc, limit 10: the 10 largest above value); default smallest first, largest for lt, lte, percentile, nearest for approximately, farthest for outlier."
 
 func fptr(f float64) *float64 { return &f }

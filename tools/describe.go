@@ -229,10 +229,12 @@ func relationshipList(edges []edge) string {
 const GraphSchemaTitle = "Graph schema"
 
 // RelationshipsRef is how a tool that follows relationships names them:
-// a reference to the graph schema when it has them, else the list.
+// nothing when the graph schema lists them (the agent always has it, as the
+// server's instructions or in query_entities, and a relationship_types
+// argument names them), else the list.
 func (g *Generator) RelationshipsRef() string {
 	if g.edgesDescribed {
-		return "Relationships: see the graph schema.\n"
+		return ""
 	}
 	return relationshipList(g.c.edges)
 }
