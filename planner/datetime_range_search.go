@@ -45,10 +45,10 @@ func generateDatetimeRangeSearch(g *tools.Generator) *tools.Generated {
 	}
 	modes := tools.UnionModes(offers)
 	var b strings.Builder
-	b.WriteString("Find entities by when something happened, newest first: a datetime field before or after datetime, between start_datetime and end_datetime, or within relative_period up to now (relative).\nFields: ")
+	b.WriteString("Entities by a datetime field, newest first, per mode: before/after datetime, between start_datetime and end_datetime, relative: within relative_period up to now.\nFields: ")
 	b.WriteString(g.FieldList(offers, model.Datetime, true))
 	b.WriteString(tools.ModeNotes(offers, modes, nil))
-	b.WriteString("Datetimes: YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM], UTC by default; precision truncates both sides.")
+	b.WriteString("Datetimes: ISO 8601 date or datetime, default UTC; precision truncates both sides.")
 	if slices.Contains(modes, "relative") {
 		b.WriteString(" relative_period: today, yesterday, this_ or last_ + week|month|year (calendar; weeks from Monday), last_minute|hour|day, last_N_minutes|hours|days|weeks|months.")
 	}

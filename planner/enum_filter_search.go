@@ -37,7 +37,7 @@ func generateEnumFilterSearch(g *tools.Generator) *tools.Generated {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("Find entities whose enum field has one of values (exclude: none of them).\nFields: ")
+	b.WriteString("Entities whose enum field has one of values (exclude: none of them).\nFields: ")
 	b.WriteString(g.FieldList(offers, model.Enum, false))
 	props := append(tools.SpecializedHead(offers),
 		tools.Prop{Name: "values", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string"}, MinItems: tools.Count(1), UniqueItems: true}},

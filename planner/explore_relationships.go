@@ -82,7 +82,7 @@ func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("Follow relationship_types from the start entities (start_entity_type, start_conditions: e.g. its id field = an id) up to depth hops, direction seen from the start (outgoing: along the stored arrow). Each connected entity comes once per start, at its shortest depth, with from_id, depth, path (relationship types and properties) and relationship (the last one's properties). Conditions are field tests (query_entities); target_conditions and order_by fields (default: nearest first) read target_entity_type's stored fields (needed when several types are reachable); order_by relationship_field: a property of that last relationship.\n")
+	b.WriteString("Entities within depth hops of the start entities (start_conditions, e.g. its id) over relationship_types; direction from the start (outgoing: along the stored arrow). Each once per start, at its shortest depth, with from_id, depth, path and relationship (the last hop's properties). target_conditions and order_by field read target_entity_type's fields; relationship_field: a last-hop property; default order nearest first. Conditions as in query_entities.\n")
 	b.WriteString(g.RelationshipsRef())
 
 	targets := g.Connected()

@@ -59,7 +59,7 @@ func generateFindPaths(g *tools.Generator) *tools.Generated {
 	}
 	l := g.Limits()
 	var b strings.Builder
-	b.WriteString("Find the shortest path (all: every shortest one, up to limit) between two entities given by unique id, over relationship_types (default all), at most max_length long; direction both ignores stored arrows, outgoing follows them from the first entity, incoming goes against them. A path lists its nodes (entity_type, id, properties) and relationships (type, from/to ids, properties); none found: no rows.\n")
+	b.WriteString("Shortest path (all: every one, up to limit) between two entities by unique id, over relationship_types (default all), at most max_length hops; direction both ignores stored arrows, outgoing follows them from from_id, incoming against them. Rows: nodes (entity_type, id, properties), relationships (type, from/to ids, properties); none if unconnected.\n")
 	b.WriteString(g.RelationshipsRef())
 	in := tools.Object(
 		tools.Prop{Name: "from_entity_type", Schema: &tools.Schema{Type: "string", Enum: tools.OfferEntities(offers)}},

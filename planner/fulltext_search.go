@@ -57,7 +57,7 @@ func generateFulltextSearch(g *tools.Generator) *tools.Generated {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("Rank entities by how well their full-text indexed fields match the words of query (Lucene); fuzzy tolerates typos. Indexed: ")
+	b.WriteString("Entities whose full-text indexed fields match query (Lucene), best first; fuzzy tolerates typos. Indexed: ")
 	for i, o := range offers {
 		if i > 0 {
 			b.WriteString("; ")

@@ -65,8 +65,8 @@ func generateGetEntityByID(g *tools.Generator) *tools.Generated {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("Get one entity's properties by its unique id: " + tools.UniqueFields(tools.EntitiesOf(offers)) + ".")
-	fmt.Fprintf(&b, " field reads a string field whole, which results shorten: length (max %d) characters from offset; stats: text_length, next_offset.", MaxTextPage)
+	b.WriteString("One entity's properties by its unique id (" + g.UniqueFields(tools.EntitiesOf(offers)) + ").")
+	b.WriteString(" field reads one string field whole, length characters a call from offset; stats: text_length, next_offset.")
 	in := tools.Object(
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		tools.Prop{Name: "id_value", Schema: &tools.Schema{Types: []string{"string", "number"}}},

@@ -52,7 +52,7 @@ func generateNumberRangeSearch(g *tools.Generator) *tools.Generated {
 	}
 	ops := tools.UnionModes(offers)
 	var b strings.Builder
-	b.WriteString("Find entities by comparing a number field with value per operator.\nFields: ")
+	b.WriteString("Entities whose number field compares with value per operator.\nFields: ")
 	b.WriteString(g.FieldList(offers, model.Number, true))
 	b.WriteString(tools.ModeNotes(offers, ops, tools.NumberHelp) + numberOrderHelp)
 	props := append(tools.SpecializedHead(offers),
@@ -209,6 +209,6 @@ func (p *Planner) numberRangeSearch(a *NumberRangeSearchArgs, state State) (*Sta
 
 // numberOrderHelp describes number_range_search's order: with it, "the 10
 // largest over 200 lines" is one call (gt 200, order desc, limit 10).
-const numberOrderHelp = "order sorts by the field (gt, desc, limit 10: the 10 largest above value); default: smallest first, but largest for lt, lte, percentile, nearest for approximately, farthest for outlier."
+const numberOrderHelp = "order sorts by the field (gt, desc, limit 10: the 10 largest above value); default smallest first, largest for lt, lte, percentile, nearest for approximately, farthest for outlier."
 
 func fptr(f float64) *float64 { return &f }

@@ -47,10 +47,10 @@ func generateQueryEntities(g *tools.Generator) *tools.Generated {
 	}
 	graph := g.Overview(offers)
 	var b strings.Builder
-	b.WriteString("Find entities by conditions on their fields and relationships; sorted, paged.\n\n")
+	b.WriteString("Entities meeting conditions on fields and relationships; sorted, paged.\n\n")
 	b.WriteString(graph)
 	b.WriteString("\n" + g.ConditionHelp(offers))
-	b.WriteString("order_by: most significant first; entities without a value last.")
+	b.WriteString("order_by: most significant first; missing values last.")
 
 	in := tools.Object(
 		tools.EntityTypeProp(tools.OfferEntities(offers)),

@@ -67,7 +67,7 @@ func generateSemanticSearch(g *tools.Generator) *tools.Generated {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("Find entities closest in meaning to a natural-language query (embedded with the index's model): unique ids, scores and a snippet. conditions: field tests (query_entities) on the hits.\nIndexes: ")
+	b.WriteString("Entities closest in meaning to query: unique ids, scores, a snippet. conditions: field tests (query_entities) on the hits.\nIndexes: ")
 	var idx []string
 	for _, e := range entities {
 		for i, vi := range e.VectorIndexes {

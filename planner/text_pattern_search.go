@@ -40,7 +40,7 @@ func generateTextPatternSearch(g *tools.Generator) *tools.Generated {
 	}
 	modes := tools.UnionModes(offers)
 	var b strings.Builder
-	b.WriteString("Find entities whose string field matches pattern per mode, ignoring case unless case_sensitive.\nFields: ")
+	b.WriteString("Entities whose string field matches pattern per mode, ignoring case unless case_sensitive.\nFields: ")
 	b.WriteString(g.FieldList(offers, model.String, true))
 	b.WriteString(tools.ModeNotes(offers, modes, tools.PatternHelp))
 	def := modes[0]

@@ -189,8 +189,10 @@ func TestDescriptionsTellTheAgentTheGraphOnce(t *testing.T) {
 			}
 		}
 	}
-	if x := c.Tool(planner.ExploreRelationships).Description; !strings.Contains(x, "see the graph schema") {
-		t.Errorf("explore_relationships does not refer to the graph schema:\n%s", x)
+	for _, name := range []string{planner.ExploreRelationships, planner.FindPaths} {
+		if x := c.Tool(name).Description; strings.Contains(x, "--[") {
+			t.Errorf("%s lists the relationships the graph schema lists:\n%s", name, x)
+		}
 	}
 	if s := c.Tool(planner.SemanticSearch).Description; !strings.Contains(s, "scope_source_embeddings (Scope.source, default)") {
 		t.Errorf("semantic_search description lacks the index and its field:\n%s", s)

@@ -229,10 +229,12 @@ func relationshipList(edges []edge) string {
 const GraphSchemaTitle = "Graph schema"
 
 // RelationshipsRef is how a tool that follows relationships names them:
-// a reference to the graph schema when it has them, else the list.
+// nothing when the graph schema lists them (the agent always has it, as the
+// server's instructions or in query_entities, and a relationship_types
+// argument names them), else the list.
 func (g *Generator) RelationshipsRef() string {
 	if g.edgesDescribed {
-		return "Relationships: see the graph schema.\n"
+		return ""
 	}
 	return relationshipList(g.c.edges)
 }
@@ -257,17 +259,25 @@ func propertyLabel(f *model.Field) string {
 	return t
 }
 
-// UniqueFields renders "Scope.uuid, File.path, …" for the entities given,
-// or the one name they all use ("entity_key").
-func UniqueFields(entities []*model.Entity) string {
+// UniqueFields renders the unique id fields of the entities given: the
+// one name they all use ("entity_key"), "Movie.title, Person.name", or for
+// more than two a reference to the graph schema when it names each one (it
+// lists every entity with its unique field): a short list costs no more
+// than the reference and saves the agent a look-up.
+func (g *Generator) UniqueFields(entities []*model.Entity) string {
 	parts := make([]string, len(entities))
-	same := true
+	same, described := true, true
 	for i, e := range entities {
 		parts[i] = e.Name + "." + e.UniqueField
 		same = same && e.UniqueField == entities[0].UniqueField
+		_, ok := g.described.kind[parts[i]]
+		described = described && ok
 	}
-	if same && len(entities) > 1 {
+	switch {
+	case same && len(entities) > 1:
 		return entities[0].UniqueField
+	case described && len(entities) > 2:
+		return "see the graph schema"
 	}
 	return strings.Join(parts, ", ")
 }
@@ -387,16 +397,16 @@ func ownModes(modes, common []string) string {
 // is the CUE schema's and is read from the model.
 var (
 	PatternHelp = map[string]string{
-		"regex": "RE2, matching the whole value",
+		"regex": "RE2, whole value",
 		"glob":  "shell wildcards",
-		"fuzzy": "tolerates typos (2 edits a word)",
+		"fuzzy": "up to 2 typos a word",
 	}
 	NumberHelp = map[string]string{
 		"between":       "value..upper_value",
 		"approximately": fmt.Sprintf("within tolerance (default %g%% of value)", DefaultTolerancePercent),
 		"rounded_equal": "value once floored to round_to",
 		"percentile":    "from the percentile-th percentile up",
-		"outlier":       "over k standard deviations from the mean",
+		"outlier":       "beyond k standard deviations from the mean",
 		"histogram":     "counts per bucket (buckets or bucket_width)",
 	}
 	// plainModes say what they do by their names (datetime_range_search's

@@ -105,11 +105,11 @@ func orderKey() *Schema {
 func (g *Generator) ConditionHelp(offers []*EntityOffer) string {
 	ops, _ := operatorSummary(offers)
 	var b strings.Builder
-	b.WriteString("Conditions (all must hold), each one of:\n")
-	b.WriteString("- {field, operator, value, ignore_case}: value a list for IN/NOT IN, none for IS (NOT) NULL; ignore_case for strings. Operators: " + ops + "\n")
+	b.WriteString("Conditions (all must hold), each:\n")
+	b.WriteString("- {field, operator, value, ignore_case}: value a list for IN/NOT IN, none for IS (NOT) NULL. Operators: " + ops + "\n")
 	if len(g.c.edges) > 0 {
-		b.WriteString("- {via, direction, entity, quantifier, conditions, relationship_conditions}: some (default), none or all (at least one, and each) entities related by via (direction from the tested entity; default stored) meet conditions (stored fields) and relationship_conditions (relationship properties); count {operator, value} compares how many\n")
+		b.WriteString("- {via, direction, entity, quantifier, conditions, relationship_conditions}: some (default), none or all (at least one, and each) entities related by via (direction from the tested one, default stored) meet conditions and relationship_conditions (on the relationship); count {operator, value} compares how many\n")
 	}
-	b.WriteString("- {any_of: [conditions]}: one holds; {not: [conditions]}: not all hold\n")
+	b.WriteString("- {any_of: [conditions]}: one holds; {not: [conditions]}: not all\n")
 	return b.String()
 }

@@ -85,7 +85,7 @@ func ExampleListing() {
 	fmt.Print(format.Listing([]*tools.Tool{eng.Tools().Tool("get_entity_by_id")}))
 	// Output:
 	// get_entity_by_id [query, read-only]
-	//     Get one entity's properties by its unique id: Movie.title, Person.name. field reads a string field whole, which results shorten: length (max 20000) characters from offset; stats: text_length, next_offset.
+	//     One entity's properties by its unique id (Movie.title, Person.name). field reads one string field whole, length characters a call from offset; stats: text_length, next_offset.
 	//   arguments:
 	//     *entity_type        string (Movie|Person)
 	//     *id_value           string | number

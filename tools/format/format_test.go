@@ -198,7 +198,7 @@ func TestMeasurementsAreCurrent(t *testing.T) {
 	b.WriteString("instructions, so the mcp column leaves it out (the instructions column of the\n")
 	b.WriteString("served catalogs counts it).\n\n")
 	b.WriteString("Budgets (`go test ./tools/format -run TestCatalogBudgets` fails over them): code-rag at most\n")
-	b.WriteString(printer.Sprintf("%d tokens in MCP format (generated catalog and the server's tools/list), memory-graph at most\n", budgetCodeRAG))
+	b.WriteString(printer.Sprintf("%d tokens in MCP format (generated catalog and the server's tools/list with an embedder), memory-graph at most\n", budgetCodeRAG))
 	b.WriteString(printer.Sprintf("%d for every tool it serves (MCP format, no embedder), no tool of any example config over\n", budgetMemoryGraph))
 	b.WriteString(printer.Sprintf("%d in any format.\n", budgetTool))
 	for _, set := range []struct {

@@ -112,9 +112,9 @@ func (x *explorer) vectorSearch() bool {
 // kept per entity are the schema's top defaults.
 func (x *explorer) describe() string {
 	var b strings.Builder
-	b.WriteString("Find the user's memories matching ")
+	b.WriteString("The user's memories matching ")
 	if x.vectorSearch() {
-		b.WriteString("queries by meaning (every vector index) and ")
+		b.WriteString("queries by meaning and ")
 	}
 	b.WriteString("text_matches by name (typos tolerated), ranked by salience = match score × connectedness")
 	if ex := x.m.Explore; ex.RecencyField != "" {
@@ -156,7 +156,7 @@ func (x *explorer) schema() json.RawMessage {
 		"type": "array", "maxItems": MaxTextMatches,
 		"items": map[string]any{"type": "string", "minLength": 1, "maxLength": 200},
 	}
-	props["explanations"] = map[string]any{"type": "boolean", "description": "Also return counts (hits per source and entity, dropped by threshold or top) and each hit's score parts"}
+	props["explanations"] = map[string]any{"type": "boolean", "description": "Adds counts (hits per source and entity, dropped by threshold or top) and score parts"}
 	// The entity names are checked by the handler (an unknown one is
 	// refused at its path), so the defaults go in one line rather than a
 	// property each.

@@ -17,10 +17,10 @@ import (
 func (t *tool) describe() string {
 	f, p := t.m.Tenant.Field, tenant.Param
 	var b strings.Builder
-	fmt.Fprintf(&b, "Run your own read-only Cypher for what the other tools cannot ask (multi-hop patterns, joins, custom aggregations). It reads only your user's data: $%s is bound to your user (never pass it in params); Neo4j's plan is checked first, and a query reading a node not kept to it is refused with the reason.\n", p)
-	fmt.Fprintf(&b, "\nScope every node of every pattern with a variable and x.%s = $%s (in WHERE or as {%s: $%s}): both ends of each relationship, OPTIONAL MATCH nodes, nodes in EXISTS, COUNT and COLLECT { … } and pattern comprehensions (in their own WHERE), nodes YIELDed by procedures. Example: MATCH (p:Person {%s: $%s})-[r]->(c:Concept) WHERE c.%s = $%s RETURN p.name, type(r), c.name\n", f, p, f, p, f, p, f, p)
-	fmt.Fprintf(&b, "\nThe predicate is AND-ed at the top of its WHERE (not under OR, XOR, NOT or CASE), before any LIMIT, SKIP, DISTINCT, ORDER BY … LIMIT or aggregation; subqueries do not reuse variable names. Variable-length patterns and shortestPath need a named path with every node scoped: MATCH p = (a)-[*1..3]->(b) WHERE all(x IN nodes(p) WHERE x.%[1]s = $%[2]s). Refused: counting unscoped nodes (MATCH (n:Label) RETURN count(n)), subqueries in CASE, writes, LOAD CSV. Procedures allowed: %[3]s (YIELD node and scope it).\n", f, p, strings.Join(t.opts.Procedures, ", "))
-	fmt.Fprintf(&b, "\nAt most %d rows; nodes and relationships come back as their properties (embeddings left out)", t.opts.MaxRows)
+	fmt.Fprintf(&b, "Your own read-only Cypher, for what the other tools cannot ask. It reads only your user's data, $%s (never pass it in params): a query whose plan reads a node not kept to it is refused with the reason.\n", p)
+	fmt.Fprintf(&b, "\nScope every node of every pattern with a variable and x.%s = $%s (in WHERE or as {%s: $%s}): both ends of each relationship, OPTIONAL MATCH nodes, nodes in EXISTS, COUNT and COLLECT { … } and pattern comprehensions (in their own WHERE), nodes YIELDed by procedures. Example: MATCH (p:Person {%s: $%s})-[r]->(c) WHERE c.%s = $%s RETURN type(r), c.name\n", f, p, f, p, f, p, f, p)
+	fmt.Fprintf(&b, "\nThe predicate is AND-ed at the top of its WHERE (not under OR, XOR, NOT or CASE), before any LIMIT, SKIP, DISTINCT, ORDER BY … LIMIT or aggregation; subqueries do not reuse variable names. Variable-length patterns and shortestPath need a named path with every node scoped: MATCH p = (a)-[*1..3]->(b) WHERE all(x IN nodes(p) WHERE x.%[1]s = $%[2]s). Refused: counting unscoped nodes, subqueries in CASE, writes, LOAD CSV. Procedures allowed: %[3]s (YIELD node and scope it).\n", f, p, strings.Join(t.opts.Procedures, ", "))
+	fmt.Fprintf(&b, "\nAt most %d rows; nodes and relationships as their properties (no embeddings)", t.opts.MaxRows)
 	if t.opts.MaxString > 0 {
 		fmt.Fprintf(&b, "; strings cut to %d characters (whole_text: %d)", t.opts.MaxString, max(t.opts.MaxString, WholeText))
 	}
@@ -40,7 +40,7 @@ func (t *tool) describe() string {
 	}
 	switch {
 	case described:
-		b.WriteString("\nLabels (the entities), relationship types and properties: see the graph schema")
+		b.WriteString("\nLabels, relationship types, properties: see the graph schema")
 	default:
 		fmt.Fprintf(&b, "\nLabels: %s", strings.Join(labels, ", "))
 		if len(rels) > 0 {

@@ -22,7 +22,7 @@ func TestNewOffersTraverseOnlyForATenantScopedModel(t *testing.T) {
 	if len(got) != 1 || got[0].Name != traverse.Name || !got[0].ReadOnly {
 		t.Fatalf("got %+v, want one read-only traverse tool", got)
 	}
-	for _, want := range []string{"x.user_id = $tenant", "Variable-length", "db.index.fulltext.queryNodes", "Labels (the entities), relationship types and properties: see the graph schema"} {
+	for _, want := range []string{"x.user_id = $tenant", "Variable-length", "db.index.fulltext.queryNodes", "Labels, relationship types, properties: see the graph schema"} {
 		if !strings.Contains(got[0].Description, want) {
 			t.Errorf("the description does not say %q:\n%s", want, got[0].Description)
 		}

@@ -76,25 +76,24 @@ func (w *Writer) entitySchema(e *model.Entity, create bool) json.RawMessage {
 
 // describeEntity writes the description of an entity's write tool. The
 // fields are the schema's properties; the graph schema describes them, and
-// a field it does not describe is described in its property.
+// a field it does not describe is described in its property. An update's
+// schema marks the fields it keeps "immutable", so its description does
+// not name them again.
 func (w *Writer) describeEntity(e *model.Entity, create bool) string {
 	var b strings.Builder
-	var fixed []string
-	for _, f := range w.writableFields(e) {
-		if immutable(e, f.Name) {
-			fixed = append(fixed, f.Name)
-		}
-	}
 	if create {
-		fmt.Fprintf(&b, "Create %s or find it by its key (from %s), never a duplicate; fields given again are updated", article(e.Name), strings.Join(keyFrom(w.m, e), " + "))
+		var fixed []string
+		for _, f := range w.writableFields(e) {
+			if immutable(e, f.Name) {
+				fixed = append(fixed, f.Name)
+			}
+		}
+		fmt.Fprintf(&b, "Create %s or update the one with its key (%s)", article(e.Name), strings.Join(keyFrom(w.m, e), " + "))
 		if len(fixed) > 0 {
 			fmt.Fprintf(&b, ", %s kept", strings.Join(fixed, ", "))
 		}
 	} else {
 		fmt.Fprintf(&b, "Update the fields given of the %s with entity_key", e.Name)
-		if len(fixed) > 0 {
-			fmt.Fprintf(&b, " (not %s)", strings.Join(fixed, ", "))
-		}
 	}
 	// What every write returns and records is said once, in the graph
 	// schema.

@@ -108,9 +108,9 @@ func (w *Writer) relationshipSchema(rels []*relDecl) json.RawMessage {
 func (w *Writer) describeRelationships(rels []*relDecl, create bool) string {
 	var b strings.Builder
 	if create {
-		b.WriteString("Connect two nodes, given by entity_key (from: the source of the stored arrow), with a relationship; calling again with the same ends and type finds it and sets the properties given.")
+		b.WriteString("Connect two nodes given by entity_key (from: the stored arrow's source) with a relationship, or set the properties given on the one with the same ends and type.")
 	} else {
-		b.WriteString("Change the properties of the relationship between two nodes (as for " + CreateRelationship + "): only those given change; it is made if missing.")
+		b.WriteString("Set the properties given on the relationship between two nodes (as for " + CreateRelationship + "), making it if missing.")
 	}
 	described := true
 	for _, d := range rels {
