@@ -250,8 +250,8 @@ func (p *Planner) findPaths(a *FindPathsArgs, state State) (*Statement, error) {
 
 // pathsUnbounded returns the clauses that keep the variables carried and
 // add unbounded, true when the count store (one db hit per count) proves
-// that find_paths' search cannot reach its bounds, so Neo4j's own
-// shortest-path search, which reads no more than it, is as bounded.
+// that no search over the types can reach find_paths' bounds: neither its
+// own nor Neo4j's shortest-path search, whose reach the same counts bound.
 // Either of two bounds proves it:
 //
 //   - relationships: the types have R relationships; a level reads at most
