@@ -54,25 +54,6 @@ func (tr *traversal) limits() (expanded, followed string) {
 	return tr.b.named("max_expanded", int64(l.MaxExpanded)), tr.b.named("max_followed", int64(l.MaxExpanded*tools.FollowedPerExpanded))
 }
 
-// unbounded returns the clauses that keep the variables carried and add
-// unbounded, true when the graph has so few relationships of the
-// traversal's types (R, summed from the count store, one db hit per type)
-// that no search could reach its bounds: a level reads at most 2R
-// relationships (a relationship followed both ways from two entries) and
-// each side reaches at most R + 1 nodes, so 2R + 2 <= $max_expanded (and
-// $max_followed, FollowedPerExpanded times it) holds it. A caller then
-// skips the search and its cost, with the same answer. The count store
-// counts every tenant's relationships: a caller with a tenant does not
-// use it.
-func (tr *traversal) unbounded(carried string) string {
-	expanded, _ := tr.limits()
-	counts := make([]string, len(tr.types))
-	for i, t := range tr.types {
-		counts[i] = "COUNT { ()-[:" + t + "]->() }"
-	}
-	return "WITH " + carried + ", 2 * (" + strings.Join(counts, " + ") + ") + 2 <= " + expanded + " AS unbounded"
-}
-
 // level writes one level: from the entries of the list expression
 // frontier, it follows the traversal's relationships in the direction of
 // arrow to the nodes inside the tenant whose key is not in the list seen,

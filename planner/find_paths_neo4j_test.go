@@ -1,0 +1,81 @@
+package planner_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/planner"
+)
+
+// TestFindPathsSkipsItsSearchWhenTheEntitiesAreTooFew: on a dense graph
+// (30 Nodes, 400 LINKs) with MaxExpanded 100, the relationships could
+// reach the bound (2 × 400 + 2 > 100) but the Nodes cannot (2 × 30 + 2 ≤
+// 100), and every LINK starts and ends on a Node: PROFILE shows that the
+// statement's breadth-first levels expand nothing and Neo4j's shortest-path
+// search alone finds the paths, those a search in Go finds. One LINK from
+// a node of a label the model does not declare (Stray) breaks that proof:
+// the levels expand again, with the same answer.
+func TestFindPathsSkipsItsSearchWhenTheEntitiesAreTooFew(t *testing.T) {
+	d := neo4jtest.Open(t)
+	g := newWalkGraph(3, 30, 8, 400, 20)
+	g.load(t, d)
+	f := cappedFixture(t, 100)
+	pairs := [][2]int{{0, 7}, {3, 29}, {12, 5}, {21, 22}}
+	for _, stray := range []bool{false, true} {
+		if stray {
+			neo4jtest.Run(t, d, "MATCH (n:Node {key: 'n00'}) CREATE (:Stray {key: 'stray'})-[:LINK {eid: -1}]->(n)", nil)
+		}
+		for _, pr := range pairs {
+			a, b := pr[0], pr[1]
+			args := fmt.Sprintf(`{"from_entity_type":"Node","from_id":%q,"to_entity_type":"Node","to_id":%q,"relationship_types":["LINK"],"max_length":6,"all":true,"limit":50}`, g.keys[a], g.keys[b])
+			st, err := f.plan(planner.FindPaths, args, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dist, ways := g.shortestPaths(a, b, []string{"LINK"}, "both")
+			lengths := findPathRows(t, d, g, st, a, b, "both")
+			if len(lengths) != min(ways, 50) {
+				t.Errorf("stray %v, %s: %d paths, want %d of length %d", stray, args, len(lengths), min(ways, 50), dist)
+			}
+			for _, l := range lengths {
+				if l != dist {
+					t.Errorf("stray %v, %s: a path of length %d, the shortest is %d", stray, args, l, dist)
+				}
+			}
+			expanded, shortest := levelRows(t, d, st)
+			if stray != (expanded > 0) || shortest == 0 {
+				t.Errorf("stray %v, %s: the levels expanded %d rows, the shortest-path search gave %d", stray, args, expanded, shortest)
+			}
+		}
+	}
+}
+
+// levelRows profiles a find_paths statement and returns the rows of its
+// breadth-first levels' expands and of Neo4j's shortest-path search.
+func levelRows(t *testing.T, d neo4j.DriverWithContext, st *planner.Statement) (expanded, shortest int64) {
+	t.Helper()
+	res, err := neo4j.ExecuteQuery(context.Background(), d, "PROFILE "+st.Cypher, st.Params, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		t.Fatalf("PROFILE: %v\n%s", err, st.Cypher)
+	}
+	var walk func(p neo4j.ProfiledPlan)
+	walk = func(p neo4j.ProfiledPlan) {
+		switch op := p.Operator(); {
+		case strings.HasPrefix(op, "Expand"):
+			expanded += p.Records()
+		case strings.HasPrefix(op, "ShortestPath"):
+			shortest += p.Records()
+		}
+		for _, c := range p.Children() {
+			walk(c)
+		}
+	}
+	walk(res.Summary.Profile())
+	return expanded, shortest
+}
