@@ -138,11 +138,22 @@ func (p *Planner) valueChunk(tool string, e *model.Entity, a *TextPatternSearchA
 	}
 	b.use(r, UseFilter)
 	x := b.expr(r)
-	preds := pre.render(b, x)
+	var preds []string
 	if next {
-		preds = append([]string{x + " >= " + b.named(ScanAfterValue, nil)}, preds...)
+		preds = append(preds, x+" >= "+b.named(ScanAfterValue, nil))
+		// One range from the last value to the prefix's end, which the
+		// index seeks from there: with the prefix a STARTS WITH, Neo4j
+		// seeks that instead and every chunk reads the candidates of every
+		// chunk before again.
+		if end, ok := prefixEnd(pre.prefix); ok {
+			preds = append(preds, x+" < "+b.param(end))
+			if strings.Contains(pre.prefix, pre.contains) {
+				pre.contains = ""
+			}
+			pre.prefix = ""
+		}
 	}
-	b.match(preds)
+	b.match(append(preds, pre.render(b, x)...))
 	b.line("WITH %s AS %s, elementId(n) AS %s", x, ColValue, ColID)
 	if next {
 		b.line("WHERE %s > %s OR %s > %s", ColValue, b.named(ScanAfterValue, nil), ColID, b.named(ScanAfter, nil))
@@ -151,6 +162,18 @@ func (p *Planner) valueChunk(tool string, e *model.Entity, a *TextPatternSearchA
 	b.line("RETURN collect(%s) AS %s, collect(%s) AS %s", ColID, ColID, ColValue, ColValue)
 	st, err := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)})
 	return st, r, err
+}
+
+// prefixEnd is the least string above every string that starts with
+// prefix: its last character, incremented. Only below the surrogates
+// (U+D800), where Neo4j's string order, by code point or by UTF-16 unit,
+// is the same; false above, and then a next chunk seeks the prefix.
+func prefixEnd(prefix string) (string, bool) {
+	r, size := utf8.DecodeLastRuneInString(prefix)
+	if prefix == "" || r >= 0xD7FF {
+		return "", false
+	}
+	return prefix[:len(prefix)-size] + string(r+1), true
 }
 
 // fetchEntities plans the second step of a regex or glob scan: the entity
