@@ -13,7 +13,8 @@ import (
 )
 
 // The chunks of a regex or glob scan (measured in engine/MEASUREMENTS.md):
-// they start at planner.FirstScanChunk candidates and double, up to
+// they start at the statement's first chunk (planner.FirstScanChunk, or
+// planner.FirstValueChunk in value order) candidates and double, up to
 // maxScanChunk candidates and about maxScanBytes of matched text, so one
 // chunk holds a bounded amount of memory on the server and here whatever
 // the label's size and the length of its texts.
@@ -76,7 +77,7 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 	// In value order, the first matches read are not the page's: every
 	// match is kept, and Fetch orders them and cuts the page.
 	keepAll := st.Filter.ValueOrder != ""
-	chunk, stmt := planner.FirstScanChunk, st
+	chunk, stmt := st.FirstChunk(), st
 	for !truncated {
 		if rep.scanned > 0 && !time.Now().Before(stop) {
 			rep.deadline = true

@@ -136,7 +136,7 @@ type step struct {
 // it ran: the statement itself, or for a regex or glob scan (Filter) its
 // chunks — each in a transaction of its own, in unique-field order (or
 // value order: Filter.ValueOrder), sizes doubling from
-// planner.FirstScanChunk (engine.scan's caps on a chunk's bytes and time
+// the statement's first chunk (engine.scan's caps on a chunk's bytes and time
 // do not bind on these texts) — with the candidates matched in Go until
 // one match more than the limit (in value order, all of them), then the
 // fetch step for the kept ids. Rows are collected, as a caller reads them.
@@ -167,7 +167,7 @@ func steps(ctx context.Context, d neo4j.DriverWithContext, db string, st *planne
 		after, afterValue any
 	)
 	keepAll := st.Filter.ValueOrder != ""
-	chunk, stmt := planner.FirstScanChunk, st
+	chunk, stmt := st.FirstChunk(), st
 	for stmt != nil {
 		params := map[string]any{planner.ScanChunk: int64(chunk)}
 		for k, v := range stmt.Params {
