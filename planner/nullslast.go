@@ -34,7 +34,7 @@ import "slices"
 // A statement that starts from pinned relationship tests (builder.starts)
 // gets no order from an index, and sorts once instead, on
 // `page_key IS NULL, page_key, page_id` (from_to in bench/handwritten:
-// 57,289 db hits in two parts, 52,027 so, against 52,077 by hand).
+// 57,289 db hits in two parts, 52,077 so, as by hand).
 // The page carries the sort key and the id it was sorted by, and the
 // statement's later reads of them use these variables (builder.held):
 // the nodes went through a list, which loses Neo4j's property cache, so
