@@ -13,7 +13,8 @@ import (
 )
 
 // The chunks of a regex or glob scan (measured in engine/MEASUREMENTS.md):
-// they start at planner.FirstScanChunk candidates and double, up to
+// they start at the statement's first chunk (planner.FirstScanChunk, or
+// planner.FirstValueChunk in value order) candidates and double, up to
 // maxScanChunk candidates and about maxScanBytes of matched text, so one
 // chunk holds a bounded amount of memory on the server and here whatever
 // the label's size and the length of its texts.
@@ -33,8 +34,9 @@ func fetchReserve(left time.Duration) time.Duration { return min(left/5, time.Se
 // scanReport is what a scan read, for the result's stats and notes.
 type scanReport struct {
 	// scanned counts the candidates matched against the pattern; matched
-	// those that matched (at most the call's limit plus one: the scan
-	// stops at the first match the page has no room for).
+	// those that matched (in unique-field order at most the call's limit
+	// plus one: the scan stops at the first match the page has no room
+	// for; in value order all of them).
 	scanned, matched int
 	// complete is true when every candidate was read; deadline when the
 	// scan stopped for the call's deadline.
@@ -47,7 +49,10 @@ type scanReport struct {
 // Go, keeps the ids of the first matches up to the call's limit, and
 // fetches those entities (st.Fetch). It stops when the page is full (plus
 // one match, to say the result is truncated), when every candidate was
-// read, or when the time left is the fetch's reserve; each chunk runs in
+// read, or when the time left is the fetch's reserve. When the chunks
+// come in value order (Filter.ValueOrder: a prefix a range index seeks),
+// the first matches are not the page's, so it reads every candidate and
+// keeps every match, and Fetch takes the page from them; each chunk runs in
 // a read transaction of its own whose timeout is that point, so even a
 // chunk Neo4j is slow to produce cannot take the fetch's time.
 func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*Result, error) {
@@ -64,12 +69,15 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 	defer cancel()
 
 	var (
-		rep       scanReport
-		kept      []any
-		after     any
-		truncated bool
+		rep               scanReport
+		kept              []any
+		after, afterValue any
+		truncated         bool
 	)
-	chunk, stmt := planner.FirstScanChunk, st
+	// In value order, the first matches read are not the page's: every
+	// match is kept, and Fetch orders them and cuts the page.
+	keepAll := st.Filter.ValueOrder != ""
+	chunk, stmt := st.FirstChunk(), st
 	for !truncated {
 		if rep.scanned > 0 && !time.Now().Before(stop) {
 			rep.deadline = true
@@ -79,6 +87,7 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 		params[planner.ScanChunk] = int64(chunk)
 		if after != nil {
 			params[planner.ScanAfter] = after
+			params[planner.ScanAfterValue] = afterValue
 		}
 		start := time.Now()
 		out, err := neo4jtx.Read(scanCtx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
@@ -103,7 +112,7 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 				continue
 			}
 			rep.matched++
-			if len(kept) >= st.Shape.Limit {
+			if !keepAll && len(kept) >= st.Shape.Limit {
 				truncated = true
 				break
 			}
@@ -116,7 +125,7 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 			rep.complete = true
 			break
 		}
-		after = c.ids[len(c.ids)-1]
+		after, afterValue = c.ids[len(c.ids)-1], c.values[len(c.values)-1]
 		chunk = nextChunk(chunk, bytes, time.Since(start), time.Until(stop))
 		stmt = st.Next
 	}
@@ -131,7 +140,7 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 			return nil, err
 		}
 	}
-	sh.truncated = truncated || rep.deadline
+	sh.truncated = truncated || rep.deadline || len(kept) > st.Shape.Limit
 	sh.scan = &rep
 	return sh.result(), nil
 }
@@ -215,6 +224,14 @@ func (sh *shaper) scanResult() {
 	r.Stats[StatCandidatesMatched] = rep.matched
 	r.Stats[StatScanComplete] = rep.complete
 	if rep.deadline {
-		r.Notes = append(r.Notes, fmt.Sprintf("the call's time ran out after the pattern was matched against %d candidates (in %s order; %d matched), so matches may exist among the candidates not read: narrow the pattern with a literal prefix or suffix, search another field or mode, or raise the timeout", rep.scanned, sh.e.m.Entity(sh.st.Shape.Entity).UniqueField, rep.matched))
+		r.Notes = append(r.Notes, fmt.Sprintf("the call's time ran out after the pattern was matched against %d candidates (in %s order; %d matched), so matches may exist among the candidates not read: narrow the pattern with a literal prefix or suffix, search another field or mode, or raise the timeout", rep.scanned, sh.scanOrder(), rep.matched))
 	}
+}
+
+// scanOrder names the field whose order the scan read candidates in.
+func (sh *shaper) scanOrder() string {
+	if f := sh.st.Filter; f != nil && f.ValueOrder != "" {
+		return f.ValueOrder
+	}
+	return sh.e.m.Entity(sh.st.Shape.Entity).UniqueField
 }

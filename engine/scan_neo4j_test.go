@@ -39,6 +39,7 @@ entities:
       - {name: uuid, type: string, description: Identifier}
       - {name: name, type: string, description: Name}
       - {name: path, type: string, description: Path}
+      - {name: code, type: string, indexed: true, description: Code}
     computed_fields:
       - name: slow_name
         type: string
@@ -47,7 +48,7 @@ entities:
 `
 
 // scanItem is one generated Item.
-type scanItem struct{ uuid, name, path string }
+type scanItem struct{ uuid, name, path, code string }
 
 // TestScansReadEveryCandidate proves on Neo4j that regex and glob
 // searches read every candidate of a label larger than one chunk (and
@@ -72,10 +73,10 @@ func TestScansReadEveryCandidate(t *testing.T) {
 	rows := make([]any, scanItems)
 	for i := range items {
 		n := i + 1
-		items[i] = scanItem{fmt.Sprintf("u%06d", n*7919%100003), fmt.Sprintf("n%d", n), fmt.Sprintf("pkg%d/f%d.go", n%100, n)}
-		rows[i] = map[string]any{"uuid": items[i].uuid, "name": items[i].name, "path": items[i].path}
+		items[i] = scanItem{fmt.Sprintf("u%06d", n*7919%100003), fmt.Sprintf("n%d", n), fmt.Sprintf("pkg%d/f%d.go", n%100, n), fmt.Sprintf("c%03d", n%700)}
+		rows[i] = map[string]any{"uuid": items[i].uuid, "name": items[i].name, "path": items[i].path, "code": items[i].code}
 	}
-	neo4jtest.Run(t, d, "UNWIND $rows AS r CREATE (:Item {uuid: r.uuid, name: r.name, path: r.path})", map[string]any{"rows": rows})
+	neo4jtest.Run(t, d, "UNWIND $rows AS r CREATE (:Item {uuid: r.uuid, name: r.name, path: r.path, code: r.code})", map[string]any{"rows": rows})
 	slices.SortFunc(items, func(a, b scanItem) int { return strings.Compare(a.uuid, b.uuid) })
 
 	e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database()})
@@ -100,8 +101,11 @@ func TestScansReadEveryCandidate(t *testing.T) {
 	regex := func(field, pattern string) func(scanItem) bool {
 		re := regexp.MustCompile("^(?:" + pattern + ")$")
 		return func(it scanItem) bool {
-			if field == "path" {
+			switch field {
+			case "path":
 				return re.MatchString(it.path)
+			case "code":
+				return re.MatchString(it.code)
 			}
 			return re.MatchString(it.name)
 		}
@@ -115,16 +119,25 @@ func TestScansReadEveryCandidate(t *testing.T) {
 		// pastFirstChunk: the last match of the page lies past the first
 		// chunk of candidates, so the page joins chunks.
 		pastFirstChunk bool
+		// byValue: the prefix is seeked from a range index, so the chunks
+		// come in value order and every candidate is read, every match
+		// counted.
+		byValue bool
 	}{
 		{"regex, no literal, 20 matches in 50,000 candidates",
 			`{"entity_type":"Item","field":"name","pattern":".*(1234|4321)[0-9]","mode":"regex","case_sensitive":true,"limit":50}`,
-			regex("name", `.*(1234|4321)[0-9]`), scanItems, true},
+			regex("name", `.*(1234|4321)[0-9]`), scanItems, true, false},
 		{"regex ignoring case, more matches than the limit, the 50th past the first chunk",
 			`{"entity_type":"Item","field":"name","pattern":"N[0-9]*(99|77)[0-9]","mode":"regex","limit":50}`,
-			regex("name", `n[0-9]*(99|77)[0-9]`), 0, true},
+			regex("name", `n[0-9]*(99|77)[0-9]`), 0, true, false},
 		{"glob with a literal prefix and suffix",
 			`{"entity_type":"Item","field":"path","pattern":"pkg1?/f*13.go","mode":"glob","case_sensitive":true,"limit":50}`,
-			func(it scanItem) bool { ok, _ := doublestar.Match("pkg1?/f*13.go", it.path); return ok }, 0, false},
+			func(it scanItem) bool { ok, _ := doublestar.Match("pkg1?/f*13.go", it.path); return ok }, 0, false, false},
+		// Every Item's code starts with c, and each code is held by about
+		// 71 Items, so chunks end inside runs of equal values.
+		{"regex with a literal prefix an index seeks, in value order, ties across chunks",
+			`{"entity_type":"Item","field":"code","pattern":"c(12|34)[0-9]","mode":"regex","case_sensitive":true,"limit":50}`,
+			regex("code", `c(12|34)[0-9]`), scanItems, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var a struct{ Limit int }
@@ -151,9 +164,12 @@ func TestScansReadEveryCandidate(t *testing.T) {
 			if r.Truncated != truncated {
 				t.Errorf("truncated %v, want %v (%d matches, limit %d)", r.Truncated, truncated, total, a.Limit)
 			}
-			matched := min(total, a.Limit+1)
-			if r.Stats[engine.StatCandidatesMatched] != matched || r.Stats[engine.StatScanComplete] != !truncated {
-				t.Errorf("stats %v, want %d matched, complete %v", r.Stats, matched, !truncated)
+			matched, complete := min(total, a.Limit+1), !truncated
+			if c.byValue {
+				matched, complete = total, true
+			}
+			if r.Stats[engine.StatCandidatesMatched] != matched || r.Stats[engine.StatScanComplete] != complete {
+				t.Errorf("stats %v, want %d matched, complete %v", r.Stats, matched, complete)
 			}
 			if n, _ := r.Stats[engine.StatCandidatesScanned].(int); c.scanned > 0 && n != c.scanned || n < matched {
 				t.Errorf("stats %v: want %d candidates scanned", r.Stats, c.scanned)

@@ -228,7 +228,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 		need = append(need, r)
 		group = &r
 	}
-	var bucket func(instant, unit string) string
+	var bucket *bucketing
 	if a.Bucket != "" {
 		if bucket, err = p.bucket(b, a.Bucket); err != nil {
 			return nil, err
@@ -296,6 +296,9 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 			return nil, unplannable(tool, "having operator", h.Operator)
 		}
 		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
+	}
+	if bucket != nil && bucket.label != nil {
+		b.line("WITH %s AS `group`, `value`", bucket.label("`group`"))
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)

@@ -1,6 +1,10 @@
 package planner
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // allComputed lists every computed field of the entity.
 func (b *builder) allComputed() []fieldRef {
@@ -86,7 +90,7 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 	limit := clamp(s.limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	pLimit := b.named("limit", int64(limit))
 	if alts != nil {
-		b.pagedUnion(notNull, alts, orders, pLimit)
+		orders = b.pagedUnion(notNull, alts, orders, pLimit)
 	} else {
 		var ps preds
 		for _, pr := range append(notNull, list...) {
@@ -124,14 +128,29 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 // one MATCH, Neo4j seeks them as a union that loses the index order and
 // sorts every entity in the span. The pages hold the first limit entities
 // of the whole order, since each entity passes one alternative or none.
-func (b *builder) pagedUnion(preds, alts []string, orders []order, limit string) {
+// Each page carries its sort keys (page_key0, …), which the merge and the
+// RETURN read (builder.held) instead of n's properties, whose cache a
+// node leaving the union has lost; it returns the orders on them.
+func (b *builder) pagedUnion(preds, alts []string, orders []order, limit string) []order {
+	keys := make([]string, len(orders))
+	items := make([]string, len(orders))
+	paged := slices.Clone(orders)
+	b.held = map[string]string{}
+	for i, o := range orders {
+		keys[i] = fmt.Sprintf("page_key%d", i)
+		items[i] = o.expr + " AS " + keys[i]
+		b.held[o.expr] = keys[i]
+		paged[i].expr = keys[i]
+	}
 	b.line("CALL () {")
 	for i, alt := range alts {
 		if i > 0 {
 			b.line("UNION ALL")
 		}
 		b.match(append(slices.Clone(preds), alt))
-		b.line("WITH n\nORDER BY %s\nLIMIT %s\nRETURN n", orderList(orders), limit)
+		b.line("WITH n, %s\nORDER BY %s\nLIMIT %s\nRETURN n, %s", strings.Join(items, ", "), orderList(paged), limit, strings.Join(keys, ", "))
 	}
 	b.line("}")
+	b.reset(keys...)
+	return paged
 }

@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -542,7 +543,8 @@ func TestDatetimeSpansSeekTheIndexAndKeepTheInstants(t *testing.T) {
 // is pinned by its unique code (=, IN) or its indexed city (STARTS WITH)
 // gives the rows, order and values of the same test as an EXISTS (the
 // statement the planner wrote before issue 19, still written for a test
-// inside any_of), and of the flights computed in Go, for tenant a only,
+// inside any_of), and of the flights computed in Go (sorted pages too,
+// those without the sort's value last), for tenant a only,
 // though tenant b's flights leave from a's airports, a's flights arrive at
 // b's airports and some flights hold two parallel relationships to one
 // airport. Its plan seeks the Airport index (NodeUniqueIndexSeek or a
@@ -571,24 +573,50 @@ func TestPinnedRelationshipTestsStartFromTheIndex(t *testing.T) {
 		tests            []string
 		keep             func(f *flight) bool // nil: compare with the old form only
 		index            string
+		// order, when set, sorts the kept flights for the page computed
+		// in Go instead of by id, and the page starts fromEnd rows before
+		// the last (an offset the call gets).
+		order   func(a, b *flight) int
+		fromEnd int
 	}{
 		{"from SEA to LAX", planner.QueryEntities, `"limit":50`,
 			[]string{via("DEPARTS_FROM", "code", "=", `"SEA"`), via("ARRIVES_AT", "code", "=", `"LAX"`)},
-			func(f *flight) bool { return has(f.from, "SEA") && has(f.to, "LAX") }, "Airport(code)"},
+			func(f *flight) bool { return has(f.from, "SEA") && has(f.to, "LAX") }, "Airport(code)", nil, 0},
 		{"from SEA or LAS, latest first, second page", planner.QueryEntities, `"order_by":{"field":"departs_ms","direction":"DESC"},"offset":10,"limit":20`,
-			[]string{via("DEPARTS_FROM", "code", "IN", `["SEA","LAS"]`)}, nil, "Airport(code)"},
+			[]string{via("DEPARTS_FROM", "code", "IN", `["SEA","LAS"]`)}, nil, "Airport(code)", nil, 0},
+		// Two pinned tests: one sort, flights without departs_ms last.
+		{"from SEA to LAX by departure, the last page: those without one last", planner.QueryEntities, `"order_by":{"field":"departs_ms"},"limit":50`,
+			[]string{via("DEPARTS_FROM", "code", "=", `"SEA"`), via("ARRIVES_AT", "code", "=", `"LAX"`)},
+			func(f *flight) bool { return has(f.from, "SEA") && has(f.to, "LAX") }, "Airport(code)", byMs(1), 30},
+		{"from SEA to LAX, latest first, the last page", planner.QueryEntities, `"order_by":{"field":"departs_ms","direction":"DESC"},"limit":50`,
+			[]string{via("DEPARTS_FROM", "code", "=", `"SEA"`), via("ARRIVES_AT", "code", "=", `"LAX"`)},
+			func(f *flight) bool { return has(f.from, "SEA") && has(f.to, "LAX") }, "Airport(code)", byMs(-1), 45},
 		{"arriving in a city starting with Las", planner.QueryEntities, `"limit":50`,
 			[]string{via("ARRIVES_AT", "city", "STARTS WITH", `"Las"`)},
-			func(f *flight) bool { return has(f.to, "LAS") }, "Airport(city)"},
+			func(f *flight) bool { return has(f.to, "LAS") }, "Airport(city)", nil, 0},
 		{"average delay arriving at LAS", planner.AggregateEntities, `"operation":"AVG","field":"delay"`,
-			[]string{via("ARRIVES_AT", "code", "=", `"LAS"`)}, nil, "Airport(code)"},
+			[]string{via("ARRIVES_AT", "code", "=", `"LAS"`)}, nil, "Airport(code)", nil, 0},
 		{"count from SEA in a date range", planner.AggregateEntities, `"operation":"COUNT"`,
-			[]string{via("DEPARTS_FROM", "code", "=", `"SEA"`), `{"field":"departs","operator":">=","value":"2025-01-20"}`, `{"field":"departs","operator":"<","value":"2025-02-10"}`}, nil, "Airport(code)"},
+			[]string{via("DEPARTS_FROM", "code", "=", `"SEA"`), `{"field":"departs","operator":">=","value":"2025-01-20"}`, `{"field":"departs","operator":"<","value":"2025-02-10"}`}, nil, "Airport(code)", nil, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			offset := 0
+			if c.order != nil {
+				n := 0
+				for _, f := range g.flights {
+					if f.tenant == "a" && c.keep(&f) {
+						n++
+					}
+				}
+				offset = max(0, n-c.fromEnd)
+			}
+			args := c.args
+			if c.order != nil {
+				args += fmt.Sprintf(`,"offset":%d`, offset)
+			}
 			call := func(conds string) string {
-				return `{"entity_type":"Flight","conditions":[` + conds + `],` + c.args + `}`
+				return `{"entity_type":"Flight","conditions":[` + conds + `],` + args + `}`
 			}
 			got, st := runAs(t, d, f, c.tool, call(strings.Join(c.tests, ",")))
 			var oldTests []string
@@ -622,6 +650,13 @@ func TestPinnedRelationshipTestsStartFromTheIndex(t *testing.T) {
 					}
 				}
 				slices.Sort(ids)
+				if c.order != nil {
+					slices.SortStableFunc(ids, func(a, b string) int { return c.order(g.byID[a], g.byID[b]) })
+					if slices.IndexFunc(ids, func(id string) bool { return !g.byID[id].hasEpoch }) < 0 {
+						t.Fatal("every flight has a departure: the case proves nothing about those without")
+					}
+					ids = ids[min(offset, len(ids)):]
+				}
 				if ids = ids[:min(50, len(ids))]; !slices.Equal(got, ids) {
 					t.Errorf("got %v, the flights of tenant a computed in Go %v", got, ids)
 				}
@@ -647,6 +682,23 @@ func TestPinnedRelationshipTestsStartFromTheIndex(t *testing.T) {
 			}
 			provenScoped(t, d, st)
 		})
+	}
+}
+
+// byMs orders flights by departs_ms, ascending (dir 1) or descending
+// (-1), those without one last.
+func byMs(dir int) func(a, b *flight) int {
+	return func(a, b *flight) int {
+		switch {
+		case a.hasEpoch != b.hasEpoch:
+			if a.hasEpoch {
+				return -1
+			}
+			return 1
+		case !a.hasEpoch:
+			return 0
+		}
+		return dir * cmp.Compare(a.ms, b.ms)
 	}
 }
 

@@ -137,7 +137,10 @@ func (b *builder) projection(v string, fields []*model.Field) string {
 	items := make([]string, len(fields))
 	for i, f := range fields {
 		x := b.prop(v, f.Name)
-		if c := b.cut(f, x); c != x {
+		// A value the page carries (builder.held) is not read again.
+		if h := b.read(x); h != x {
+			items[i] = b.q(f.Name) + ": " + b.cut(f, h)
+		} else if c := b.cut(f, x); c != x {
 			items[i] = b.q(f.Name) + ": " + c
 		} else {
 			items[i] = "." + b.q(f.Name)

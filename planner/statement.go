@@ -23,8 +23,9 @@ type Statement struct {
 	Fetch *Statement `json:"fetch,omitempty"`
 	// Next, when set, continues a Filter statement, whose one row holds
 	// the ids and values of a chunk of candidates (lists, in unique-field
-	// order): the next chunk is Next run with Params, Params[ScanAfter]
-	// set to the last id read and Params[ScanChunk] to the chunk's size.
+	// order, or in value order: Filter.ValueOrder): the next chunk is Next
+	// run with Params, Params[ScanAfter] and Params[ScanAfterValue] set to
+	// the last id and value read and Params[ScanChunk] to the chunk's size.
 	Next *Statement `json:"next,omitempty"`
 	// Embed, when set, asks the engine to embed a text and put the vector in
 	// Params[Embed.Param] before running (semantic_search).
@@ -163,6 +164,11 @@ type Filter struct {
 	Pattern string `json:"pattern"`
 	// CaseSensitive is false to match ignoring case.
 	CaseSensitive bool `json:"case_sensitive"`
+	// ValueOrder, when set, names the field whose value orders the
+	// chunks (a literal prefix its range index seeks), not the result's
+	// unique field: the engine then reads every candidate, keeps the ids
+	// (elementIds) of every match, and Fetch orders them and cuts the page.
+	ValueOrder string `json:"value_order,omitempty"`
 }
 
 // Embed asks the engine to embed Text with the named vector index's model.

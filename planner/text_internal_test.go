@@ -125,3 +125,22 @@ func TestLuceneEscapeLeavesNoQuerySyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefixEnd: the end of a prefix's range is the prefix with its last
+// character incremented, and there is none at or above the surrogates.
+func TestPrefixEnd(t *testing.T) {
+	for _, c := range []struct {
+		prefix, want string
+		ok           bool
+	}{
+		{"UA1", "UA2", true},
+		{"ab\u00ff", "ab\u0100", true},
+		{"", "", false},
+		{"a\ud7ff", "", false},
+		{"a\uffff", "", false},
+	} {
+		if got, ok := prefixEnd(c.prefix); got != c.want || ok != c.ok {
+			t.Errorf("prefixEnd(%q) = %q, %v; want %q, %v", c.prefix, got, ok, c.want, c.ok)
+		}
+	}
+}

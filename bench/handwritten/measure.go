@@ -134,11 +134,12 @@ type step struct {
 
 // steps runs ragforge's statement as engine.Execute does and returns what
 // it ran: the statement itself, or for a regex or glob scan (Filter) its
-// chunks — each in a transaction of its own, in unique-field order, sizes
-// doubling from planner.FirstScanChunk (engine.scan's caps on a chunk's
-// bytes and time do not bind on these texts) — with the candidates
-// matched in Go until one match more than the limit, then the fetch step
-// for the kept ids. Rows are collected, as a caller reads them.
+// chunks — each in a transaction of its own, in unique-field order (or
+// value order: Filter.ValueOrder), sizes doubling from
+// the statement's first chunk (engine.scan's caps on a chunk's bytes and time
+// do not bind on these texts) — with the candidates matched in Go until
+// one match more than the limit (in value order, all of them), then the
+// fetch step for the kept ids. Rows are collected, as a caller reads them.
 func steps(ctx context.Context, d neo4j.DriverWithContext, db string, st *planner.Statement) ([]step, error) {
 	// Each step runs as the hand-written statement is timed: a read
 	// transaction on a new session (peers.TimeRead).
@@ -161,11 +162,12 @@ func steps(ctx context.Context, d neo4j.DriverWithContext, db string, st *planne
 		return nil, err
 	}
 	var (
-		out   []step
-		kept  []any
-		after any
+		out               []step
+		kept              []any
+		after, afterValue any
 	)
-	chunk, stmt := planner.FirstScanChunk, st
+	keepAll := st.Filter.ValueOrder != ""
+	chunk, stmt := st.FirstChunk(), st
 	for stmt != nil {
 		params := map[string]any{planner.ScanChunk: int64(chunk)}
 		for k, v := range stmt.Params {
@@ -175,6 +177,7 @@ func steps(ctx context.Context, d neo4j.DriverWithContext, db string, st *planne
 		}
 		if after != nil {
 			params[planner.ScanAfter] = after
+			params[planner.ScanAfterValue] = afterValue
 		}
 		recs, err := run(stmt.Cypher, params)
 		if err != nil {
@@ -189,7 +192,7 @@ func steps(ctx context.Context, d neo4j.DriverWithContext, db string, st *planne
 		full := false
 		for i, v := range values {
 			if s, _ := v.(string); match(s) {
-				if full = len(kept) == st.Shape.Limit; full {
+				if full = !keepAll && len(kept) == st.Shape.Limit; full {
 					break
 				}
 				kept = append(kept, ids[i])
@@ -198,7 +201,7 @@ func steps(ctx context.Context, d neo4j.DriverWithContext, db string, st *planne
 		if full || len(ids) < chunk {
 			break
 		}
-		after, chunk, stmt = ids[len(ids)-1], min(2*chunk, 65536), st.Next
+		after, afterValue, chunk, stmt = ids[len(ids)-1], values[len(values)-1], min(2*chunk, 65536), st.Next
 	}
 	if len(kept) > 0 {
 		params := map[string]any{planner.FetchIDs: kept}
