@@ -194,7 +194,9 @@ func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 // relationships of those nodes, never the paths to them. It reaches at
 // most Limits.MaxExpanded entities from at most as many starts (the first
 // by id); a level that would reach more, or read more relationships than
-// its bound, is the last, and the rows say so (ColCapped).
+// its bound, is the last, and the rows say so (ColCapped). Sorted nearest
+// first (no order_by), it also stops at the level that fills the page:
+// the targets beyond cannot enter it.
 func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State) (*Statement, error) {
 	const tool = ExploreRelationships
 	e, err := p.entity(tool, a.StartEntityType, "/start_entity_type")
