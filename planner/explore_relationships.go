@@ -194,7 +194,9 @@ func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 // relationships of those nodes, never the paths to them. It reaches at
 // most Limits.MaxExpanded entities from at most as many starts (the first
 // by id); a level that would reach more, or read more relationships than
-// its bound, is the last, and the rows say so (ColCapped).
+// its bound, is the last, and the rows say so (ColCapped). Sorted nearest
+// first (no order_by), it also stops at the level that fills the page:
+// the targets beyond cannot enter it.
 func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State) (*Statement, error) {
 	const tool = ExploreRelationships
 	e, err := p.entity(tool, a.StartEntityType, "/start_entity_type")
@@ -272,53 +274,71 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 
 	// The starts (at most max_expanded, first by id), then one level per
-	// hop: found gathers the entries reached, each with its depth. An
-	// entry's start is its position in starts, which is in id order: rows
-	// sort on it instead of reading the start's id once per target.
+	// hop: found gathers the entries reached that pass the target filter
+	// (keep), each with its depth, and reached counts every entry reached.
+	// An entry's start is its position in starts, which is in id order:
+	// rows sort on it instead of reading the start's id once per target.
 	key := func(s, x string) string { return "toString(" + s + ") + '>' + elementId(" + x + ")" }
 	tr := b.traversal(types, key)
 	expanded, followed := tr.limits()
-	b.line("WITH n\nORDER BY %s\nLIMIT %s + 1", b.idOrder(), expanded)
-	b.line("WITH collect(n) AS starts\nWITH starts, size(starts) > %s AS capped, starts = [] AS missing, [i IN range(0, size(starts[..%s]) - 1) | {s: i, x: starts[i], rels: []}] AS frontier", expanded, expanded)
-	b.line("WITH starts, capped, missing, frontier, [f IN frontier | %s] AS seen, [] AS found", key("f.s", "f.x"))
+	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
+	keep := tn.label
+	if len(tconds) > 0 {
+		keep = joinAnd(append([]string{keep}, tconds...))
+	}
+	// Rows sort nearest first unless order_by sorts them otherwise: then
+	// once the levels done hold the page (offset + limit kept entries; the
+	// engine asks one more than the call's limit, to tell a cut page), no
+	// deeper entity can enter it and the traversal stops there, without a
+	// cap: the page is the one a complete traversal gives.
+	stop := "cut"
+	if len(sorts) == 0 {
+		stop = "cut OR size(found) >= " + off + " + " + lim
+	}
+	// The starts' ids (sids), read once for their order, are the rows'
+	// from_id.
+	b.line("WITH n, %s AS sid\nORDER BY sid\nLIMIT %s + 1", b.idOrder().expr, expanded)
+	b.line("WITH collect(n) AS starts, collect(sid) AS sids\nWITH sids, size(starts) > %s AS capped, starts = [] AS missing, [i IN range(0, size(starts[..%s]) - 1) | {s: i, x: starts[i], rels: []}] AS frontier", expanded, expanded)
+	b.line("WITH sids, capped, missing, frontier, [f IN frontier | %s] AS seen, 0 AS reached, [] AS found", key("f.s", "f.x"))
 	for d := 1; d <= depth; d++ {
 		next, read := tr.level("frontier", "seen", []string{"frontier", "seen"}, arrow)
 		// A level cut short ends the traversal: a node it left out could
 		// be reached by the next level, at more than its shortest depth.
-		b.line("WITH starts, capped, missing, seen, found, %s, %s > %s OR size(found) + size(%s) > %s AS cut", next, read, followed, next, expanded)
-		found := "found + [f IN " + next + "[.." + expanded + " - size(found)] | f {.*, depth: " + itoa(d) + "}] AS found"
+		b.line("WITH sids, capped, missing, seen, %s, reached + size(%s) AS reached, found + [f IN %s[..%s - reached] WHERE %s | f {.*, depth: %d}] AS found, %s > %s OR reached + size(%s) > %s AS cut",
+			next, next, next, expanded, kept("f.x", "t", keep), d, read, followed, next, expanded)
 		if d < depth {
-			b.line("WITH starts, capped OR cut AS capped, missing, CASE WHEN cut THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, %s", next, next, key("f.s", "f.x"), found)
+			b.line("WITH sids, capped OR cut AS capped, missing, CASE WHEN %s THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, reached, found", stop, next, next, key("f.s", "f.x"))
 		} else {
-			b.line("WITH starts, capped OR cut AS capped, missing, %s", found)
+			b.line("WITH sids, capped OR cut AS capped, missing, found")
 		}
 	}
 
-	// The targets: filtered, sorted, paged, then projected. Each (start,
-	// target) pair is there once; grouping on it gives rows that no
-	// longer hold the traversal's lists, which Neo4j would otherwise count
-	// against the transaction's memory once per row the sort keeps. The
-	// page is a slice of the sorted list, and one more entry, which every
-	// filter keeps, carries capped through to the end even when no
-	// target is left; missing (no start) goes along as a grouping key.
-	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, starts[f.s] AS n, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
-	keep := tn.label
-	if len(tconds) > 0 {
-		keep = "(" + joinAnd(append([]string{keep}, tconds...)) + ")"
-	}
-	b.line("WHERE flag IS NOT NULL OR %s", keep)
-	b.line("WITH missing, n, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
-	b.line("WITH missing, n, start, t, rels, depth, flag, %s AS tid", tn.id)
+	// The targets: sorted, paged, then projected. Each (start, target)
+	// pair is there once; grouping on it gives rows that no longer hold
+	// the traversal's lists, which Neo4j would otherwise count against
+	// the transaction's memory once per row the sort keeps. The page is a
+	// slice of the sorted list, and one more entry carries capped through
+	// to the end even when no target is left; missing (no start) goes
+	// along as a grouping key.
+	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, sids[f.s] AS sid, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
+	b.line("WITH missing, sid, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
+	b.line("WITH missing, sid, start, t, rels, depth, flag, %s AS tid", tn.id)
 	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
-	b.line("ORDER BY %s\nWITH missing, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {n: n, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
-	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
+	b.line("ORDER BY %s\nWITH missing, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
 	b.line("WITH capped, missing, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))
-	b.line("WITH capped, missing, row, row.n AS n, row.t AS t, last(row.rels) AS r")
-	step := "{type: type(x), properties: " + b.relProjection("x", types) + "}"
-	b.line("RETURN %s AS from_id, row.tid AS %s, labels(t) AS %s, %s AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, %s AS relationship, [x IN row.rels | %s] AS path, capped AS %s, missing AS %s",
-		b.prop("n", e.UniqueField), ColID, ColLabels, tn.props, ColProperties, ColComputed, b.relProjection("r", types), step, ColCapped, colMissing)
+	// relationship is the path's last step: its properties are read once.
+	b.line("WITH capped, missing, row, row.t AS t, [x IN row.rels | {type: type(x), properties: %s}] AS path", b.relProjection("x", types))
+	b.line("RETURN row.sid AS from_id, row.tid AS %s, labels(t) AS %s, %s AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, last(path).properties AS relationship, path, capped AS %s, missing AS %s",
+		ColID, ColLabels, tn.props, ColProperties, ColComputed, ColCapped, colMissing)
 	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped,
 		Missing: colMissing, NotFound: noStart(e, a.StartConditions)})
+}
+
+// kept is the test of the entity x (an expression) against keep, a
+// predicate on the variable v: Cypher binds a variable to an expression
+// only in a list, so the test binds v to the list of x alone.
+func kept(x, v, keep string) string {
+	return "all(" + v + " IN [" + x + "] WHERE " + keep + ")"
 }
 
 // noStart is the note of an exploration without a start entity: which e

@@ -622,3 +622,53 @@ func TestFindPathsAllStopsAtTheLimitAmongMillionsOfShortestPaths(t *testing.T) {
 		t.Errorf("%v for 50 paths", took)
 	}
 }
+
+// TestExploreStopsAtTheLevelThatFillsThePage: nearest first, once the
+// levels done hold the page (offset + limit targets), no deeper target can
+// enter it, so the deeper levels read nothing (the depth-3 statement reads
+// the db hits of the depth-1 one) and the page is Go's. A page past the
+// first level, or an order_by that may pull deeper targets forward, makes
+// the traversal go on; every page is still Go's.
+func TestExploreStopsAtTheLevelThatFillsThePage(t *testing.T) {
+	d := neo4jtest.Open(t)
+	f := newFixture(t, "walks.yaml", tools.Capabilities{})
+	g := newWalkGraph(7, 30, 8, 60, 20)
+	g.load(t, d)
+	first := 0 // targets at depth 1
+	_, all := exploreCall{start: "Node", types: []string{"LINK", "MARK"}, dir: "both", depth: 3}.want(g)
+	for _, r := range all {
+		if r.depth == 1 {
+			first++
+		}
+	}
+	if first <= 50 || first >= len(all) {
+		t.Fatalf("%d targets at depth 1 of %d: want more than a page and fewer than all", first, len(all))
+	}
+	hits := func(c exploreCall) int64 {
+		st, err := f.plan(planner.ExploreRelationships, c.args(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, capped := exploreRows(t, d, g, st, c.dir)
+		if want, _ := c.want(g); !slices.Equal(got, want) || capped {
+			t.Errorf("%s:\ngot  %v (capped %v)\nwant %v", c.args(), got, capped, want)
+		}
+		_, n := profile(t, d, st)
+		return n
+	}
+	for _, c := range []struct {
+		offset   int
+		target   string
+		rankDesc bool
+		stops    bool
+	}{{0, "", false, true}, {first - 50, "", false, true}, {first - 49, "", false, false}, {0, "Node", true, false}} {
+		call := exploreCall{start: "Node", types: []string{"LINK", "MARK"}, dir: "both", target: c.target, rankDesc: c.rankDesc, offset: c.offset}
+		call.depth = 1
+		one := hits(call)
+		call.depth = 3
+		three := hits(call)
+		if (one == three) != c.stops {
+			t.Errorf("offset %d, order by rank %v: %d db hits at depth 1, %d at depth 3; want the deeper levels to read nothing: %v", c.offset, c.rankDesc, one, three, c.stops)
+		}
+	}
+}
