@@ -25,13 +25,8 @@ func TestEveryToolWithoutADriverReturnsErrNoDriver(t *testing.T) {
 	keys := map[string]string{"person": "p", "concept": "c", "entity": "e", "source": "s", "artifact": "a", "friend": "f", "root": "r", "httptest": "h", "diagram": "diagram-1"}
 	for _, tc := range tenancyCases {
 		t.Run(tc.config, func(t *testing.T) {
-			m, err := config.Load("../testdata/configs/valid/" + tc.config + ".yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
 			var whoamiCalls atomic.Int32
-			e, err := engine.New(t.Context(), m, engine.Options{Embedder: tc.embedder, Tenant: "alice",
-				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, History: true, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
+			e, err := engine.New(t.Context(), tc.model(t), engine.Options{Embedder: tc.embedder, Tenant: "alice", Tools: tc.toolOptions(appTool(&whoamiCalls))})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -96,6 +96,23 @@ type tenancyCase struct {
 	foreign func(alice, bob map[string]string) []toolCall
 }
 
+// model loads the case's config with its overlays.
+func (tc tenancyCase) model(t *testing.T) *model.Model {
+	t.Helper()
+	m, err := config.Load(append([]string{"../testdata/configs/valid/" + tc.config + ".yaml"}, tc.overlays...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// toolOptions offer every tool the case's config has: aggregations,
+// history, full-text, Graph Data Science when the case needs it, and the
+// application's tool app.
+func (tc tenancyCase) toolOptions(app tools.CustomTool) tools.Options {
+	return tools.Options{Capabilities: &tools.Capabilities{FullText: true, GDS: tc.gds}, History: true, Aggregations: true, CustomTools: []tools.CustomTool{app}}
+}
+
 // appTool is an application's own tool, registered through
 // tools.Options.CustomTools: it answers with the tenant its handler finds
 // on the context, and counts its calls.
@@ -254,16 +271,13 @@ func TestEveryToolSeesOnlyTheBoundTenant(t *testing.T) {
 			if tc.gds {
 				neo4jtest.RequireGDS(t, d)
 			}
-			m, err := config.Load(append([]string{"../testdata/configs/valid/" + tc.config + ".yaml"}, tc.overlays...)...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := tc.model(t)
 			if _, err := schemaapply.Apply(ctx, d, schemaapply.Declared(m), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
 				t.Fatal(err)
 			}
 			var whoamiCalls atomic.Int32
 			e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder, Tenant: "bob",
-				Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true, GDS: tc.gds}, History: true, Aggregations: true, CustomTools: []tools.CustomTool{appTool(&whoamiCalls)}}})
+				Tools: tc.toolOptions(appTool(&whoamiCalls))})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -409,13 +423,9 @@ func TestAnUnboundCallIsRefusedBeforeAnyHandlerRuns(t *testing.T) {
 	d := neo4jtest.Open(t)
 	ctx := context.Background()
 	for _, tc := range tenancyCases {
-		m, err := config.Load("../testdata/configs/valid/" + tc.config + ".yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
 		var calls atomic.Int32
-		e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder,
-			Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}, CustomTools: []tools.CustomTool{appTool(&calls)}}})
+		m := tc.model(t)
+		e, err := engine.New(ctx, m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: tc.embedder, Tools: tc.toolOptions(appTool(&calls))})
 		if err != nil {
 			t.Fatal(err)
 		}
