@@ -300,18 +300,47 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	b.line("WITH n, %s AS sid\nORDER BY sid\nLIMIT %s + 1", b.idOrder().expr, expanded)
 	b.line("WITH collect(n) AS starts, collect(sid) AS sids\nWITH sids, size(starts) > %s AS capped, starts = [] AS missing, [i IN range(0, size(starts[..%s]) - 1) | {s: i, x: starts[i], rels: []}] AS frontier", expanded, expanded)
 	b.line("WITH sids, capped, missing, frontier, [f IN frontier | %s] AS seen, 0 AS reached, [] AS found", key("f.s", "f.x"))
-	for d := 1; d <= depth; d++ {
+	// level writes level d as lists: found gathers the entries it reached
+	// that pass the target filter, and cut says that it was the last.
+	level := func(d int) string {
 		next, read := tr.level("frontier", "seen", []string{"frontier", "seen"}, arrow)
-		// A level cut short ends the traversal: a node it left out could
-		// be reached by the next level, at more than its shortest depth.
 		b.line("WITH sids, capped, missing, seen, %s, reached + size(%s) AS reached, found + [f IN %s[..%s - reached] WHERE %s | f {.*, depth: %d}] AS found, %s > %s OR reached + size(%s) > %s AS cut",
 			next, next, next, expanded, kept("f.x", "t", keep), d, read, followed, next, expanded)
-		if d < depth {
-			b.line("WITH sids, capped OR cut AS capped, missing, CASE WHEN %s THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, reached, found", stop, next, next, key("f.s", "f.x"))
-		} else {
-			b.line("WITH sids, capped OR cut AS capped, missing, found")
-		}
+		return next
 	}
+	for d := 1; d < depth; d++ {
+		// A level cut short ends the traversal: a node it left out could
+		// be reached by the next level, at more than its shortest depth.
+		next := level(d)
+		b.line("WITH sids, capped OR cut AS capped, missing, CASE WHEN %s THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, reached, found", stop, next, next, key("f.s", "f.x"))
+	}
+
+	// The last level: when the degrees of its frontier prove that it can
+	// cut nothing (it reads at most $max_followed relationships and
+	// reaches at most $max_expanded entities in all), it is streamed into
+	// the page with the entries found before; otherwise it is one more
+	// level of lists, and the lists are sorted and paged. Either side
+	// returns the page's rows as maps, and whether the cap stopped the
+	// traversal or no start was found.
+	degree := tr.degree("frontier", arrow)
+	// The side that lists renames what it imports (a subquery may not
+	// rebind an imported variable).
+	b.line("WITH sids, capped AS capped0, missing AS missing0, frontier, seen, reached AS reached0, found AS found0, NOT (capped OR missing) AND %s <= %s AND reached + %s <= %s AS streamed", degree, followed, degree, expanded)
+	b.line("CALL (sids, capped0, missing0, frontier, seen, reached0, found0, streamed) {")
+	b.guard("sids, frontier, seen, found0, streamed", "streamed")
+	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
+	b.line("CALL (frontier, seen, found0) {")
+	b.line("CALL (frontier, seen, found0) {\n  UNWIND found0 AS f\n  RETURN f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth\n  UNION ALL")
+	tr.stream("frontier", "seen", arrow, keep, depth)
+	b.line("}")
+	b.line("WITH start, t, head(collect(rels)) AS rels, min(depth) AS depth")
+	b.line("WITH start, t, rels, depth, %s AS tid\nORDER BY %s\nSKIP %s\nLIMIT %s", tn.id, orderList(orders), off, lim)
+	b.line("RETURN start, t, rels, depth, tid\n}")
+	b.line("RETURN {sid: sids[start], t: t, rels: rels, depth: depth, tid: tid} AS row, false AS stopped, false AS absent")
+	b.line("UNION ALL")
+	b.line("WITH sids, capped0 AS capped, missing0 AS missing, frontier, seen, reached0 AS reached, found0 AS found, streamed WHERE NOT streamed\nWITH sids, capped, missing, frontier, seen, reached, found LIMIT 1")
+	level(depth)
+	b.line("WITH sids, capped OR cut AS capped, missing, found")
 
 	// The targets: sorted, paged, then projected. Each (start, target)
 	// pair is there once; grouping on it gives rows that no longer hold
@@ -323,11 +352,11 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, sids[f.s] AS sid, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
 	b.line("WITH missing, sid, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
 	b.line("WITH missing, sid, start, t, rels, depth, flag, %s AS tid", tn.id)
-	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
 	b.line("ORDER BY %s\nWITH missing, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
 	b.line("WITH capped, missing, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))
+	b.line("RETURN row, capped AS stopped, missing AS absent\n}")
 	// relationship is the path's last step: its properties are read once.
-	b.line("WITH capped, missing, row, row.t AS t, [x IN row.rels | {type: type(x), properties: %s}] AS path", b.relProjection("x", types))
+	b.line("WITH stopped AS capped, absent AS missing, row, row.t AS t, [x IN row.rels | {type: type(x), properties: %s}] AS path", b.relProjection("x", types))
 	b.line("RETURN row.sid AS from_id, row.tid AS %s, labels(t) AS %s, %s AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, last(path).properties AS relationship, path, capped AS %s, missing AS %s",
 		ColID, ColLabels, tn.props, ColProperties, ColComputed, ColCapped, colMissing)
 	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped,

@@ -94,6 +94,37 @@ func (tr *traversal) level(frontier, seen string, imports []string, arrow [2]str
 	return next, read
 }
 
+// degree writes the sum of the degrees of the nodes of the list
+// expression frontier over the traversal's relationships, in the direction
+// of arrow, and returns its variable: Neo4j reads each from the degree
+// store without reading a relationship. It bounds what the next level can
+// read and reach, counting relationships to any node (the tenant's or
+// not), so a statement can tell before the level that the level cannot
+// be cut.
+func (tr *traversal) degree(frontier string, arrow [2]string) string {
+	tr.b.line("CALL (%s) {\n  UNWIND %s AS f\n  WITH f.x AS x\n  RETURN sum(COUNT { (x)%s[:%s]%s() }) AS degree\n}", frontier, frontier, arrow[0], tr.rel, arrow[1])
+	return "degree"
+}
+
+// stream writes a level, numbered d, as rows rather than a list: from the
+// entries of frontier it follows the traversal's relationships to the
+// nodes t inside the tenant whose key is not in seen and that pass keep
+// (a predicate on t), one row per relationship read, returning each row's
+// start, t, the path to t (rels) and its depth. Nothing bounds what it
+// reads: a statement streams a level only when degree proved it small.
+func (tr *traversal) stream(frontier, seen string, arrow [2]string, keep string, d int) {
+	b := tr.b
+	i := itoa(d)
+	f, s, x, p, r := "f"+i, "s"+i, "x"+i, "p"+i, "e"+i
+	b.line("  UNWIND %s AS %s\n  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", frontier, f, f, s, f, x, f, p)
+	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
+	where := []string{"NOT " + tr.key(s, "t") + " IN " + seen, keep}
+	if w := b.tenantWhere("t"); w != "" {
+		where = append([]string{w}, where...)
+	}
+	b.line("  WHERE %s\n  RETURN %s AS start, t, %s + %s AS rels, %d AS depth", joinAnd(where), s, p, r, d)
+}
+
 // sentinel is the list to UNWIND into a traversal's rows: rows, or one
 // null row carrying capped when rows is empty and the cap stopped the
 // traversal (the engine counts no entity for it).
