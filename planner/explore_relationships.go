@@ -331,9 +331,11 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
 	b.line("CALL (frontier, seen, found0) {")
 	b.line("CALL (frontier, seen, found0) {\n  UNWIND found0 AS f\n  RETURN f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth\n  UNION ALL")
-	tr.stream("frontier", "seen", arrow, keep, depth)
+	tr.stream("frontier", "seen", arrow, depth)
 	b.line("}")
-	b.line("WITH start, t, head(collect(rels)) AS rels, min(depth) AS depth")
+	// The target filter runs once per target the last level reached (the
+	// entries found before passed it).
+	b.line("WITH start, t, head(collect(rels)) AS rels, min(depth) AS depth\nWHERE depth < %d OR %s", depth, keep)
 	b.line("WITH start, t, rels, depth, %s AS tid\nORDER BY %s\nSKIP %s\nLIMIT %s", tn.id, orderList(orders), off, lim)
 	b.line("RETURN start, t, rels, depth, tid\n}")
 	b.line("RETURN {sid: sids[start], t: t, rels: rels, depth: depth, tid: tid} AS row, false AS stopped, false AS absent")

@@ -108,17 +108,17 @@ func (tr *traversal) degree(frontier string, arrow [2]string) string {
 
 // stream writes a level, numbered d, as rows rather than a list: from the
 // entries of frontier it follows the traversal's relationships to the
-// nodes t inside the tenant whose key is not in seen and that pass keep
-// (a predicate on t), one row per relationship read, returning each row's
-// start, t, the path to t (rels) and its depth. Nothing bounds what it
-// reads: a statement streams a level only when degree proved it small.
-func (tr *traversal) stream(frontier, seen string, arrow [2]string, keep string, d int) {
+// nodes t inside the tenant whose key is not in seen, one row per
+// relationship read, returning each row's start, t, the path to t (rels)
+// and its depth. Nothing bounds what it reads: a statement streams a
+// level only when degree proved it small.
+func (tr *traversal) stream(frontier, seen string, arrow [2]string, d int) {
 	b := tr.b
 	i := itoa(d)
 	f, s, x, p, r := "f"+i, "s"+i, "x"+i, "p"+i, "e"+i
 	b.line("  UNWIND %s AS %s\n  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", frontier, f, f, s, f, x, f, p)
 	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
-	where := []string{"NOT " + tr.key(s, "t") + " IN " + seen, keep}
+	where := []string{"NOT " + tr.key(s, "t") + " IN " + seen}
 	if w := b.tenantWhere("t"); w != "" {
 		where = append([]string{w}, where...)
 	}
