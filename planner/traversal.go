@@ -110,7 +110,7 @@ func (tr *traversal) degree(frontier string, arrow [2]string) string {
 // entries of frontier it follows the traversal's relationships to the
 // nodes t inside the tenant whose key is not in seen, one row per
 // relationship read, returning each row's start, t, the path to t (rels)
-// and its depth. Nothing bounds what it reads: a statement streams a
+// and its depth (d); the first level's frontier must be the starts. Nothing bounds what it reads: a statement streams a
 // level only when degree proved it small.
 func (tr *traversal) stream(frontier, seen string, arrow [2]string, d int) {
 	b := tr.b
@@ -118,7 +118,12 @@ func (tr *traversal) stream(frontier, seen string, arrow [2]string, d int) {
 	f, s, x, p, r := "f"+i, "s"+i, "x"+i, "p"+i, "e"+i
 	b.line("  UNWIND %s AS %s\n  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", frontier, f, f, s, f, x, f, p)
 	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
+	// From the starts (d = 1) seen holds only each start itself: comparing
+	// nodes spares building a key per relationship.
 	where := []string{"NOT " + tr.key(s, "t") + " IN " + seen}
+	if d == 1 {
+		where = []string{x + " <> t"}
+	}
 	if w := b.tenantWhere("t"); w != "" {
 		where = append([]string{w}, where...)
 	}
