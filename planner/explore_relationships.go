@@ -196,7 +196,8 @@ func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 // by id); a level that would reach more, or read more relationships than
 // its bound, is the last, and the rows say so (ColCapped). Sorted nearest
 // first (no order_by), it also stops at the level that fills the page:
-// the targets beyond cannot enter it.
+// the targets beyond cannot enter it. The last level is streamed into the
+// page when its frontier's degrees prove it uncapped (see traversal).
 func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State) (*Statement, error) {
 	const tool = ExploreRelationships
 	e, err := p.entity(tool, a.StartEntityType, "/start_entity_type")
