@@ -324,9 +324,14 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	// returns the page's rows as maps, and whether the cap stopped the
 	// traversal or no start was found.
 	degree := tr.degree("frontier", arrow)
-	// The side that lists renames what it imports (a subquery may not
-	// rebind an imported variable).
-	b.line("WITH sids, capped AS capped0, missing AS missing0, frontier, seen, reached AS reached0, found AS found0, NOT (capped OR missing) AND %s <= %s AND reached + %s <= %s AS streamed", degree, followed, degree, expanded)
+	// Streaming also needs the traversal's lists short: Neo4j charges
+	// what a subquery imports to its grouping once per group, so
+	// thousands of entries found before (a hub's first level, when it
+	// fills the page) would exhaust the transaction's memory. The side
+	// that lists renames what it imports (a subquery may not rebind an
+	// imported variable).
+	b.line("WITH sids, capped AS capped0, missing AS missing0, frontier, seen, reached AS reached0, found AS found0, NOT (capped OR missing) AND size(seen) + size(found) <= %d AND %s <= %s AND reached + %s <= %s AS streamed",
+		streamedLists, degree, followed, degree, expanded)
 	b.line("CALL (sids, capped0, missing0, frontier, seen, reached0, found0, streamed) {")
 	b.guard("sids, frontier, seen, found0, streamed", "streamed")
 	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
@@ -365,6 +370,11 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped,
 		Missing: colMissing, NotFound: noStart(e, a.StartConditions)})
 }
+
+// streamedLists is the most entries the lists of the levels before the
+// last (seen and found) may hold for the last level to be streamed: a
+// start's own (depth 1 from a few starts) or a leaf's first levels.
+const streamedLists = 32
 
 // kept is the test of the entity x (an expression) against keep, a
 // predicate on the variable v: Cypher binds a variable to an expression
