@@ -303,40 +303,38 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	b.line("WITH sids, capped, missing, frontier, [f IN frontier | %s] AS seen, 0 AS reached, [] AS found", key("f.s", "f.x"))
 	// level writes level d as lists: found gathers the entries it reached
 	// that pass the target filter, and cut says that it was the last.
-	level := func(d int) string {
+	// carry names what else the rows keep.
+	level := func(d int, carry string) string {
 		next, read := tr.level("frontier", "seen", []string{"frontier", "seen"}, arrow)
-		b.line("WITH sids, capped, missing, seen, %s, reached + size(%s) AS reached, found + [f IN %s[..%s - reached] WHERE %s | f {.*, depth: %d}] AS found, %s > %s OR reached + size(%s) > %s AS cut",
-			next, next, next, expanded, kept("f.x", "t", keep), d, read, followed, next, expanded)
+		b.line("WITH sids, capped, missing%s, seen, %s, reached + size(%s) AS reached, found + [f IN %s[..%s - reached] WHERE %s | f {.*, depth: %d}] AS found, %s > %s OR reached + size(%s) > %s AS cut",
+			carry, next, next, next, expanded, kept("f.x", "t", keep), d, read, followed, next, expanded)
 		return next
 	}
 	for d := 1; d < depth; d++ {
 		// A level cut short ends the traversal: a node it left out could
 		// be reached by the next level, at more than its shortest depth.
-		next := level(d)
+		next := level(d, "")
 		b.line("WITH sids, capped OR cut AS capped, missing, CASE WHEN %s THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, reached, found", stop, next, next, key("f.s", "f.x"))
 	}
 
 	// The last level: when the degrees of its frontier prove that it can
 	// cut nothing (it reads at most $max_followed relationships and
 	// reaches at most $max_expanded entities in all), it is streamed into
-	// the page with the entries found before; otherwise it is one more
-	// level of lists, and the lists are sorted and paged. Either side
-	// returns the page's rows as maps, and whether the cap stopped the
-	// traversal or no start was found.
-	degree := tr.degree("frontier", arrow)
-	// Streaming also needs the traversal's lists short: Neo4j charges
-	// what a subquery imports to its grouping once per group, so
+	// the page with the entries found before (fast: the page, listed);
+	// otherwise it is one more level of lists, and the lists are sorted
+	// and paged. Streaming also needs the traversal's lists short: Neo4j
+	// charges what a subquery imports to its grouping once per group, so
 	// thousands of entries found before (a hub's first level, when it
-	// fills the page) would exhaust the transaction's memory. The side
-	// that lists renames what it imports (a subquery may not rebind an
-	// imported variable).
-	b.line("WITH sids, capped AS capped0, missing AS missing0, frontier, seen, reached AS reached0, found AS found0, NOT (capped OR missing) AND size(seen) + size(found) <= %d AND %s <= %s AND reached + %s <= %s AS streamed",
+	// fills the page) would exhaust the transaction's memory; the lists'
+	// side runs outside any subquery for the same reason.
+	degree := tr.degree("frontier", arrow)
+	b.line("WITH sids, capped, missing, frontier, seen, reached, found, NOT (capped OR missing) AND size(seen) + size(found) <= %d AND %s <= %s AND reached + %s <= %s AS streamed",
 		streamedLists, degree, followed, degree, expanded)
-	b.line("CALL (sids, capped0, missing0, frontier, seen, reached0, found0, streamed) {")
-	b.guard("sids, frontier, seen, found0, streamed", "streamed")
+	b.line("CALL (sids, frontier, seen, found, streamed) {")
+	b.guard("sids, frontier, seen, found, streamed", "streamed")
 	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
-	b.line("CALL (frontier, seen, found0) {")
-	b.line("CALL (frontier, seen, found0) {\n  UNWIND found0 AS f\n  RETURN f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth\n  UNION ALL")
+	b.line("CALL (frontier, seen, found) {")
+	b.line("CALL (frontier, seen, found) {\n  UNWIND found AS f\n  RETURN f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth\n  UNION ALL")
 	tr.stream("frontier", "seen", arrow, depth)
 	b.line("}")
 	// The target filter runs once per target the last level reached (the
@@ -344,27 +342,25 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	b.line("WITH start, t, head(collect(rels)) AS rels, min(depth) AS depth\nWHERE depth < %d OR %s", depth, keep)
 	b.line("WITH start, t, rels, depth, %s AS tid\nORDER BY %s\nSKIP %s\nLIMIT %s", tn.id, orderList(orders), off, lim)
 	b.line("RETURN start, t, rels, depth, tid\n}")
-	b.line("RETURN {sid: sids[start], t: t, rels: rels, depth: depth, tid: tid} AS row, false AS stopped, false AS absent")
-	b.line("UNION ALL")
-	b.line("WITH sids, capped0 AS capped, missing0 AS missing, frontier, seen, reached0 AS reached, found0 AS found, streamed WHERE NOT streamed\nWITH sids, capped, missing, frontier, seen, reached, found LIMIT 1")
-	level(depth)
-	b.line("WITH sids, capped OR cut AS capped, missing, found")
+	b.line("RETURN collect({sid: sids[start], t: t, rels: rels, depth: depth, tid: tid}) AS fast\n}")
+	b.line("WITH sids, capped, missing, CASE WHEN streamed THEN [] ELSE frontier END AS frontier, seen, reached, CASE WHEN streamed THEN [] ELSE found END AS found, fast")
+	level(depth, ", fast")
+	b.line("WITH sids, capped OR cut AS capped, missing, found, fast")
 
 	// The targets: sorted, paged, then projected. Each (start, target)
 	// pair is there once; grouping on it gives rows that no longer hold
 	// the traversal's lists, which Neo4j would otherwise count against
 	// the transaction's memory once per row the sort keeps. The page is a
-	// slice of the sorted list, and one more entry carries capped through
-	// to the end even when no target is left; missing (no start) goes
-	// along as a grouping key.
-	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, sids[f.s] AS sid, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
-	b.line("WITH missing, sid, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
-	b.line("WITH missing, sid, start, t, rels, depth, flag, %s AS tid", tn.id)
-	b.line("ORDER BY %s\nWITH missing, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
-	b.line("WITH capped, missing, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))
-	b.line("RETURN row, capped AS stopped, missing AS absent\n}")
+	// slice of the sorted list (or the streamed page), and one more entry
+	// carries capped through to the end even when no target is left;
+	// missing (no start) goes along as a grouping key.
+	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, fast, sids[f.s] AS sid, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
+	b.line("WITH missing, fast, sid, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
+	b.line("WITH missing, fast, sid, start, t, rels, depth, flag, %s AS tid", tn.id)
+	b.line("ORDER BY %s\nWITH missing, fast, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
+	b.line("WITH capped, missing, fast + sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))
 	// relationship is the path's last step: its properties are read once.
-	b.line("WITH stopped AS capped, absent AS missing, row, row.t AS t, [x IN row.rels | {type: type(x), properties: %s}] AS path", b.relProjection("x", types))
+	b.line("WITH capped, missing, row, row.t AS t, [x IN row.rels | {type: type(x), properties: %s}] AS path", b.relProjection("x", types))
 	b.line("RETURN row.sid AS from_id, row.tid AS %s, labels(t) AS %s, %s AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, last(path).properties AS relationship, path, capped AS %s, missing AS %s",
 		ColID, ColLabels, tn.props, ColProperties, ColComputed, ColCapped, colMissing)
 	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped,
