@@ -196,7 +196,8 @@ func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 // by id); a level that would reach more, or read more relationships than
 // its bound, is the last, and the rows say so (ColCapped). Sorted nearest
 // first (no order_by), it also stops at the level that fills the page:
-// the targets beyond cannot enter it.
+// the targets beyond cannot enter it. The last level is streamed into the
+// page when its frontier's degrees prove it uncapped (see traversal).
 func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State) (*Statement, error) {
 	const tool = ExploreRelationships
 	e, err := p.entity(tool, a.StartEntityType, "/start_entity_type")
@@ -300,32 +301,64 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	b.line("WITH n, %s AS sid\nORDER BY sid\nLIMIT %s + 1", b.idOrder().expr, expanded)
 	b.line("WITH collect(n) AS starts, collect(sid) AS sids\nWITH sids, size(starts) > %s AS capped, starts = [] AS missing, [i IN range(0, size(starts[..%s]) - 1) | {s: i, x: starts[i], rels: []}] AS frontier", expanded, expanded)
 	b.line("WITH sids, capped, missing, frontier, [f IN frontier | %s] AS seen, 0 AS reached, [] AS found", key("f.s", "f.x"))
-	for d := 1; d <= depth; d++ {
+	// level writes level d as lists: found gathers the entries it reached
+	// that pass the target filter, and cut says that it was the last.
+	// carry names what else the rows keep.
+	level := func(d int, carry string) string {
 		next, read := tr.level("frontier", "seen", []string{"frontier", "seen"}, arrow)
+		b.line("WITH sids, capped, missing%s, seen, %s, reached + size(%s) AS reached, found + [f IN %s[..%s - reached] WHERE %s | f {.*, depth: %d}] AS found, %s > %s OR reached + size(%s) > %s AS cut",
+			carry, next, next, next, expanded, kept("f.x", "t", keep), d, read, followed, next, expanded)
+		return next
+	}
+	for d := 1; d < depth; d++ {
 		// A level cut short ends the traversal: a node it left out could
 		// be reached by the next level, at more than its shortest depth.
-		b.line("WITH sids, capped, missing, seen, %s, reached + size(%s) AS reached, found + [f IN %s[..%s - reached] WHERE %s | f {.*, depth: %d}] AS found, %s > %s OR reached + size(%s) > %s AS cut",
-			next, next, next, expanded, kept("f.x", "t", keep), d, read, followed, next, expanded)
-		if d < depth {
-			b.line("WITH sids, capped OR cut AS capped, missing, CASE WHEN %s THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, reached, found", stop, next, next, key("f.s", "f.x"))
-		} else {
-			b.line("WITH sids, capped OR cut AS capped, missing, found")
-		}
+		next := level(d, "")
+		b.line("WITH sids, capped OR cut AS capped, missing, CASE WHEN %s THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, reached, found", stop, next, next, key("f.s", "f.x"))
 	}
+
+	// The last level: when the degrees of its frontier prove that it can
+	// cut nothing (it reads at most $max_followed relationships and
+	// reaches at most $max_expanded entities in all), it is streamed into
+	// the page with the entries found before (fast: the page, listed);
+	// otherwise it is one more level of lists, and the lists are sorted
+	// and paged. Streaming also needs the traversal's lists short: Neo4j
+	// charges what a subquery imports to its grouping once per group, so
+	// thousands of entries found before (a hub's first level, when it
+	// fills the page) would exhaust the transaction's memory; the lists'
+	// side runs outside any subquery for the same reason.
+	degree := tr.degree("frontier", arrow)
+	b.line("WITH sids, capped, missing, frontier, seen, reached, found, NOT (capped OR missing) AND size(seen) + size(found) <= %d AND %s <= %s AND reached + %s <= %s AS streamed",
+		streamedLists, degree, followed, degree, expanded)
+	b.line("CALL (sids, frontier, seen, found, streamed) {")
+	b.guard("sids, frontier, seen, found, streamed", "streamed")
+	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
+	b.line("CALL (frontier, seen, found) {")
+	b.line("CALL (frontier, seen, found) {\n  UNWIND found AS f\n  RETURN f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth\n  UNION ALL")
+	tr.stream("frontier", "seen", arrow, depth)
+	b.line("}")
+	// The target filter runs once per target the last level reached (the
+	// entries found before passed it).
+	b.line("WITH start, t, head(collect(rels)) AS rels, min(depth) AS depth\nWHERE depth < %d OR %s", depth, keep)
+	b.line("WITH start, t, rels, depth, %s AS tid\nORDER BY %s\nSKIP %s\nLIMIT %s", tn.id, orderList(orders), off, lim)
+	b.line("RETURN start, t, rels, depth, tid\n}")
+	b.line("RETURN collect({sid: sids[start], t: t, rels: rels, depth: depth, tid: tid}) AS fast\n}")
+	b.line("WITH sids, capped, missing, CASE WHEN streamed THEN [] ELSE frontier END AS frontier, seen, reached, CASE WHEN streamed THEN [] ELSE found END AS found, fast")
+	level(depth, ", fast")
+	b.line("WITH sids, capped OR cut AS capped, missing, found, fast")
 
 	// The targets: sorted, paged, then projected. Each (start, target)
 	// pair is there once; grouping on it gives rows that no longer hold
 	// the traversal's lists, which Neo4j would otherwise count against
 	// the transaction's memory once per row the sort keeps. The page is a
-	// slice of the sorted list, and one more entry carries capped through
-	// to the end even when no target is left; missing (no start) goes
-	// along as a grouping key.
-	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, sids[f.s] AS sid, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
-	b.line("WITH missing, sid, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
-	b.line("WITH missing, sid, start, t, rels, depth, flag, %s AS tid", tn.id)
-	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
-	b.line("ORDER BY %s\nWITH missing, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
-	b.line("WITH capped, missing, sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))
+	// slice of the sorted list (or the streamed page), and one more entry
+	// carries capped through to the end even when no target is left;
+	// missing (no start) goes along as a grouping key.
+	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, fast, sids[f.s] AS sid, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
+	b.line("WITH missing, fast, sid, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
+	b.line("WITH missing, fast, sid, start, t, rels, depth, flag, %s AS tid", tn.id)
+	b.line("ORDER BY %s\nWITH missing, fast, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
+	b.line("WITH capped, missing, fast + sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))
 	// relationship is the path's last step: its properties are read once.
 	b.line("WITH capped, missing, row, row.t AS t, [x IN row.rels | {type: type(x), properties: %s}] AS path", b.relProjection("x", types))
 	b.line("RETURN row.sid AS from_id, row.tid AS %s, labels(t) AS %s, %s AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, last(path).properties AS relationship, path, capped AS %s, missing AS %s",
@@ -333,6 +366,11 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped,
 		Missing: colMissing, NotFound: noStart(e, a.StartConditions)})
 }
+
+// streamedLists is the most entries the lists of the levels before the
+// last (seen and found) may hold for the last level to be streamed: a
+// start's own (depth 1 from a few starts) or a leaf's first levels.
+const streamedLists = 32
 
 // kept is the test of the entity x (an expression) against keep, a
 // predicate on the variable v: Cypher binds a variable to an expression

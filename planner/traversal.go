@@ -27,6 +27,16 @@ const ColCapped = "capped"
 // that stays the same from row to row through a hash set, so the check
 // costs the same however long the list is.
 //
+// The last level builds no list for a next one: when the degrees of its
+// frontier (the degree store, a few db hits) prove that it can read at
+// most the level bound and reach at most Limits.MaxExpanded, so that no
+// cap can cut it, it is streamed (stream): its rows go straight into the
+// page's Top, as a hand-written one-hop statement's do, grouped once on
+// (start, target) so that each target comes once with one of its paths
+// and the sort's rows no longer hold the traversal's lists. Otherwise it
+// is a level like the others, and the page is sorted from the lists.
+// Depth 1 (the most common call) is then one Expand into a Top.
+//
 // Neo4j 5 has a breadth-first expand of its own, VarLengthExpand(Pruning,
 // BFS), planned for `min(length(p))` or DISTINCT endpoints of a
 // var-length pattern: it visits each node once per start, keeps node
@@ -92,6 +102,42 @@ func (tr *traversal) level(frontier, seen string, imports []string, arrow [2]str
 	b.line("  WITH %s, %s, head(collect(%s + %s)) AS %s, count(*) AS %s", s, y, p, r, p, c)
 	b.line("  RETURN sum(%s) AS %s, collect(CASE WHEN NOT %s IN %s THEN {s: %s, x: %s, rels: %s} END) AS %s\n}", c, read, tr.key(s, y), seen, s, y, p, next)
 	return next, read
+}
+
+// degree writes the sum of the degrees of the nodes of the list
+// expression frontier over the traversal's relationships, in the direction
+// of arrow, and returns its variable: Neo4j reads each from the degree
+// store without reading a relationship. It bounds what the next level can
+// read and reach, counting relationships to any node (the tenant's or
+// not), so a statement can tell before the level that the level cannot
+// be cut.
+func (tr *traversal) degree(frontier string, arrow [2]string) string {
+	tr.b.line("CALL (%s) {\n  UNWIND %s AS f\n  WITH f.x AS x\n  RETURN sum(COUNT { (x)%s[:%s]%s() }) AS degree\n}", frontier, frontier, arrow[0], tr.rel, arrow[1])
+	return "degree"
+}
+
+// stream writes a level, numbered d, as rows rather than a list: from the
+// entries of frontier it follows the traversal's relationships to the
+// nodes t inside the tenant whose key is not in seen, one row per
+// relationship read, returning each row's start, t, the path to t (rels)
+// and its depth (d); the first level's frontier must be the starts. Nothing bounds what it reads: a statement streams a
+// level only when degree proved it small.
+func (tr *traversal) stream(frontier, seen string, arrow [2]string, d int) {
+	b := tr.b
+	i := itoa(d)
+	f, s, x, p, r := "f"+i, "s"+i, "x"+i, "p"+i, "e"+i
+	b.line("  UNWIND %s AS %s\n  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", frontier, f, f, s, f, x, f, p)
+	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
+	// From the starts (d = 1) seen holds only each start itself: comparing
+	// nodes spares building a key per relationship.
+	where := []string{"NOT " + tr.key(s, "t") + " IN " + seen}
+	if d == 1 {
+		where = []string{x + " <> t"}
+	}
+	if w := b.tenantWhere("t"); w != "" {
+		where = append([]string{w}, where...)
+	}
+	b.line("  WHERE %s\n  RETURN %s AS start, t, %s + %s AS rels, %d AS depth", joinAnd(where), s, p, r, d)
 }
 
 // sentinel is the list to UNWIND into a traversal's rows: rows, or one

@@ -626,7 +626,8 @@ func TestFindPathsAllStopsAtTheLimitAmongMillionsOfShortestPaths(t *testing.T) {
 // TestExploreStopsAtTheLevelThatFillsThePage: nearest first, once the
 // levels done hold the page (offset + limit targets), no deeper target can
 // enter it, so the deeper levels read nothing (the depth-3 statement reads
-// the db hits of the depth-1 one) and the page is Go's. A page past the
+// no more db hits than the depth-1 one, which streams its one level
+// rather than listing it) and the page is Go's. A page past the
 // first level, or an order_by that may pull deeper targets forward, makes
 // the traversal go on; every page is still Go's.
 func TestExploreStopsAtTheLevelThatFillsThePage(t *testing.T) {
@@ -667,7 +668,7 @@ func TestExploreStopsAtTheLevelThatFillsThePage(t *testing.T) {
 		one := hits(call)
 		call.depth = 3
 		three := hits(call)
-		if (one == three) != c.stops {
+		if (three <= one) != c.stops {
 			t.Errorf("offset %d, order by rank %v: %d db hits at depth 1, %d at depth 3; want the deeper levels to read nothing: %v", c.offset, c.rankDesc, one, three, c.stops)
 		}
 	}

@@ -65,8 +65,10 @@ var knownFailing = map[string]string{}
 // small scale by the 606 ROUTE relationships, at the full scale (1.02-1.03×
 // there) by the 3,000 Airports every ROUTE starts and ends on.
 // explore_hub_2..3 and explore_leaf_2..3 stop at the level that fills
-// their page (0.24-0.26× at the small scale); the hand-written statement
-// pays a shortestPath per row.
+// their page (0.13-0.24× at the small scale); the hand-written statement
+// pays a shortestPath per row. explore_hub_1 and explore_leaf_1 (and hop)
+// stream their one level into the page's Top, as by hand (1.01× and
+// 0.17×: the leaf's hand-written statement scans for its airport).
 var hitsBound = map[string]float64{
 	"from_hub":        1.25,
 	"late_from_hub":   1.25,
@@ -80,6 +82,8 @@ var hitsBound = map[string]float64{
 	"hop":             1.25,
 	"paths_leaf_leaf": 1.25,
 	"paths_hub_leaf":  1.25,
+	"explore_hub_1":   1.25,
+	"explore_leaf_1":  1.25,
 	"explore_hub_2":   1.25,
 	"explore_hub_3":   1.25,
 	"explore_leaf_2":  1.25,
