@@ -63,8 +63,10 @@ func (p *Planner) scanSearch(a *TextPatternSearchArgs, mode string, state State)
 			return nil, unplannable(tool, "regex", a.Pattern)
 		}
 		pre = regexPrefilter(re.Simplify())
+		pre.length = regexLengths(re)
 	case "glob":
 		pre = globPrefilter(a.Pattern, a.CaseSensitive)
+		pre.length = globLengths(a.Pattern)
 	}
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {
@@ -231,19 +233,22 @@ func mergeUses(uses, more []Use) []Use {
 }
 
 // prefilter is a cheap necessary condition on a candidate's text: a
-// literal prefix, suffix and/or substring every match has. Literals are
-// parameters.
+// literal prefix, suffix and/or substring every match has, and the
+// bounds of its length. Literals and bounds are parameters.
 type prefilter struct {
 	prefix, suffix, contains string
 	// lower compares lower-cased text with lower-cased literals.
 	lower bool
+	// length bounds the text itself, not its lower case: Cypher's toLower
+	// may lengthen it (İ becomes i and a combining dot).
+	length lengths
 }
 
 func (pf prefilter) render(b *builder, x string) []string {
+	out := pf.length.render(b, x)
 	if pf.lower {
 		x = "toLower(" + x + ")"
 	}
-	var out []string
 	if pf.prefix != "" {
 		out = append(out, x+" STARTS WITH "+b.param(pf.prefix))
 	}
