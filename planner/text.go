@@ -62,11 +62,9 @@ func (p *Planner) scanSearch(a *TextPatternSearchArgs, mode string, state State)
 		if err != nil {
 			return nil, unplannable(tool, "regex", a.Pattern)
 		}
-		pre = regexPrefilter(re.Simplify())
-		pre.length = regexLengths(re)
+		pre = regexPrefilter(re.Simplify()).withLength(regexLengths(re))
 	case "glob":
-		pre = globPrefilter(a.Pattern, a.CaseSensitive)
-		pre.length = globLengths(a.Pattern)
+		pre = globPrefilter(a.Pattern, a.CaseSensitive).withLength(globLengths(a.Pattern))
 	}
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {
@@ -245,10 +243,11 @@ type prefilter struct {
 }
 
 func (pf prefilter) render(b *builder, x string) []string {
-	out := pf.length.render(b, x)
+	raw := x
 	if pf.lower {
 		x = "toLower(" + x + ")"
 	}
+	var out []string
 	if pf.prefix != "" {
 		out = append(out, x+" STARTS WITH "+b.param(pf.prefix))
 	}
@@ -258,7 +257,17 @@ func (pf prefilter) render(b *builder, x string) []string {
 	if pf.contains != "" && !strings.Contains(pf.prefix, pf.contains) && !strings.Contains(pf.suffix, pf.contains) {
 		out = append(out, x+" CONTAINS "+b.param(pf.contains))
 	}
-	return out
+	return append(out, pf.length.render(b, raw)...)
+}
+
+// withLength is the prefilter with the length bounds l, less a least
+// length its literals already imply, which would narrow nothing.
+func (pf prefilter) withLength(l lengths) prefilter {
+	if !l.bounded && l.least <= max(utf8.RuneCountInString(pf.prefix), utf8.RuneCountInString(pf.suffix), utf8.RuneCountInString(pf.contains)) {
+		l.least = 0
+	}
+	pf.length = l
+	return pf
 }
 
 // regexPrefilter finds literals every match of a whole-value regex holds:

@@ -69,11 +69,9 @@ func TestPrefiltersNeverDropAMatch(t *testing.T) {
 				expr = "(?i)" + expr
 			}
 			re, _ := syntax.Parse(expr, syntax.Perl)
-			pf = regexPrefilter(re.Simplify())
-			pf.length = regexLengths(re)
+			pf = regexPrefilter(re.Simplify()).withLength(regexLengths(re))
 		} else {
-			pf = globPrefilter(p.pattern, p.cs)
-			pf.length = globLengths(p.pattern)
+			pf = globPrefilter(p.pattern, p.cs).withLength(globLengths(p.pattern))
 		}
 		matched := 0
 		for range 200000 {
