@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -52,9 +53,14 @@ type scanReport struct {
 // read, or when the time left is the fetch's reserve. When the chunks
 // come in value order (Filter.ValueOrder: a prefix a range index seeks),
 // the first matches are not the page's, so it reads every candidate and
-// keeps every match, and Fetch takes the page from them; each chunk runs in
-// a read transaction of its own whose timeout is that point, so even a
-// chunk Neo4j is slow to produce cannot take the fetch's time.
+// keeps every match, and Fetch takes the page from them.
+//
+// The chunks and the fetch run in one read transaction, one round trip
+// fewer than a transaction each (regex_number's one chunk and fetch:
+// bench/handwritten). Each chunk runs under the scan's own deadline, so a
+// chunk Neo4j is slow to produce is cut there; the transaction it was in
+// is then lost, and the matches read before it are fetched in a
+// transaction of their own, in the fetch's reserve.
 func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*Result, error) {
 	match, err := st.Filter.Matcher()
 	if err != nil {
@@ -68,20 +74,70 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 	scanCtx, cancel := context.WithDeadline(ctx, stop)
 	defer cancel()
 
-	var (
-		rep               scanReport
-		kept              []any
-		after, afterValue any
-		truncated         bool
-	)
+	sh := newShaper(e, call.Name, st, call.Verbose)
+	var s scanState
+	_, err = neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+		if scanCtx.Err() != nil && s.rep.scanned > 0 {
+			// A retry after the scan's deadline: keep what was read.
+			return nil, &scanCut{scanCtx.Err()}
+		}
+		s = scanState{}
+		if err := s.read(scanCtx, tx, st, match, stop); err != nil {
+			if scanCtx.Err() != nil && ctx.Err() == nil {
+				return nil, &scanCut{err}
+			}
+			return nil, err
+		}
+		return nil, s.fetch(ctx, tx, st, sh)
+	})
+	var cut *scanCut
+	switch {
+	case errors.As(err, &cut) && s.rep.scanned == 0:
+		return nil, &neo4jtx.TimeoutError{Err: cut.err}
+	case cut != nil:
+		// Past the scan's own deadline with candidates read: answer with
+		// their matches.
+		s.rep.deadline = true
+		_, err = neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+			return nil, s.fetch(ctx, tx, st, sh)
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	sh.truncated = s.truncated || s.rep.deadline || len(s.kept) > st.Shape.Limit
+	sh.scan = &s.rep
+	return sh.result(), nil
+}
+
+// scanCut is a chunk cut by the scan's deadline. It does not unwrap to
+// the driver's error, which the driver would retry.
+type scanCut struct{ err error }
+
+func (c *scanCut) Error() string {
+	return "engine: a scan chunk ran past the scan's deadline: " + c.err.Error()
+}
+
+// scanState is what a scan's transaction read: the report, the kept ids,
+// and whether the page filled up.
+type scanState struct {
+	rep       scanReport
+	kept      []any
+	truncated bool
+}
+
+// read reads the chunks of a scan in tx until the page is full, every
+// candidate was read, or stop.
+func (s *scanState) read(ctx context.Context, tx neo4j.ManagedTransaction, st *planner.Statement, match func(string) bool, stop time.Time) error {
 	// In value order, the first matches read are not the page's: every
 	// match is kept, and Fetch orders them and cuts the page.
 	keepAll := st.Filter.ValueOrder != ""
+	var after, afterValue any
 	chunk, stmt := st.FirstChunk(), st
-	for !truncated {
-		if rep.scanned > 0 && !time.Now().Before(stop) {
-			rep.deadline = true
-			break
+	for {
+		if s.rep.scanned > 0 && !time.Now().Before(stop) {
+			s.rep.deadline = true
+			return nil
 		}
 		params := cloneParams(stmt.Params)
 		params[planner.ScanChunk] = int64(chunk)
@@ -90,59 +146,33 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 			params[planner.ScanAfterValue] = afterValue
 		}
 		start := time.Now()
-		out, err := neo4jtx.Read(scanCtx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
-			return readChunk(scanCtx, tx, stmt.Cypher, params)
-		})
+		c, err := readChunk(ctx, tx, stmt.Cypher, params)
 		if err != nil {
-			// Past the scan's own deadline with candidates read: answer
-			// with their matches. Nothing read yet: nothing to answer.
-			if rep.scanned > 0 && scanCtx.Err() != nil && ctx.Err() == nil {
-				rep.deadline = true
-				break
-			}
-			return nil, err
+			return err
 		}
-		c := out.(chunkRows)
 		bytes := 0
 		for i, v := range c.values {
-			s, _ := v.(string)
-			bytes += len(s)
-			rep.scanned++
-			if !match(s) {
+			t, _ := v.(string)
+			bytes += len(t)
+			s.rep.scanned++
+			if !match(t) {
 				continue
 			}
-			rep.matched++
-			if !keepAll && len(kept) >= st.Shape.Limit {
-				truncated = true
-				break
+			s.rep.matched++
+			if !keepAll && len(s.kept) >= st.Shape.Limit {
+				s.truncated = true
+				return nil
 			}
-			kept = append(kept, c.ids[i])
-		}
-		if truncated {
-			break
+			s.kept = append(s.kept, c.ids[i])
 		}
 		if len(c.ids) < chunk {
-			rep.complete = true
-			break
+			s.rep.complete = true
+			return nil
 		}
 		after, afterValue = c.ids[len(c.ids)-1], c.values[len(c.values)-1]
 		chunk = nextChunk(chunk, bytes, time.Since(start), time.Until(stop))
 		stmt = st.Next
 	}
-
-	sh := newShaper(e, call.Name, st, call.Verbose)
-	if len(kept) > 0 {
-		_, err := neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
-			sh.reset()
-			return nil, fetch(ctx, tx, st.Fetch, kept, sh)
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	sh.truncated = truncated || rep.deadline || len(kept) > st.Shape.Limit
-	sh.scan = &rep
-	return sh.result(), nil
 }
 
 // chunkRows is one chunk of a scan: its candidates' ids and texts, in
@@ -188,11 +218,16 @@ func nextChunk(n, bytes int, took, left time.Duration) int {
 }
 
 // fetch runs the second step of a scan: the entity rows of the kept ids,
-// shaped in the order Fetch returns them (the scan's order).
-func fetch(ctx context.Context, tx neo4j.ManagedTransaction, st *planner.Statement, ids []any, sh *shaper) error {
-	params := cloneParams(st.Params)
-	params[planner.FetchIDs] = ids
-	res, err := tx.Run(ctx, st.Cypher, params)
+// shaped in the order Fetch returns them (the scan's order). Nothing kept,
+// nothing to fetch.
+func (s *scanState) fetch(ctx context.Context, tx neo4j.ManagedTransaction, st *planner.Statement, sh *shaper) error {
+	sh.reset()
+	if len(s.kept) == 0 {
+		return nil
+	}
+	params := cloneParams(st.Fetch.Params)
+	params[planner.FetchIDs] = s.kept
+	res, err := tx.Run(ctx, st.Fetch.Cypher, params)
 	if err != nil {
 		return err
 	}

@@ -62,9 +62,9 @@ func (p *Planner) scanSearch(a *TextPatternSearchArgs, mode string, state State)
 		if err != nil {
 			return nil, unplannable(tool, "regex", a.Pattern)
 		}
-		pre = regexPrefilter(re.Simplify())
+		pre = regexPrefilter(re.Simplify()).withLength(regexLengths(re))
 	case "glob":
-		pre = globPrefilter(a.Pattern, a.CaseSensitive)
+		pre = globPrefilter(a.Pattern, a.CaseSensitive).withLength(globLengths(a.Pattern))
 	}
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {
@@ -231,15 +231,19 @@ func mergeUses(uses, more []Use) []Use {
 }
 
 // prefilter is a cheap necessary condition on a candidate's text: a
-// literal prefix, suffix and/or substring every match has. Literals are
-// parameters.
+// literal prefix, suffix and/or substring every match has, and the
+// bounds of its length. Literals and bounds are parameters.
 type prefilter struct {
 	prefix, suffix, contains string
 	// lower compares lower-cased text with lower-cased literals.
 	lower bool
+	// length bounds the text itself, not its lower case: Cypher's toLower
+	// may lengthen it (İ becomes i and a combining dot).
+	length lengths
 }
 
 func (pf prefilter) render(b *builder, x string) []string {
+	raw := x
 	if pf.lower {
 		x = "toLower(" + x + ")"
 	}
@@ -253,7 +257,17 @@ func (pf prefilter) render(b *builder, x string) []string {
 	if pf.contains != "" && !strings.Contains(pf.prefix, pf.contains) && !strings.Contains(pf.suffix, pf.contains) {
 		out = append(out, x+" CONTAINS "+b.param(pf.contains))
 	}
-	return out
+	return append(out, pf.length.render(b, raw)...)
+}
+
+// withLength is the prefilter with the length bounds l, less a least
+// length its literals already imply, which would narrow nothing.
+func (pf prefilter) withLength(l lengths) prefilter {
+	if !l.bounded && l.least <= max(utf8.RuneCountInString(pf.prefix), utf8.RuneCountInString(pf.suffix), utf8.RuneCountInString(pf.contains)) {
+		l.least = 0
+	}
+	pf.length = l
+	return pf
 }
 
 // regexPrefilter finds literals every match of a whole-value regex holds:

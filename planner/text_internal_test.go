@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -17,18 +18,29 @@ func javaLower(s string) string {
 
 // passes evaluates a prefilter in Go the way Neo4j would.
 func (pf prefilter) passes(s string) bool {
+	if !pf.length.fits(s) {
+		return false
+	}
 	if pf.lower {
 		s = javaLower(s)
 	}
 	return strings.HasPrefix(s, pf.prefix) && strings.HasSuffix(s, pf.suffix) && strings.Contains(s, pf.contains)
 }
 
-// TestPrefiltersNeverDropAMatch checks, over random strings built from
-// letters that fold in surprising ways (ſ, K, İ, ß), that whenever the Go
+// fits evaluates a prefilter's length bounds in Go the way Neo4j's size()
+// counts: in code points, on the text before any toLower.
+func (l lengths) fits(s string) bool {
+	n := utf8.RuneCountInString(s)
+	return n >= l.least && (!l.bounded || n <= l.most)
+}
+
+// TestPrefiltersNeverDropAMatch checks, over random strings (empty
+// included) built from letters that fold in surprising ways (ſ, K, İ, ß),
+// characters of two to four bytes and a newline, that whenever the Go
 // matcher accepts a string, the Cypher prefilter would have kept it: the
 // prefilter narrows the scan, it never changes the answer.
 func TestPrefiltersNeverDropAMatch(t *testing.T) {
-	alphabet := []string{"a", "b", "P", "p", "a", "r", "s", "S", "ſ", "k", "K", "K", "i", "I", "İ", "e", "E", "ß", "/", "_", "t", ".", "go"}
+	alphabet := []string{"a", "b", "P", "p", "a", "r", "s", "S", "ſ", "k", "K", "K", "i", "I", "İ", "e", "E", "ß", "/", "_", "t", ".", "go", "1", "9", "é", "😀", "\n", "ab"}
 	patterns := []struct {
 		mode, pattern string
 		cs            bool
@@ -38,6 +50,10 @@ func TestPrefiltersNeverDropAMatch(t *testing.T) {
 		{"regex", "^Pa(r|s)e$", false}, {"regex", "[a-z]+_test\\.go", false},
 		{"glob", "**/a/*.go", true}, {"glob", "Pa*se", false}, {"glob", "*_test.go", false}, {"glob", "sk?", false},
 		{"glob", "İa*", false}, {"glob", "{a,b}/*", true},
+		{"regex", "a1[0-9]{2}", true}, {"regex", "a{2,3}b?", false}, {"regex", "(ab|c)+", true}, {"regex", "\\b.?s.{0,2}", false},
+		{"regex", "(?s).{1,3}", true}, {"regex", ".{2}", false}, {"regex", "(?m)^a$\\n?.", true}, {"regex", "(ſ|kk?)[^a]", false},
+		{"regex", "(é|😀){2}.*", true}, {"regex", "x*|ab{2,}", false}, {"regex", "", true},
+		{"glob", "?a*", false}, {"glob", "a?b", true}, {"glob", "??", false}, {"glob", "*/?", true}, {"glob", "a/**/b", true},
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, p := range patterns {
@@ -53,14 +69,14 @@ func TestPrefiltersNeverDropAMatch(t *testing.T) {
 				expr = "(?i)" + expr
 			}
 			re, _ := syntax.Parse(expr, syntax.Perl)
-			pf = regexPrefilter(re.Simplify())
+			pf = regexPrefilter(re.Simplify()).withLength(regexLengths(re))
 		} else {
-			pf = globPrefilter(p.pattern, p.cs)
+			pf = globPrefilter(p.pattern, p.cs).withLength(globLengths(p.pattern))
 		}
 		matched := 0
 		for range 200000 {
 			var b strings.Builder
-			for range 1 + r.IntN(7) {
+			for range r.IntN(8) {
 				b.WriteString(alphabet[r.IntN(len(alphabet))])
 			}
 			s := b.String()
