@@ -11,11 +11,13 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 )
 
@@ -47,6 +49,21 @@ entities:
         cypher: "RETURN reduce(s = n.name, x IN range(1, 3000) | CASE WHEN x < 0 THEN s + 'x' ELSE s END) AS slow_name"
 `
 
+// openScanGraph opens the test database with scanConfig's indexes and
+// constraints applied.
+func openScanGraph(t *testing.T) (neo4j.DriverWithContext, *model.Model) {
+	t.Helper()
+	d := neo4jtest.Open(t)
+	m, err := config.LoadSources(config.Source{Name: "scan-test.yaml", Data: []byte(scanConfig)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := schemaapply.Apply(context.Background(), d, schemaapply.Declared(m), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
+		t.Fatal(err)
+	}
+	return d, m
+}
+
 // scanItem is one generated Item.
 type scanItem struct{ uuid, name, path, code string }
 
@@ -58,15 +75,8 @@ type scanItem struct{ uuid, name, path, code string }
 // answers with the matches among the candidates it read, with a note,
 // before the deadline, instead of a timeout error.
 func TestScansReadEveryCandidate(t *testing.T) {
-	d := neo4jtest.Open(t)
-	m, err := config.LoadSources(config.Source{Name: "scan-test.yaml", Data: []byte(scanConfig)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, m := openScanGraph(t)
 	ctx := context.Background()
-	if _, err := schemaapply.Apply(ctx, d, schemaapply.Declared(m), schemaapply.Options{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
 	// 7919 is invertible modulo the prime 100003, so the uuids are unique
 	// and their order shuffles the names.
 	items := make([]scanItem, scanItems)
