@@ -132,26 +132,32 @@ type step struct {
 	params map[string]any
 }
 
-// steps runs ragforge's statement as engine.Execute does and returns what
-// it ran: the statement itself, or for a regex or glob scan (Filter) its
-// chunks — each in a transaction of its own, in unique-field order (or
-// value order: Filter.ValueOrder), sizes doubling from
-// the statement's first chunk (engine.scan's caps on a chunk's bytes and time
-// do not bind on these texts) — with the candidates matched in Go until
-// one match more than the limit (in value order, all of them), then the
-// fetch step for the kept ids. Rows are collected, as a caller reads them.
+// steps runs ragforge's statement as engine.Execute does, in one read
+// transaction on a new session (as the hand-written statement is timed:
+// peers.TimeRead), and returns what it ran: the statement itself, or for
+// a regex or glob scan (Filter) its chunks — in unique-field order (or
+// value order: Filter.ValueOrder), sizes doubling from the statement's
+// first chunk (engine.scan's caps on a chunk's bytes and time do not bind
+// on these texts) — with the candidates matched in Go until one match
+// more than the limit (in value order, all of them), then the fetch step
+// for the kept ids. Rows are collected, as a caller reads them.
 func steps(ctx context.Context, d neo4j.DriverWithContext, db string, st *planner.Statement) ([]step, error) {
-	// Each step runs as the hand-written statement is timed: a read
-	// transaction on a new session (peers.TimeRead).
-	run := func(cypher string, params map[string]any) (recs []*neo4j.Record, err error) {
-		_, err = peers.TimeRead(ctx, d, db, func(ctx context.Context, tx neo4j.ManagedTransaction) error {
-			res, err := tx.Run(ctx, cypher, params)
-			if err == nil {
-				recs, err = res.Collect(ctx)
-			}
-			return err
-		})
-		return recs, err
+	var out []step
+	_, err := peers.TimeRead(ctx, d, db, func(ctx context.Context, tx neo4j.ManagedTransaction) (err error) {
+		out, err = stepsIn(ctx, tx, st)
+		return err
+	})
+	return out, err
+}
+
+// stepsIn is steps within the transaction tx.
+func stepsIn(ctx context.Context, tx neo4j.ManagedTransaction, st *planner.Statement) ([]step, error) {
+	run := func(cypher string, params map[string]any) ([]*neo4j.Record, error) {
+		res, err := tx.Run(ctx, cypher, params)
+		if err != nil {
+			return nil, err
+		}
+		return res.Collect(ctx)
 	}
 	if st.Filter == nil {
 		_, err := run(st.Cypher, st.Params)
