@@ -133,7 +133,7 @@ func Open(t testing.TB) neo4j.DriverWithContext {
 		t.Fatalf("neo4jtest: %v", err)
 		return nil
 	}
-	return driver
+	return checkDeprecations(t, driver)
 }
 
 // prepare empties the database for a test after checking that it carries
