@@ -41,13 +41,22 @@ func (c *deprecations) check(s neo4j.ResultSummary) {
 	if s == nil || c.over.Load() {
 		return
 	}
-	for _, n := range s.Notifications() {
-		if n.Category() != notifications.Deprecation {
-			continue
-		}
-		c.t.Errorf("neo4jtest: Neo4j deprecates a construct of a statement this test ran (Cypher 25 removes it): %s: %s\nstatement: %s",
-			n.Code(), strings.TrimSpace(n.Description()), s.Query().Text())
+	for _, d := range Deprecations(s) {
+		c.t.Errorf("neo4jtest: Neo4j deprecates a construct of a statement this test ran (Cypher 25 removes it): %s\nstatement: %s", d, s.Query().Text())
 	}
+}
+
+// Deprecations returns the DEPRECATION notifications of a statement's
+// summary, each as "code: description"; an EXPLAIN's summary has them
+// too, without the statement having run.
+func Deprecations(s neo4j.ResultSummary) []string {
+	var out []string
+	for _, n := range s.Notifications() {
+		if n.Category() == notifications.Deprecation {
+			out = append(out, n.Code()+": "+strings.TrimSpace(n.Description()))
+		}
+	}
+	return out
 }
 
 // result checks the summary of the wrapped result once it is read.
