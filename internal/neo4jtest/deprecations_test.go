@@ -16,7 +16,9 @@ type errorRecorder struct {
 	errs []string
 }
 
-func (r *errorRecorder) Errorf(f string, args ...any) { r.errs = append(r.errs, fmt.Sprintf(f, args...)) }
+func (r *errorRecorder) Errorf(f string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(f, args...))
+}
 
 // TestEveryWayOfRunningAStatementReportsItsDeprecations runs a statement
 // Neo4j 5.26 deprecates (id()) and one it does not, through each way the

@@ -86,7 +86,8 @@ type config struct {
 // `go test ./...` never see each other's data), checks that the database carries
 // scripts/neo4j's test-server mark (failing the test, with the database untouched, when it
 // does not), empties the database but for the mark (nodes, relationships, user-created
-// indexes and constraints), and closes everything in t.Cleanup.
+// indexes and constraints), and closes everything in t.Cleanup. The driver it returns fails
+// the test on any statement Neo4j reports deprecated (see checkDeprecations).
 // With no server configured it calls t.Skip with a clear message, unless CI=true, where it fails.
 func Open(t testing.TB) neo4j.DriverWithContext {
 	t.Helper()
