@@ -186,3 +186,15 @@ func (r *checkedResult) Consume(ctx context.Context) (neo4j.ResultSummary, error
 	}
 	return s, err
 }
+
+// AllowDeprecations returns the driver under Open's deprecation check, for
+// a test whose statements are an agent's Cypher (run_cypher, traverse):
+// an agent may send anything Neo4j 5 accepts, deprecated forms included,
+// and the read-only and tenant checks must judge those too. Statements
+// ragforge writes stay checked in every other test.
+func AllowDeprecations(d neo4j.DriverWithContext) neo4j.DriverWithContext {
+	if c, ok := d.(checkedDriver); ok {
+		return c.DriverWithContext
+	}
+	return d
+}
