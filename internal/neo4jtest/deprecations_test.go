@@ -20,6 +20,25 @@ func (r *errorRecorder) Errorf(f string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(f, args...))
 }
 
+// managed runs q in a managed transaction (a write one when write) and
+// reads its result with read.
+func managed(ctx context.Context, d neo4j.DriverWithContext, q string, write bool, read func(neo4j.ResultWithContext) error) error {
+	s := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: Database()})
+	defer s.Close(ctx)
+	exec := s.ExecuteRead
+	if write {
+		exec = s.ExecuteWrite
+	}
+	_, err := exec(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, q, nil)
+		if err != nil {
+			return nil, err
+		}
+		return nil, read(res)
+	})
+	return err
+}
+
 // TestEveryWayOfRunningAStatementReportsItsDeprecations runs a statement
 // Neo4j 5.26 deprecates (id()) and one it does not, through each way the
 // project runs statements on a session, and expects exactly one report,
@@ -43,31 +62,18 @@ func TestEveryWayOfRunningAStatementReportsItsDeprecations(t *testing.T) {
 			return err
 		},
 		"ExecuteRead, Next to the end, then Consume": func(d neo4j.DriverWithContext, q string) error {
-			s := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: Database()})
-			defer s.Close(ctx)
-			_, err := s.ExecuteRead(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-				res, err := tx.Run(ctx, q, nil)
-				if err != nil {
-					return nil, err
-				}
+			return managed(ctx, d, q, false, func(res neo4j.ResultWithContext) error {
 				for res.Next(ctx) {
 				}
-				_, err = res.Consume(ctx)
-				return nil, err
+				_, err := res.Consume(ctx)
+				return err
 			})
-			return err
 		},
 		"ExecuteWrite, Collect": func(d neo4j.DriverWithContext, q string) error {
-			s := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: Database()})
-			defer s.Close(ctx)
-			_, err := s.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-				res, err := tx.Run(ctx, q, nil)
-				if err != nil {
-					return nil, err
-				}
-				return res.Collect(ctx)
+			return managed(ctx, d, q, true, func(res neo4j.ResultWithContext) error {
+				_, err := res.Collect(ctx)
+				return err
 			})
-			return err
 		},
 		"BeginTransaction, Single": func(d neo4j.DriverWithContext, q string) error {
 			s := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: Database()})
