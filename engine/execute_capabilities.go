@@ -11,7 +11,7 @@ import (
 )
 
 // apocFunctions are the APOC functions the fuzzy mode's Cypher calls.
-var apocFunctions = []string{"apoc.text.levenshteinDistance", "apoc.text.levenshteinSimilarity", "apoc.text.split"}
+var apocFunctions = []string{"apoc.text.distance", "apoc.text.levenshteinSimilarity", "apoc.text.split"}
 
 // gdsFunction is the function whose presence says Graph Data Science is
 // installed.

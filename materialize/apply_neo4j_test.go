@@ -220,7 +220,7 @@ func TestApplyResumesAfterAnInterruptionAndThePlannerWaitsForReady(t *testing.T)
 			if len(states) != 1 || states[0].Status != StatusBuilding || states[0].Rows != tc.stopAt {
 				t.Fatalf("state after interruption: %+v", states)
 			}
-			if tc.method == WriteUnwind && states[0].Cursor < 0 {
+			if tc.method == WriteUnwind && states[0].Cursor == "" {
 				t.Errorf("no cursor after an interrupted unwind apply")
 			}
 			written := query1(t, d, "MATCH (s:Scope) WHERE s.line_count IS NOT NULL RETURN count(s)", nil)
@@ -249,6 +249,41 @@ func TestApplyResumesAfterAnInterruptionAndThePlannerWaitsForReady(t *testing.T)
 				t.Errorf("%d nodes wrong or missed", n)
 			}
 		})
+	}
+}
+
+// TestApplyStartsOverFromTheIntegerCursorAnOlderRagforgeLeft: before the
+// cursor was an elementId, an interrupted unwind apply stored an id() (an
+// integer). Such a state must not break apply: it is no cursor, and the
+// field is written from the first node, rows counted from zero.
+func TestApplyStartsOverFromTheIntegerCursorAnOlderRagforgeLeft(t *testing.T) {
+	d := neo4jtest.Open(t)
+	seedScopes(t, d, 200)
+	ctx := context.Background()
+	x := newMaterializer(t, d, scopeModel(model.Always))
+	x.opts.Method = WriteUnwind
+	only := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
+	interrupt := errors.New("interrupted")
+	x.afterBatch = func(int64) error { return interrupt }
+	if _, err := x.Apply(ctx, nil, only); !errors.Is(err, interrupt) {
+		t.Fatalf("apply: %v", err)
+	}
+	neo4jtest.Run(t, d, "MATCH (s:_RagforgeMaterialization) SET s.cursor = 12345, s.rows = 120", nil)
+	states, err := ReadStates(ctx, d, neo4jtest.Database())
+	if err != nil || len(states) != 1 || states[0].Cursor != "" || states[0].Status != StatusBuilding {
+		t.Fatalf("an integer cursor read as %+v (%v), want no cursor", states, err)
+	}
+	var progress []int64
+	x.afterBatch = func(rows int64) error { progress = append(progress, rows); return nil }
+	as, err := x.Apply(ctx, nil, only)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progress) == 0 || progress[0] != int64(x.opts.BatchSize) || as[0].Rows != 200 {
+		t.Errorf("progress %v, action %+v: want a start from the first batch and 200 rows", progress, as)
+	}
+	if n := query1(t, d, "MATCH (s:Scope) WHERE s.line_count IS NULL <> s.startLine IS NULL OR s.line_count <> s.endLine - s.startLine + 1 RETURN count(s)", nil); n != int64(0) {
+		t.Errorf("%d nodes wrong or missed", n)
 	}
 }
 

@@ -36,7 +36,7 @@ const (
 	// value are written, so an interrupted apply resumes cheaply (written
 	// nodes are compared, not rewritten) and a refresh writes only drift.
 	WriteInTransactions WriteMethod = "in-transactions"
-	// WriteUnwind reads the label's node ids once, then writes each batch
+	// WriteUnwind reads the label's element ids once, then writes each batch
 	// with UNWIND $ids … SET in its own transaction that also advances the
 	// state's cursor: exact progress, and a resumed apply starts after the
 	// last committed batch.

@@ -42,9 +42,13 @@ type FieldState struct {
 	Status   Status `json:"status"`
 	// Rows is how many nodes the last (or current) write has set.
 	Rows int64 `json:"rows"`
-	// Cursor is the last node id an interrupted write finished; -1 when no
-	// write is under way. A resumed apply or refresh continues after it.
-	Cursor int64 `json:"-"`
+	// Cursor is the elementId of the last node an interrupted unwind
+	// write finished, "" when no write is under way; a resumed apply or
+	// refresh continues after it. A state an older ragforge wrote holds
+	// an integer (an id(), which Cypher 25 removes): it reads as "", so
+	// the next apply starts the field over, rows from zero, instead of
+	// resuming from an id no statement can compare.
+	Cursor string `json:"-"`
 	// Index is the name of the range index apply created, "" if none.
 	Index      string    `json:"index,omitempty"`
 	StartedAt  time.Time `json:"started_at,omitzero"`
@@ -120,7 +124,7 @@ func stateFrom(m map[string]any) FieldState {
 	}
 	return FieldState{
 		Entity: str("entity"), Field: str("field"), Property: str("property"), Hash: str("hash"),
-		Status: Status(str("status")), Rows: num("rows", 0), Cursor: num("cursor", -1), Index: str("index"),
+		Status: Status(str("status")), Rows: num("rows", 0), Cursor: str("cursor"), Index: str("index"),
 		StartedAt: tm("started_at"), UpdatedAt: tm("updated_at"), FinishedAt: tm("finished_at"),
 	}
 }

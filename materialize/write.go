@@ -38,9 +38,20 @@ func (e *OwnershipError) Error() string {
 		e.Entity, e.Field, e.Property, e.Entity)
 }
 
-func (x *Materializer) query(ctx context.Context, q string, params map[string]any) (*neo4j.EagerResult, error) {
-	return neo4j.ExecuteQuery(ctx, x.driver, q, params, neo4j.EagerResultTransformer,
-		neo4j.ExecuteQueryWithDatabase(x.opts.Database), neo4j.ExecuteQueryWithWritersRouting())
+// query runs q in a write transaction and returns its records. It opens
+// a session rather than calling neo4j.ExecuteQuery, which runs through a
+// method the driver does not export: a wrapped driver, such as the
+// tests' (which fails on a deprecated statement), sees this one.
+func (x *Materializer) query(ctx context.Context, q string, params map[string]any) ([]*neo4j.Record, error) {
+	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	return neo4j.ExecuteWrite(ctx, sess, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		res, err := tx.Run(ctx, q, params)
+		if err != nil {
+			return nil, err
+		}
+		return res.Collect(ctx)
+	})
 }
 
 // autoCommitCount runs q in an implicit (auto-commit) transaction, as
@@ -142,7 +153,7 @@ func (x *Materializer) materialize(ctx context.Context, p *FieldPlan, refresh bo
 		}
 		st = nil
 	}
-	cursor := int64(-1)
+	cursor := ""
 	switch {
 	case st == nil:
 		if err := x.claim(ctx, p); err != nil {
@@ -188,7 +199,7 @@ func (x *Materializer) materialize(ctx context.Context, p *FieldPlan, refresh bo
 		if x.opts.Method == WriteUnwind {
 			cursor = st.Cursor
 		}
-		if cursor < 0 {
+		if cursor == "" {
 			if err := x.setState(ctx, p.Entity, p.Name, "s.rows = 0, s.cursor = null, s.started_at = datetime()", nil); err != nil {
 				return a, err
 			}
@@ -236,31 +247,34 @@ func nilIfEmpty(s string) any {
 
 func (x *Materializer) readState(ctx context.Context, ref planner.FieldRef) (*FieldState, error) {
 	res, err := x.query(ctx, stateMatch+"RETURN "+stateReturn, map[string]any{"entity": ref.Entity, "field": ref.Field})
-	if err != nil || len(res.Records) == 0 {
+	if err != nil || len(res) == 0 {
 		return nil, err
 	}
-	s := stateFrom(res.Records[0].AsMap())
+	s := stateFrom(res[0].AsMap())
 	return &s, nil
 }
 
-// ids streams the ids of entity's nodes after cursor and returns them
-// sorted, so batches go in id order and a cursor can resume.
-func (x *Materializer) ids(ctx context.Context, entity string, cursor int64) ([]int64, error) {
+// ids streams the element ids of entity's nodes after cursor ("" for
+// all) and returns them sorted, so batches go in one total order (strings
+// compare the same way in Cypher and Go: elementIds are ASCII) and a
+// cursor can resume. elementId, not the id() Neo4j 5 deprecates and
+// Cypher 25 removes.
+func (x *Materializer) ids(ctx context.Context, entity string, cursor string) ([]string, error) {
 	label, err := quote("entity", entity)
 	if err != nil {
 		return nil, err
 	}
-	q := "MATCH (n:" + label + ") WHERE id(n) > $cursor RETURN id(n) AS id"
+	q := "MATCH (n:" + label + ") WHERE elementId(n) > $cursor RETURN elementId(n) AS id"
 	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(ctx)
-	ids, err := neo4j.ExecuteRead(ctx, sess, func(tx neo4j.ManagedTransaction) ([]int64, error) {
+	ids, err := neo4j.ExecuteRead(ctx, sess, func(tx neo4j.ManagedTransaction) ([]string, error) {
 		res, err := tx.Run(ctx, q, map[string]any{"cursor": cursor})
 		if err != nil {
 			return nil, err
 		}
-		var out []int64
+		var out []string
 		for res.Next(ctx) {
-			v, _ := res.Record().Values[0].(int64)
+			v, _ := res.Record().Values[0].(string)
 			out = append(out, v)
 		}
 		return out, res.Err()
@@ -292,7 +306,7 @@ func (x *Materializer) writeInTransactions(ctx context.Context, p *FieldPlan) (i
 	if err != nil {
 		return 0, err
 	}
-	n, _ := r.Records[0].Get("n")
+	n, _ := r[0].Get("n")
 	total, _ := n.(int64)
 	var b strings.Builder
 	for _, sq := range p.Fragment.Subqueries {
@@ -374,9 +388,9 @@ func (x *Materializer) bar(total int64, what string) *progressbar.ProgressBar {
 	)
 }
 
-// write computes and stores the field for every node after cursor and
-// returns how many nodes it set.
-func (x *Materializer) write(ctx context.Context, p *FieldPlan, cursor int64) (int64, error) {
+// write computes and stores the field for every node after cursor (an
+// element id, "" for every node) and returns how many nodes it set.
+func (x *Materializer) write(ctx context.Context, p *FieldPlan, cursor string) (int64, error) {
 	if x.opts.Method == WriteInTransactions {
 		return x.writeInTransactions(ctx, p)
 	}
@@ -389,7 +403,9 @@ func (x *Materializer) write(ctx context.Context, p *FieldPlan, cursor int64) (i
 		return 0, err
 	}
 	bar := x.bar(int64(len(ids)), p.Entity+"."+p.Name)
-	q := "UNWIND $ids AS id MATCH (n:" + label + ") WHERE id(n) = id\n" + setClause(p, prop) + "\nRETURN count(*) AS rows"
+	// Neo4j plans elementId(n) = id as a seek by element id
+	// (NodeByElementIdSeek), one node per id, no label scan.
+	q := "UNWIND $ids AS id MATCH (n:" + label + ") WHERE elementId(n) = id\n" + setClause(p, prop) + "\nRETURN count(*) AS rows"
 	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
 	var total int64
@@ -465,10 +481,10 @@ func (x *Materializer) ensureIndex(ctx context.Context, p *FieldPlan, owned stri
 	if err != nil {
 		return "", fmt.Errorf("materialize: finding index %s: %w", name, err)
 	}
-	if len(res.Records) == 0 {
+	if len(res) == 0 {
 		return "", fmt.Errorf("materialize: index %s was created but is not listed", name)
 	}
-	actual, _ := res.Records[0].Values[0].(string)
+	actual, _ := res[0].Values[0].(string)
 	bar := x.bar(-1, "index "+actual)
 	if _, err := x.query(ctx, "CALL db.awaitIndex($name, $secs)", map[string]any{"name": actual, "secs": int64(x.opts.IndexWait.Seconds())}); err != nil {
 		return "", fmt.Errorf("materialize: waiting for index %s: %w", actual, err)

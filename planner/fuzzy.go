@@ -54,7 +54,7 @@ func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state State) (*Statement
 	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit, notNull: true}
 	s.pred = func(b *builder, r fieldRef, x string) ([]string, error) {
 		return []string{"all(q IN " + b.named("words", words) + " WHERE any(w IN apoc.text.split(toLower(" + x +
-			"), '[^\\\\p{L}\\\\p{N}_]+') WHERE apoc.text.levenshteinDistance(w, q) <= " + itoa(fuzzyEdits) + "))"}, nil
+			"), '[^\\\\p{L}\\\\p{N}_]+') WHERE apoc.text.distance(w, q) <= " + itoa(fuzzyEdits) + "))"}, nil
 	}
 	s.orders = func(b *builder, x string) []order {
 		return []order{{expr: "apoc.text.levenshteinSimilarity(toLower(" + x + "), " + b.named("pattern", strings.ToLower(a.Pattern)) + ")", desc: true, key: &SortKey{Name: "similarity"}}}

@@ -86,7 +86,8 @@ type config struct {
 // `go test ./...` never see each other's data), checks that the database carries
 // scripts/neo4j's test-server mark (failing the test, with the database untouched, when it
 // does not), empties the database but for the mark (nodes, relationships, user-created
-// indexes and constraints), and closes everything in t.Cleanup.
+// indexes and constraints), and closes everything in t.Cleanup. The driver it returns fails
+// the test on any statement Neo4j reports deprecated (see checkDeprecations).
 // With no server configured it calls t.Skip with a clear message, unless CI=true, where it fails.
 func Open(t testing.TB) neo4j.DriverWithContext {
 	t.Helper()
@@ -133,7 +134,7 @@ func Open(t testing.TB) neo4j.DriverWithContext {
 		t.Fatalf("neo4jtest: %v", err)
 		return nil
 	}
-	return driver
+	return checkDeprecations(t, driver)
 }
 
 // prepare empties the database for a test after checking that it carries

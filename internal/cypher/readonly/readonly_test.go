@@ -79,7 +79,8 @@ func TestCheckReportsAStatementNeo4jCannotPlanAsAPlanError(t *testing.T) {
 }
 
 func TestCheckRefusesAProcedureInTheLeftBranchOfAPlan(t *testing.T) {
-	d := neo4jtest.Open(t)
+	// An agent's statements, which may use what Neo4j deprecates.
+	d := neo4jtest.AllowDeprecations(neo4jtest.Open(t))
 	opts := readonly.Options{Database: neo4jtest.Database()}
 	// The unlisted procedure is the left input of a two-input operator;
 	// the driver's Plan.Children repeats the right input instead.
