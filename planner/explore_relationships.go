@@ -314,7 +314,9 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 		// A level cut short ends the traversal: a node it left out could
 		// be reached by the next level, at more than its shortest depth.
 		next := level(d, "")
-		b.line("WITH sids, capped OR cut AS capped, missing, CASE WHEN %s THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, reached, found", stop, next, next, key("f.s", "f.x"))
+		// A stopped traversal's seen grows no more: no level reads after it.
+		front := "CASE WHEN " + stop + " THEN [] ELSE " + next + " END"
+		b.line("WITH sids, capped OR cut AS capped, missing, %s AS frontier, seen + [f IN %s | %s] AS seen, reached, found", front, front, key("f.s", "f.x"))
 	}
 
 	// The last level: when the degrees of its frontier prove that it can
@@ -334,13 +336,20 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	b.guard("sids, frontier, seen, found, streamed", "streamed")
 	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
 	b.line("CALL (frontier, seen, found) {")
-	b.line("CALL (frontier, seen, found) {\n  UNWIND found AS f\n  RETURN f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth\n  UNION ALL")
-	tr.stream("frontier", "seen", arrow, depth)
-	b.line("}")
 	// The target filter runs once per target the last level reached (the
-	// entries found before passed it).
-	b.line("WITH start, t, head(collect(rels)) AS rels, min(depth) AS depth\nWHERE depth < %d OR %s", depth, keep)
-	b.line("WITH start, t, rels, depth, %s AS tid\nORDER BY %s\nSKIP %s\nLIMIT %s", tn.id, orderList(orders), off, lim)
+	// entries found before passed it). At depth 1 nothing was found before
+	// and the streamed rows' rels is their one relationship.
+	if depth == 1 {
+		b.line("CALL (frontier) {")
+		tr.stream("frontier", "seen", arrow, depth)
+		b.line("}\nWITH start, t, head(collect(rels)) AS rel\nWHERE %s\nWITH start, t, [rel] AS rels, 1 AS depth, %s AS tid", keep, tn.id)
+	} else {
+		b.line("CALL (frontier, seen, found) {\n  UNWIND found AS f\n  RETURN f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth\n  UNION ALL")
+		tr.stream("frontier", "seen", arrow, depth)
+		b.line("}\nWITH start, t, head(collect(rels)) AS rels, min(depth) AS depth\nWHERE depth < %d OR %s", depth, keep)
+		b.line("WITH start, t, rels, depth, %s AS tid", tn.id)
+	}
+	b.line("ORDER BY %s\nSKIP %s\nLIMIT %s", orderList(orders), off, lim)
 	b.line("RETURN start, t, rels, depth, tid\n}")
 	b.line("RETURN collect({sid: sids[start], t: t, rels: rels, depth: depth, tid: tid}) AS fast\n}")
 	b.line("WITH sids, capped, missing, CASE WHEN streamed THEN [] ELSE frontier END AS frontier, seen, reached, CASE WHEN streamed THEN [] ELSE found END AS found, fast")
@@ -357,7 +366,10 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, fast, sids[f.s] AS sid, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
 	b.line("WITH missing, fast, sid, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
 	b.line("WITH missing, fast, sid, start, t, rels, depth, flag, %s AS tid", tn.id)
-	b.line("ORDER BY %s\nWITH missing, fast, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
+	// The entry carrying capped sorts first, so a Top keeps it and the
+	// page's entries: the sort holds offset + limit + 1 rows, not all.
+	b.line("ORDER BY %s\nLIMIT %s + %s + 1", orderList(append([]order{{expr: "t IS NOT NULL"}}, orders...)), off, lim)
+	b.line("WITH missing, fast, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted")
 	b.line("WITH capped, missing, fast + sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))
 	// relationship is the path's last step: its properties are read once.
 	b.line("WITH capped, missing, row, row.t AS t, [x IN row.rels | {type: type(x), properties: %s}] AS path", b.relProjection("x", types))

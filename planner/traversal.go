@@ -120,24 +120,30 @@ func (tr *traversal) degree(frontier string, arrow [2]string) string {
 // entries of frontier it follows the traversal's relationships to the
 // nodes t inside the tenant whose key is not in seen, one row per
 // relationship read, returning each row's start, t, the path to t (rels)
-// and its depth (d); the first level's frontier must be the starts. Nothing bounds what it reads: a statement streams a
-// level only when degree proved it small.
+// and its depth (d). The first level's frontier must be the starts; its
+// rels is the one relationship read, not a list (a list per row costs
+// time, and only the page's rows need it: the caller builds [rels] after
+// its Top), and it needs no seen. Nothing bounds what it reads: a
+// statement streams a level only when degree proved it small.
 func (tr *traversal) stream(frontier, seen string, arrow [2]string, d int) {
 	b := tr.b
 	i := itoa(d)
 	f, s, x, p, r := "f"+i, "s"+i, "x"+i, "p"+i, "e"+i
-	b.line("  UNWIND %s AS %s\n  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", frontier, f, f, s, f, x, f, p)
-	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
 	// From the starts (d = 1) seen holds only each start itself: comparing
 	// nodes spares building a key per relationship.
-	where := []string{"NOT " + tr.key(s, "t") + " IN " + seen}
+	where, rels := []string{x + " <> t"}, r
+	b.line("  UNWIND %s AS %s", frontier, f)
 	if d == 1 {
-		where = []string{x + " <> t"}
+		b.line("  WITH %s.s AS %s, %s.x AS %s", f, s, f, x)
+	} else {
+		b.line("  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", f, s, f, x, f, p)
+		where, rels = []string{"NOT " + tr.key(s, "t") + " IN " + seen}, p+" + "+r
 	}
+	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
 	if w := b.tenantWhere("t"); w != "" {
 		where = append([]string{w}, where...)
 	}
-	b.line("  WHERE %s\n  RETURN %s AS start, t, %s + %s AS rels, %d AS depth", joinAnd(where), s, p, r, d)
+	b.line("  WHERE %s\n  RETURN %s AS start, t, %s AS rels, %d AS depth", joinAnd(where), s, rels, d)
 }
 
 // sentinel is the list to UNWIND into a traversal's rows: rows, or one
