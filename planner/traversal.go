@@ -118,32 +118,45 @@ func (tr *traversal) degree(frontier string, arrow [2]string) string {
 
 // stream writes a level, numbered d, as rows rather than a list: from the
 // entries of frontier it follows the traversal's relationships to the
-// nodes t inside the tenant whose key is not in seen, one row per
-// relationship read, returning each row's start, t, the path to t (rels)
-// and its depth (d). The first level's frontier must be the starts; its
-// rels is the one relationship read, not a list (a list per row costs
-// time, and only the page's rows need it: the caller builds [rels] after
-// its Top), and it needs no seen. Nothing bounds what it reads: a
-// statement streams a level only when degree proved it small.
-func (tr *traversal) stream(frontier, seen string, arrow [2]string, d int) {
+// nodes t inside the tenant, groups the rows on (start, t), keeping one
+// path per target, and returns the targets whose key is not in seen and
+// that pass keep (a predicate on t): each one's start, t, the path to t
+// (rels) and its depth (d). Grouping first tests seen and keep once per
+// target rather than once per relationship read. The first level's
+// frontier must be the starts: it needs no seen (it compares nodes), and
+// it builds the path's list once per target, not per relationship; with
+// raw, it does not group either and returns one row per relationship
+// read (rel: the relationship, no rels nor depth), a target once per
+// relationship that reaches it. Nothing bounds what it reads: a statement
+// streams a level only when degree proved it small.
+func (tr *traversal) stream(frontier, seen, keep string, arrow [2]string, d int, raw bool) {
 	b := tr.b
 	i := itoa(d)
 	f, s, x, p, r := "f"+i, "s"+i, "x"+i, "p"+i, "e"+i
-	// From the starts (d = 1) seen holds only each start itself: comparing
-	// nodes spares building a key per relationship.
-	where, rels := []string{x + " <> t"}, r
+	var where []string
+	if w := b.tenantWhere("t"); w != "" {
+		where = append(where, w)
+	}
 	b.line("  UNWIND %s AS %s", frontier, f)
 	if d == 1 {
 		b.line("  WITH %s.s AS %s, %s.x AS %s", f, s, f, x)
+		where = append(where, x+" <> t")
 	} else {
 		b.line("  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", f, s, f, x, f, p)
-		where, rels = []string{"NOT " + tr.key(s, "t") + " IN " + seen}, p+" + "+r
 	}
 	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
-	if w := b.tenantWhere("t"); w != "" {
-		where = append([]string{w}, where...)
+	switch {
+	case raw:
+		b.line("  WHERE %s\n  RETURN %s AS start, t, %s AS rel", joinAnd(append(where, keep)), s, r)
+		return
+	case len(where) > 0:
+		b.line("  WHERE %s", joinAnd(where))
 	}
-	b.line("  WHERE %s\n  RETURN %s AS start, t, %s AS rels, %d AS depth", joinAnd(where), s, rels, d)
+	if d == 1 {
+		b.line("  WITH %s, t, head(collect(%s)) AS %s\n  WHERE %s\n  RETURN %s AS start, t, [%s] AS rels, 1 AS depth", s, r, r, keep, s, r)
+		return
+	}
+	b.line("  WITH %s, t, head(collect(%s + %s)) AS %s\n  WHERE NOT %s IN %s AND %s\n  RETURN %s AS start, t, %s AS rels, %d AS depth", s, p, r, p, tr.key(s, "t"), seen, keep, s, p, d)
 }
 
 // sentinel is the list to UNWIND into a traversal's rows: rows, or one
