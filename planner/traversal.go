@@ -30,12 +30,14 @@ const ColCapped = "capped"
 // The last level builds no list for a next one: when the degrees of its
 // frontier (the degree store, a few db hits) prove that it can read at
 // most the level bound and reach at most Limits.MaxExpanded, so that no
-// cap can cut it, it is streamed (stream): its rows go straight into the
-// page's Top, as a hand-written one-hop statement's do, grouped once on
-// (start, target) so that each target comes once with one of its paths
-// and the sort's rows no longer hold the traversal's lists. Otherwise it
-// is a level like the others, and the page is sorted from the lists.
-// Depth 1 (the most common call) is then one Expand into a Top.
+// cap can cut it, it is streamed (stream): its rows are grouped once on
+// (start, target), so that each target comes once with one of its paths,
+// tested against seen and the target filter once per target, and go
+// into the page's Top. Otherwise it is a level like the others, and the
+// page is a Top of the lists. Depth 1 (the most common call) first tries
+// the hand-written plan, one Expand into a Top of the rows as read, and
+// groups only when parallel relationships repeat a target in that Top
+// (explore_relationships.go).
 //
 // Neo4j 5 has a breadth-first expand of its own, VarLengthExpand(Pruning,
 // BFS), planned for `min(length(p))` or DISTINCT endpoints of a
