@@ -314,7 +314,9 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 		// A level cut short ends the traversal: a node it left out could
 		// be reached by the next level, at more than its shortest depth.
 		next := level(d, "")
-		b.line("WITH sids, capped OR cut AS capped, missing, CASE WHEN %s THEN [] ELSE %s END AS frontier, seen + [f IN %s | %s] AS seen, reached, found", stop, next, next, key("f.s", "f.x"))
+		// A stopped traversal's seen grows no more: no level reads after it.
+		front := "CASE WHEN " + stop + " THEN [] ELSE " + next + " END"
+		b.line("WITH sids, capped OR cut AS capped, missing, %s AS frontier, seen + [f IN %s | %s] AS seen, reached, found", front, front, key("f.s", "f.x"))
 	}
 
 	// The last level: when the degrees of its frontier prove that it can
@@ -330,20 +332,43 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	degree := tr.degree("frontier", arrow)
 	b.line("WITH sids, capped, missing, frontier, seen, reached, found, NOT (capped OR missing) AND size(seen) + size(found) <= %d AND %s <= %s AND reached + %s <= %s AS streamed",
 		streamedLists, degree, followed, degree, expanded)
-	b.line("CALL (sids, frontier, seen, found, streamed) {")
-	b.guard("sids, frontier, seen, found, streamed", "streamed")
 	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
-	b.line("CALL (frontier, seen, found) {")
-	b.line("CALL (frontier, seen, found) {\n  UNWIND found AS f\n  RETURN f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth\n  UNION ALL")
-	tr.stream("frontier", "seen", arrow, depth)
-	b.line("}")
+	// A first level sorted on its targets (not on a relationship) first
+	// tries its page from the rows as read, as by hand: a Top of offset +
+	// limit rows, without grouping each target's relationships (about a
+	// sixth of the time at a hub). When those rows hold each target once
+	// (exact), no target can be missing from them, since a target's rows
+	// share its sort key; parallel relationships among them make it group
+	// as below.
+	guard, fast := "streamed", "fast"
+	if depth == 1 && !slices.ContainsFunc(a.OrderBy, func(k tools.OrderBy) bool { return k.RelationshipField != "" }) {
+		b.line("CALL (sids, frontier, streamed) {")
+		b.guard("sids, frontier, streamed", "streamed")
+		b.line("CALL (frontier) {")
+		tr.stream("frontier", "seen", keep, arrow, depth, true)
+		b.line("}\nWITH sids, start, t, rel, 1 AS depth, %s AS tid\nORDER BY %s\nLIMIT %s + %s", tn.id, orderList(orders), off, lim)
+		b.line("RETURN collect({sid: sids[start], t: t, rels: [rel], depth: depth, tid: tid}) AS top, count(DISTINCT [start, t]) = count(*) AS exact\n}")
+		guard, fast = "streamed AND NOT exact", "CASE WHEN exact THEN top["+off+"..] ELSE fast END"
+	}
+	imports := "sids, frontier, seen, found, streamed"
+	if guard != "streamed" {
+		imports += ", exact"
+	}
+	b.line("CALL (%s) {", imports)
+	b.guard(imports, guard)
 	// The target filter runs once per target the last level reached (the
-	// entries found before passed it).
-	b.line("WITH start, t, head(collect(rels)) AS rels, min(depth) AS depth\nWHERE depth < %d OR %s", depth, keep)
-	b.line("WITH start, t, rels, depth, %s AS tid\nORDER BY %s\nSKIP %s\nLIMIT %s", tn.id, orderList(orders), off, lim)
-	b.line("RETURN start, t, rels, depth, tid\n}")
+	// entries found before passed it); those entries and the last level's
+	// are distinct (start, target) pairs. At depth 1 nothing was found
+	// before.
+	b.line("CALL (frontier, seen, found) {")
+	if depth > 1 {
+		b.line("  UNWIND found AS f\n  RETURN f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth\n  UNION ALL")
+	}
+	tr.stream("frontier", "seen", keep, arrow, depth, false)
+	b.line("}\nWITH sids, start, t, rels, depth, %s AS tid", tn.id)
+	b.line("ORDER BY %s\nSKIP %s\nLIMIT %s", orderList(orders), off, lim)
 	b.line("RETURN collect({sid: sids[start], t: t, rels: rels, depth: depth, tid: tid}) AS fast\n}")
-	b.line("WITH sids, capped, missing, CASE WHEN streamed THEN [] ELSE frontier END AS frontier, seen, reached, CASE WHEN streamed THEN [] ELSE found END AS found, fast")
+	b.line("WITH sids, capped, missing, CASE WHEN streamed THEN [] ELSE frontier END AS frontier, seen, reached, CASE WHEN streamed THEN [] ELSE found END AS found, %s AS fast", fast)
 	level(depth, ", fast")
 	b.line("WITH sids, capped OR cut AS capped, missing, found, fast")
 
@@ -357,7 +382,10 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, fast, sids[f.s] AS sid, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
 	b.line("WITH missing, fast, sid, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
 	b.line("WITH missing, fast, sid, start, t, rels, depth, flag, %s AS tid", tn.id)
-	b.line("ORDER BY %s\nWITH missing, fast, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted", orderList(orders))
+	// The entry carrying capped sorts first, so a Top keeps it and the
+	// page's entries: the sort holds offset + limit + 1 rows, not all.
+	b.line("ORDER BY %s\nLIMIT %s + %s + 1", orderList(append([]order{{expr: "t IS NOT NULL"}}, orders...)), off, lim)
+	b.line("WITH missing, fast, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted")
 	b.line("WITH capped, missing, fast + sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))
 	// relationship is the path's last step: its properties are read once.
 	b.line("WITH capped, missing, row, row.t AS t, [x IN row.rels | {type: type(x), properties: %s}] AS path", b.relProjection("x", types))

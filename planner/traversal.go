@@ -30,12 +30,14 @@ const ColCapped = "capped"
 // The last level builds no list for a next one: when the degrees of its
 // frontier (the degree store, a few db hits) prove that it can read at
 // most the level bound and reach at most Limits.MaxExpanded, so that no
-// cap can cut it, it is streamed (stream): its rows go straight into the
-// page's Top, as a hand-written one-hop statement's do, grouped once on
-// (start, target) so that each target comes once with one of its paths
-// and the sort's rows no longer hold the traversal's lists. Otherwise it
-// is a level like the others, and the page is sorted from the lists.
-// Depth 1 (the most common call) is then one Expand into a Top.
+// cap can cut it, it is streamed (stream): its rows are grouped once on
+// (start, target), so that each target comes once with one of its paths,
+// tested against seen and the target filter once per target, and go
+// into the page's Top. Otherwise it is a level like the others, and the
+// page is a Top of the lists. Depth 1 (the most common call) first tries
+// the hand-written plan, one Expand into a Top of the rows as read, and
+// groups only when parallel relationships repeat a target in that Top
+// (explore_relationships.go).
 //
 // Neo4j 5 has a breadth-first expand of its own, VarLengthExpand(Pruning,
 // BFS), planned for `min(length(p))` or DISTINCT endpoints of a
@@ -118,26 +120,45 @@ func (tr *traversal) degree(frontier string, arrow [2]string) string {
 
 // stream writes a level, numbered d, as rows rather than a list: from the
 // entries of frontier it follows the traversal's relationships to the
-// nodes t inside the tenant whose key is not in seen, one row per
-// relationship read, returning each row's start, t, the path to t (rels)
-// and its depth (d); the first level's frontier must be the starts. Nothing bounds what it reads: a statement streams a
-// level only when degree proved it small.
-func (tr *traversal) stream(frontier, seen string, arrow [2]string, d int) {
+// nodes t inside the tenant, groups the rows on (start, t), keeping one
+// path per target, and returns the targets whose key is not in seen and
+// that pass keep (a predicate on t): each one's start, t, the path to t
+// (rels) and its depth (d). Grouping first tests seen and keep once per
+// target rather than once per relationship read. The first level's
+// frontier must be the starts: it needs no seen (it compares nodes), and
+// it builds the path's list once per target, not per relationship; with
+// raw, it does not group either and returns one row per relationship
+// read (rel: the relationship, no rels nor depth), a target once per
+// relationship that reaches it. Nothing bounds what it reads: a statement
+// streams a level only when degree proved it small.
+func (tr *traversal) stream(frontier, seen, keep string, arrow [2]string, d int, raw bool) {
 	b := tr.b
 	i := itoa(d)
 	f, s, x, p, r := "f"+i, "s"+i, "x"+i, "p"+i, "e"+i
-	b.line("  UNWIND %s AS %s\n  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", frontier, f, f, s, f, x, f, p)
-	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
-	// From the starts (d = 1) seen holds only each start itself: comparing
-	// nodes spares building a key per relationship.
-	where := []string{"NOT " + tr.key(s, "t") + " IN " + seen}
-	if d == 1 {
-		where = []string{x + " <> t"}
-	}
+	var where []string
 	if w := b.tenantWhere("t"); w != "" {
-		where = append([]string{w}, where...)
+		where = append(where, w)
 	}
-	b.line("  WHERE %s\n  RETURN %s AS start, t, %s + %s AS rels, %d AS depth", joinAnd(where), s, p, r, d)
+	b.line("  UNWIND %s AS %s", frontier, f)
+	if d == 1 {
+		b.line("  WITH %s.s AS %s, %s.x AS %s", f, s, f, x)
+		where = append(where, x+" <> t")
+	} else {
+		b.line("  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", f, s, f, x, f, p)
+	}
+	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
+	switch {
+	case raw:
+		b.line("  WHERE %s\n  RETURN %s AS start, t, %s AS rel", joinAnd(append(where, keep)), s, r)
+		return
+	case len(where) > 0:
+		b.line("  WHERE %s", joinAnd(where))
+	}
+	if d == 1 {
+		b.line("  WITH %s, t, head(collect(%s)) AS %s\n  WHERE %s\n  RETURN %s AS start, t, [%s] AS rels, 1 AS depth", s, r, r, keep, s, r)
+		return
+	}
+	b.line("  WITH %s, t, head(collect(%s + %s)) AS %s\n  WHERE NOT %s IN %s AND %s\n  RETURN %s AS start, t, %s AS rels, %d AS depth", s, p, r, p, tr.key(s, "t"), seen, keep, s, p, d)
 }
 
 // sentinel is the list to UNWIND into a traversal's rows: rows, or one
