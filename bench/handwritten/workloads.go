@@ -57,7 +57,9 @@ func call(tool string, args map[string]any) engine.Call {
 }
 
 // The hand-written projections return the fields ragforge returns by
-// default and cut every string field at 501 characters, as ragforge's
+// default (an explored target's labels too: explore_relationships returns
+// them, since it may reach several types) and cut every string field at
+// 501 characters, as ragforge's
 // statements do (engine.DefaultMaxString + 1, the text_cut parameter), so
 // neither sends more text than the other, whatever the data holds; the
 // cut reads the property in the projection, which PROFILE counts as db
@@ -85,7 +87,7 @@ ORDER BY n.line_count, n.uuid LIMIT $limit`, HandParams: map[string]any{"low": p
 		"byid": {Hand: `MATCH (n:File {path: $path})
 RETURN n.path AS id, n {name: left(n.name, 501), extension: left(n.extension, 501), .language, .size, .lines} AS properties`, HandParams: map[string]any{"path": p.File}, Cols: []string{"id"}},
 		"hop": {Hand: `MATCH (:File {path: $path})-[:CONTAINS]->(n:Scope)
-RETURN n.uuid AS id, ` + scopeProps + ` AS properties
+RETURN n.uuid AS id, labels(n) AS labels, ` + scopeProps + ` AS properties
 ORDER BY n.uuid LIMIT $limit`, HandParams: map[string]any{"path": p.File, "limit": peers.Limit}, Cols: []string{"id"}},
 	}
 	var out []Workload
@@ -239,7 +241,7 @@ ORDER BY n.code LIMIT $limit`,
 				"relationship_type": "NEXT", "direction": "outgoing", "depth": 3, "limit": Limit}),
 			Hand: `MATCH (s:Flight) WHERE s.id = $flight
 MATCH p = (s)-[:NEXT*1..3]->(n:Flight)
-RETURN n.id AS id, length(p) AS depth, [r IN relationships(p) | r {.turnaround_minutes}] AS path, ` + flightProps + ` AS properties
+RETURN n.id AS id, labels(n) AS labels, length(p) AS depth, [r IN relationships(p) | r {.turnaround_minutes}] AS path, ` + flightProps + ` AS properties
 ORDER BY depth, id LIMIT $limit`,
 			// Written {id: $id}, the start is found by an index scan and a
 			// filter (1,800 db hits at the small scale) rather than the
@@ -376,7 +378,7 @@ func exploreRoutes(key, what, code string, depth int) Workload {
 	}
 	if depth == 1 {
 		w.Hand = `MATCH (:Airport {code: $code})-[r:ROUTE]->(t:Airport)
-RETURN t.code AS id, 1 AS depth, ` + routeProps + ` AS relationship, ` + airportOf("t") + ` AS properties
+RETURN t.code AS id, labels(t) AS labels, 1 AS depth, ` + routeProps + ` AS relationship, ` + airportOf("t") + ` AS properties
 ORDER BY id LIMIT $limit`
 		return w
 	}
@@ -385,7 +387,7 @@ MATCH p = (n)-[:ROUTE*1..%[1]d]->(t:Airport) WHERE t <> n
 WITH n, t, min(length(p)) AS depth
 ORDER BY depth, t.code LIMIT $limit
 MATCH q = shortestPath((n)-[:ROUTE*1..%[1]d]->(t))
-RETURN t.code AS id, depth, [r IN relationships(q) | %[2]s] AS path, %[3]s AS properties
+RETURN t.code AS id, labels(t) AS labels, depth, [r IN relationships(q) | %[2]s] AS path, %[3]s AS properties
 ORDER BY depth, id`, depth, routeProps, airportOf("t"))
 	return w
 }
