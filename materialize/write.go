@@ -41,9 +41,13 @@ func (e *OwnershipError) Error() string {
 // query runs q in a write transaction and returns its records. It opens
 // a session rather than calling neo4j.ExecuteQuery, which runs through a
 // method the driver does not export: a wrapped driver, such as the
-// tests' (which fails on a deprecated statement), sees this one.
+// tests' (which fails on a deprecated statement), sees this one. The
+// session joins the driver's ExecuteQuery bookmark chain, as
+// neo4j.ExecuteQuery would, so the package's other statements (state
+// and status reads, which a cluster may route to a reader) see its writes.
 func (x *Materializer) query(ctx context.Context, q string, params map[string]any) ([]*neo4j.Record, error) {
-	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite,
+		BookmarkManager: x.driver.ExecuteQueryBookmarkManager()})
 	defer sess.Close(ctx)
 	return neo4j.ExecuteWrite(ctx, sess, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		res, err := tx.Run(ctx, q, params)

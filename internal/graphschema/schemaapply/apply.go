@@ -118,8 +118,10 @@ func create(ctx context.Context, d neo4j.DriverWithContext, db string, it Item) 
 	}
 	// A session, not neo4j.ExecuteQuery (which runs through a method the
 	// driver does not export): a wrapped driver, such as the tests' (which
-	// fails on a deprecated statement), sees the statement.
-	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db, AccessMode: neo4j.AccessModeWrite})
+	// fails on a deprecated statement), sees the statement. It joins the
+	// driver's ExecuteQuery bookmark chain, as neo4j.ExecuteQuery would.
+	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db, AccessMode: neo4j.AccessModeWrite,
+		BookmarkManager: d.ExecuteQueryBookmarkManager()})
 	defer sess.Close(ctx)
 	_, err = sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, stmt, params)
