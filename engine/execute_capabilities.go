@@ -6,6 +6,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -26,16 +27,12 @@ const gdsFunction = "gds.version"
 // called.
 func DetectCapabilities(ctx context.Context, d neo4j.DriverWithContext, database string, m *model.Model) (tools.Capabilities, error) {
 	var caps tools.Capabilities
-	opts := []neo4j.ExecuteQueryConfigurationOption{neo4j.ExecuteQueryWithReadersRouting()}
-	if database != "" {
-		opts = append(opts, neo4j.ExecuteQueryWithDatabase(database))
-	}
-	res, err := neo4j.ExecuteQuery(ctx, d, "SHOW FULLTEXT INDEXES YIELD name, state RETURN name, state", nil, neo4j.EagerResultTransformer, opts...)
+	res, err := neo4jtx.Query(ctx, d, database, neo4j.AccessModeRead, "SHOW FULLTEXT INDEXES YIELD name, state RETURN name, state", nil)
 	if err != nil {
 		return caps, err
 	}
 	online := map[string]bool{}
-	for _, r := range res.Records {
+	for _, r := range res {
 		name, _ := r.Get("name")
 		state, _ := r.Get("state")
 		if s, _ := name.(string); s != "" && state == "ONLINE" {
@@ -48,13 +45,13 @@ func DetectCapabilities(ctx context.Context, d neo4j.DriverWithContext, database
 			caps.FullText = false
 		}
 	}
-	res, err = neo4j.ExecuteQuery(ctx, d, "SHOW FUNCTIONS YIELD name WHERE name IN $names RETURN collect(name) AS names",
-		map[string]any{"names": append([]string{gdsFunction}, apocFunctions...)}, neo4j.EagerResultTransformer, opts...)
+	res, err = neo4jtx.Query(ctx, d, database, neo4j.AccessModeRead, "SHOW FUNCTIONS YIELD name WHERE name IN $names RETURN collect(name) AS names",
+		map[string]any{"names": append([]string{gdsFunction}, apocFunctions...)})
 	if err != nil {
 		return caps, err
 	}
-	if len(res.Records) == 1 {
-		names, _ := res.Records[0].Get("names")
+	if len(res) == 1 {
+		names, _ := res[0].Get("names")
 		list, _ := names.([]any)
 		caps.GDS = slices.Contains(list, any(gdsFunction))
 		caps.APOC = true

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 )
 
 // LockLabel is the label of the lock node that keeps two applies (or an
@@ -69,7 +71,7 @@ func AcquireLock(ctx context.Context, driver neo4j.DriverWithContext, db, name, 
 	if staleAfter <= 0 {
 		staleAfter = DefaultLockStaleAfter
 	}
-	if _, err := neo4j.ExecuteQuery(ctx, driver, lockConstraint, nil, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(db)); err != nil {
+	if _, err := neo4jtx.Query(ctx, driver, db, neo4j.AccessModeWrite, lockConstraint, nil); err != nil {
 		return nil, fmt.Errorf("materialize: lock constraint: %w", err)
 	}
 	b := make([]byte, 16)
@@ -99,10 +101,10 @@ func AcquireLock(ctx context.Context, driver neo4j.DriverWithContext, db, name, 
 		var ne *neo4j.Neo4jError
 		if errors.As(err, &ne) && ne.Code == "Neo.ClientError.Schema.ConstraintValidationFailed" {
 			le := &LockedError{Name: name, StaleAfter: staleAfter}
-			res, rerr := neo4j.ExecuteQuery(ctx, driver, "MATCH (l:"+label+" {name: $name}) RETURN l.owner AS owner, l.acquired_at AS at, l.heartbeat AS hb",
-				map[string]any{"name": name}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(db))
-			if rerr == nil && len(res.Records) == 1 {
-				m := res.Records[0].AsMap()
+			res, rerr := neo4jtx.Query(ctx, driver, db, neo4j.AccessModeWrite, "MATCH (l:"+label+" {name: $name}) RETURN l.owner AS owner, l.acquired_at AS at, l.heartbeat AS hb",
+				map[string]any{"name": name})
+			if rerr == nil && len(res) == 1 {
+				m := res[0].AsMap()
 				le.Owner, _ = m["owner"].(string)
 				le.AcquiredAt, _ = m["at"].(time.Time)
 				le.Heartbeat, _ = m["hb"].(time.Time)
@@ -125,13 +127,13 @@ func (l *Lock) beat(every time.Duration) {
 			return
 		case <-t.C:
 			ctx, cancel := context.WithTimeout(context.Background(), every)
-			res, err := neo4j.ExecuteQuery(ctx, l.driver, "MATCH (l:"+lockLabelQ+" {name: $name, token: $token}) SET l.heartbeat = datetime() RETURN count(l) AS n",
-				map[string]any{"name": l.name, "token": l.token}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(l.db))
+			res, err := neo4jtx.Query(ctx, l.driver, l.db, neo4j.AccessModeWrite, "MATCH (l:"+lockLabelQ+" {name: $name, token: $token}) SET l.heartbeat = datetime() RETURN count(l) AS n",
+				map[string]any{"name": l.name, "token": l.token})
 			cancel()
 			if err != nil {
 				continue // a missed beat; the next one may succeed
 			}
-			if n, _ := res.Records[0].Get("n"); n == int64(0) {
+			if n, _ := res[0].Get("n"); n == int64(0) {
 				close(l.lost)
 				return
 			}
@@ -151,8 +153,8 @@ func (l *Lock) Release() error {
 		<-l.done
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		_, err = neo4j.ExecuteQuery(ctx, l.driver, "MATCH (l:"+lockLabelQ+" {name: $name, token: $token}) DELETE l",
-			map[string]any{"name": l.name, "token": l.token}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(l.db))
+		_, err = neo4jtx.Query(ctx, l.driver, l.db, neo4j.AccessModeWrite, "MATCH (l:"+lockLabelQ+" {name: $name, token: $token}) DELETE l",
+			map[string]any{"name": l.name, "token": l.token})
 	})
 	return err
 }

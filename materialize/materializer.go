@@ -11,6 +11,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 )
@@ -197,7 +198,7 @@ func (x *Materializer) locked(ctx context.Context, fn func(ctx context.Context) 
 }
 
 func (x *Materializer) ensureSchema(ctx context.Context) error {
-	_, err := neo4j.ExecuteQuery(ctx, x.driver, stateConstraint, nil, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(x.opts.Database))
+	_, err := neo4jtx.Query(ctx, x.driver, x.opts.Database, neo4j.AccessModeWrite, stateConstraint, nil)
 	if err != nil {
 		return fmt.Errorf("materialize: state constraint: %w", err)
 	}

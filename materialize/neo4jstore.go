@@ -7,6 +7,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/planner"
 )
 
@@ -30,7 +31,7 @@ type Neo4jStore struct {
 func NewNeo4jStore(ctx context.Context, driver neo4j.DriverWithContext, db string) (*Neo4jStore, error) {
 	s := &Neo4jStore{driver: driver, db: db}
 	q := "CREATE CONSTRAINT ragforge_usage_key IF NOT EXISTS FOR (c:" + usageLabelQ + ") REQUIRE c.key IS UNIQUE"
-	if _, err := neo4j.ExecuteQuery(ctx, driver, q, nil, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(db)); err != nil {
+	if _, err := neo4jtx.Query(ctx, driver, db, neo4j.AccessModeWrite, q, nil); err != nil {
 		return nil, fmt.Errorf("materialize: usage store constraint: %w", err)
 	}
 	return s, nil
@@ -59,8 +60,7 @@ func (s *Neo4jStore) Add(ctx context.Context, counts []Count) error {
 	q := "UNWIND $rows AS r MERGE (c:" + usageLabelQ + " {key: r.key}) " +
 		"ON CREATE SET c.day = r.day, c.entity = r.entity, c.field = r.field, c.kind = r.kind " +
 		"SET c.n = coalesce(c.n, 0) + r.n"
-	_, err := neo4j.ExecuteQuery(ctx, s.driver, q, map[string]any{"rows": rows}, neo4j.EagerResultTransformer,
-		neo4j.ExecuteQueryWithDatabase(s.db), neo4j.ExecuteQueryWithWritersRouting())
+	_, err := neo4jtx.Query(ctx, s.driver, s.db, neo4j.AccessModeWrite, q, map[string]any{"rows": rows})
 	if err != nil {
 		return fmt.Errorf("materialize: adding usage counts: %w", err)
 	}
@@ -70,13 +70,12 @@ func (s *Neo4jStore) Add(ctx context.Context, counts []Count) error {
 // Counts implements Store.
 func (s *Neo4jStore) Counts(ctx context.Context) ([]Count, error) {
 	q := "MATCH (c:" + usageLabelQ + ") RETURN c.day AS day, c.entity AS entity, c.field AS field, c.kind AS kind, c.n AS n"
-	res, err := neo4j.ExecuteQuery(ctx, s.driver, q, nil, neo4j.EagerResultTransformer,
-		neo4j.ExecuteQueryWithDatabase(s.db), neo4j.ExecuteQueryWithReadersRouting())
+	res, err := neo4jtx.Query(ctx, s.driver, s.db, neo4j.AccessModeRead, q, nil)
 	if err != nil {
 		return nil, fmt.Errorf("materialize: reading usage counts: %w", err)
 	}
-	out := make([]Count, 0, len(res.Records))
-	for _, r := range res.Records {
+	out := make([]Count, 0, len(res))
+	for _, r := range res {
 		day, _ := r.AsMap()["day"].(string)
 		ent, _ := r.AsMap()["entity"].(string)
 		fld, _ := r.AsMap()["field"].(string)

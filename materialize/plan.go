@@ -8,6 +8,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 )
@@ -38,12 +39,11 @@ func ReadFacts(ctx context.Context, driver neo4j.DriverWithContext, db string, m
 		if err != nil {
 			return nil, err
 		}
-		res, err := neo4j.ExecuteQuery(ctx, driver, "MATCH (n:"+label+") RETURN count(n) AS n", nil,
-			neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(db), neo4j.ExecuteQueryWithReadersRouting())
+		res, err := neo4jtx.Query(ctx, driver, db, neo4j.AccessModeRead, "MATCH (n:"+label+") RETURN count(n) AS n", nil)
 		if err != nil {
 			return nil, fmt.Errorf("materialize: counting %s nodes: %w", e.Name, err)
 		}
-		n, _ := res.Records[0].Get("n")
+		n, _ := res[0].Get("n")
 		f.Nodes[e.Name], _ = n.(int64)
 	}
 	return f, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/planner"
 )
 
@@ -93,13 +94,12 @@ func ReadStatesTx(ctx context.Context, tx neo4j.ManagedTransaction) ([]FieldStat
 // ReadStates returns every state node of the database.
 func ReadStates(ctx context.Context, driver neo4j.DriverWithContext, db string) ([]FieldState, error) {
 	q := readStatesQuery
-	res, err := neo4j.ExecuteQuery(ctx, driver, q, nil, neo4j.EagerResultTransformer,
-		neo4j.ExecuteQueryWithDatabase(db), neo4j.ExecuteQueryWithReadersRouting())
+	res, err := neo4jtx.Query(ctx, driver, db, neo4j.AccessModeRead, q, nil)
 	if err != nil {
 		return nil, fmt.Errorf("materialize: reading state: %w", err)
 	}
-	out := make([]FieldState, 0, len(res.Records))
-	for _, r := range res.Records {
+	out := make([]FieldState, 0, len(res))
+	for _, r := range res {
 		out = append(out, stateFrom(r.AsMap()))
 	}
 	return out, nil

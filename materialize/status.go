@@ -8,6 +8,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/planner"
 )
 
@@ -106,12 +107,11 @@ func (x *Materializer) Verify(ctx context.Context, only []planner.FieldRef) ([]D
 		}
 		q += "WITH " + prop + " AS s, " + p.Fragment.Cypher + " AS v\n" +
 			"RETURN count(*) AS nodes, count(CASE WHEN " + differs + " THEN 1 END) AS drift"
-		res, err := neo4j.ExecuteQuery(ctx, x.driver, q, nil, neo4j.EagerResultTransformer,
-			neo4j.ExecuteQueryWithDatabase(x.opts.Database), neo4j.ExecuteQueryWithReadersRouting())
+		res, err := neo4jtx.Query(ctx, x.driver, x.opts.Database, neo4j.AccessModeRead, q, nil)
 		if err != nil {
 			return nil, fmt.Errorf("materialize: verifying %s.%s: %w", p.Entity, p.Name, err)
 		}
-		m := res.Records[0].AsMap()
+		m := res[0].AsMap()
 		nodes, _ := m["nodes"].(int64)
 		drift, _ := m["drift"].(int64)
 		out = append(out, Drift{Entity: p.Entity, Name: p.Name, Status: p.StateLabel(), Drift: drift, Nodes: nodes})

@@ -10,6 +10,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/planner"
 )
 
@@ -38,24 +39,9 @@ func (e *OwnershipError) Error() string {
 		e.Entity, e.Field, e.Property, e.Entity)
 }
 
-// query runs q in a write transaction and returns its records. It opens
-// a session rather than calling neo4j.ExecuteQuery, which runs through a
-// method the driver does not export: a wrapped driver, such as the
-// tests' (which fails on a deprecated statement), sees this one. The
-// session joins the driver's ExecuteQuery bookmark chain, as
-// neo4j.ExecuteQuery would, so the package's other statements (state
-// and status reads, which a cluster may route to a reader) see its writes.
+// query runs q in a write transaction and returns its records.
 func (x *Materializer) query(ctx context.Context, q string, params map[string]any) ([]*neo4j.Record, error) {
-	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite,
-		BookmarkManager: x.driver.ExecuteQueryBookmarkManager()})
-	defer sess.Close(ctx)
-	return neo4j.ExecuteWrite(ctx, sess, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		res, err := tx.Run(ctx, q, params)
-		if err != nil {
-			return nil, err
-		}
-		return res.Collect(ctx)
-	})
+	return neo4jtx.Query(ctx, x.driver, x.opts.Database, neo4j.AccessModeWrite, q, params)
 }
 
 // autoCommitCount runs q in an implicit (auto-commit) transaction, as

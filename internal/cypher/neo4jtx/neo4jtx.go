@@ -13,6 +13,10 @@
 //     be reached is an [*UnavailableError] (retryable), a statement that
 //     ran past the deadline a [*TimeoutError], a statement Neo4j ran out of
 //     memory for an [*OutOfMemoryError].
+//
+// Statements outside a tool call (materialization, introspection, schema
+// apply, capability checks) run through [Query] instead: neo4j.ExecuteQuery's
+// semantics, on a session.
 package neo4jtx
 
 import (
@@ -162,4 +166,32 @@ func (t trackedTx) Run(ctx context.Context, cypher string, params map[string]any
 		t.tr.set(Running)
 	}
 	return res, err
+}
+
+// Query runs cypher as neo4j.ExecuteQuery runs it — one managed
+// transaction in mode on database, retried as the driver retries, joined
+// to the driver's ExecuteQuery bookmark chain — and returns its records,
+// for the statements ragforge runs outside a tool call (materialization,
+// introspection, schema apply, capability checks). It opens a session
+// rather than calling neo4j.ExecuteQuery, which runs through a method the
+// driver does not export, so that a driver wrapping sessions sees every
+// statement: the tests' driver fails any statement Neo4j reports as
+// deprecated. ctx bounds it; no transaction timeout is set.
+func Query(ctx context.Context, d neo4j.DriverWithContext, database string, mode neo4j.AccessMode, cypher string, params map[string]any) ([]*neo4j.Record, error) {
+	if d == nil {
+		return nil, ErrNoDriver
+	}
+	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: database, AccessMode: mode, BookmarkManager: d.ExecuteQueryBookmarkManager()})
+	defer sess.Close(ctx)
+	work := func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		res, err := tx.Run(ctx, cypher, params)
+		if err != nil {
+			return nil, err
+		}
+		return res.Collect(ctx)
+	}
+	if mode == neo4j.AccessModeRead {
+		return neo4j.ExecuteRead(ctx, sess, work)
+	}
+	return neo4j.ExecuteWrite(ctx, sess, work)
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/ident"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 )
 
 // Schema is what a graph holds, keyed by label and relationship type name.
@@ -183,12 +184,11 @@ type reader struct {
 }
 
 func (r reader) query(ctx context.Context, cypher string, params map[string]any) ([]*neo4j.Record, error) {
-	res, err := neo4j.ExecuteQuery(ctx, r.d, cypher, params, neo4j.EagerResultTransformer,
-		neo4j.ExecuteQueryWithDatabase(r.db), neo4j.ExecuteQueryWithReadersRouting())
+	res, err := neo4jtx.Query(ctx, r.d, r.db, neo4j.AccessModeRead, cypher, params)
 	if err != nil {
 		return nil, err
 	}
-	return res.Records, nil
+	return res, nil
 }
 
 // count runs a statement returning one integer.

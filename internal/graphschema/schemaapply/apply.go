@@ -11,6 +11,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/graphschema/introspect"
 )
 
@@ -116,20 +117,7 @@ func create(ctx context.Context, d neo4j.DriverWithContext, db string, it Item) 
 	if err != nil {
 		return err
 	}
-	// A session, not neo4j.ExecuteQuery (which runs through a method the
-	// driver does not export): a wrapped driver, such as the tests' (which
-	// fails on a deprecated statement), sees the statement. It joins the
-	// driver's ExecuteQuery bookmark chain, as neo4j.ExecuteQuery would.
-	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db, AccessMode: neo4j.AccessModeWrite,
-		BookmarkManager: d.ExecuteQueryBookmarkManager()})
-	defer sess.Close(ctx)
-	_, err = sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, stmt, params)
-		if err != nil {
-			return nil, err
-		}
-		return res.Consume(ctx)
-	})
+	_, err = neo4jtx.Query(ctx, d, db, neo4j.AccessModeWrite, stmt, params)
 	if err != nil {
 		return fmt.Errorf("schemaapply: creating %s: %w", it, err)
 	}
