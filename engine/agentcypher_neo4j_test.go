@@ -10,7 +10,6 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/memory/traverse"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
@@ -28,15 +27,8 @@ type statementTools struct {
 
 func newStatementTools(t *testing.T, d neo4j.DriverWithContext, timeout time.Duration) statementTools {
 	t.Helper()
-	m, err := config.Load("../testdata/configs/valid/memory-graph.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: timeout,
+	mem := newEngine(t, d, "../testdata/configs/valid/memory-graph.yaml", engine.Options{Timeout: timeout,
 		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return statementTools{runCypher: codeRAG(t, d, engine.Options{Timeout: timeout}), traverse: mem}
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tenant"
@@ -18,15 +17,8 @@ import (
 func TestAVerboseCallReadsLongTextWholeInHandlerTools(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, "MATCH (n) WHERE NOT n:"+neo4jtest.MarkerLabel+" DETACH DELETE n", nil)
-	m, err := config.Load("../testdata/configs/valid/memory-graph.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: flatEmbedder,
+	e := newEngine(t, d, "../testdata/configs/valid/memory-graph.yaml", engine.Options{Embedder: flatEmbedder,
 		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := tenant.With(context.Background(), "alice")
 	notes := strings.Repeat("sails every summer. ", 600)
 	raw, _ := json.Marshal(map[string]any{"name": "Ada", "canonical_name": "ada", "notes": notes, "source": "test", "confidence": 1})
