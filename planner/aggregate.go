@@ -91,8 +91,9 @@ type bucketing struct {
 // fixed offset, hours, days and weekdays are arithmetic on the epoch
 // number (arithmeticBucket): converting every entity's instant to the
 // zone is most of an aggregate's time (agg_day in bench/handwritten:
-// 2.58× the hand-written statement's time before, 0.69× after). Months and years, and zones whose offset
-// changes, convert each instant to the zone and read the label from it.
+// 2.58× the hand-written statement's time before, 0.69× after). Months
+// and years, and zones whose offset changes, convert each instant to the
+// zone and read the label from it.
 func (p *Planner) bucket(b *builder, name string) (*bucketing, error) {
 	label, ok := bucketLabels[name]
 	if !ok {

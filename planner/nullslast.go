@@ -121,7 +121,7 @@ func (b *builder) nullsLastFromIndex(ps preds, x string, orders []order, offset,
 		}
 	case valued:
 		return part(b.match, nil, orders, "SKIP "+offset+" LIMIT "+limit)
-	case b.pinnedTests(ps) > 0:
+	case b.startsPinned(ps):
 		// The statement starts from the pinned entities, so no index
 		// hands the page over in x's order: one sort, nulls last, reads x
 		// once per entity that passed every test, where a first part would
@@ -145,16 +145,10 @@ func (b *builder) nullsLastFromIndex(ps preds, x string, orders []order, offset,
 	return nil
 }
 
-// pinnedTests counts the stored predicates that are pinned relationship
-// tests (builder.starts), which a MATCH starts from.
-func (b *builder) pinnedTests(ps preds) int {
-	n := 0
-	for _, p := range ps.stored {
-		if b.starts[p] != nil {
-			n++
-		}
-	}
-	return n
+// startsPinned reports whether a stored predicate is a pinned
+// relationship test (builder.starts), which the MATCH starts from.
+func (b *builder) startsPinned(ps preds) bool {
+	return slices.ContainsFunc(ps.stored, func(p string) bool { return b.starts[p] != nil })
 }
 
 // guard opens a subquery's body, which imports vars, with cond, a test
