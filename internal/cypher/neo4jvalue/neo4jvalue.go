@@ -34,10 +34,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ragforge/ragforge/embedder"
-
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
+	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/model"
 )
 
