@@ -268,8 +268,9 @@ type Call struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	// Verbose returns long strings whole instead of shortened: generated
-	// tools plan without the cut, handler tools read it on the context
-	// (neo4jvalue.Whole). A host's switch, never an agent's argument.
+	// tools plan without the cut, and the call's context tells every
+	// converter, the handler tools' too, to cut nothing
+	// (neo4jvalue.WithWhole). A host's switch, never an agent's argument.
 	Verbose bool `json:"verbose,omitempty"`
 }
 

@@ -89,13 +89,14 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if call.Verbose {
+		// Every converter of the call, the handlers' too, cuts nothing.
+		ctx = neo4jvalue.WithWhole(ctx)
+	}
 	if t := e.catalog.Tool(call.Name); t != nil && t.Custom() {
 		raw, err := e.catalog.Parse(call.Name, call.Arguments)
 		if err != nil {
 			return nil, err
-		}
-		if call.Verbose {
-			ctx = neo4jvalue.WithWhole(ctx)
 		}
 		v, err := t.Handler(ctx, raw.(json.RawMessage))
 		if err != nil {
@@ -171,7 +172,7 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 			return nil, err
 		}
 	}
-	sh := newShaper(e, call.Name, st, call.Verbose)
+	sh := newShaper(ctx, e, call.Name, st)
 	_, err := neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		sh.reset()
 		res, err := tx.Run(ctx, st.Cypher, params)

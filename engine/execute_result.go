@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -150,10 +151,9 @@ func nonNil[T any](s []T) []T {
 type shaper struct {
 	e *Engine
 	// tool names the called tool, whose arguments the notes may suggest.
-	tool    string
-	st      *planner.Statement
-	verbose bool
-	res     *Result
+	tool string
+	st   *planner.Statement
+	res  *Result
 	// c converts the values (package neo4jvalue) and remembers what it
 	// cut and left out, for the notes.
 	c         *neo4jvalue.Converter
@@ -172,11 +172,8 @@ type shaper struct {
 	relatedCut bool
 }
 
-func newShaper(e *Engine, tool string, st *planner.Statement, verbose bool) *shaper {
-	sh := &shaper{e: e, tool: tool, st: st, verbose: verbose, c: neo4jvalue.New(e.m, e.opts.MaxString)}
-	if verbose {
-		sh.c.MaxString = 0
-	}
+func newShaper(ctx context.Context, e *Engine, tool string, st *planner.Statement) *shaper {
+	sh := &shaper{e: e, tool: tool, st: st, c: neo4jvalue.New(ctx, e.m, e.opts.MaxString)}
 	sh.c.Whole, sh.c.ReadWhole = st.Shape.Whole, e.catalog.LongTextNote()
 	sh.reset()
 	return sh

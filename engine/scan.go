@@ -74,7 +74,7 @@ func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*R
 	scanCtx, cancel := context.WithDeadline(ctx, stop)
 	defer cancel()
 
-	sh := newShaper(e, call.Name, st, call.Verbose)
+	sh := newShaper(ctx, e, call.Name, st)
 	var s scanState
 	_, err = neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		if scanCtx.Err() != nil && s.rep.scanned > 0 {

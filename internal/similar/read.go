@@ -329,10 +329,7 @@ func (r *reader) fields(ranked []scored, res *Result) error {
 	if err != nil {
 		return err
 	}
-	conv := neo4jvalue.New(r.f.m, maxString)
-	if neo4jvalue.Whole(r.ctx) {
-		conv.MaxString = 0
-	}
+	conv := neo4jvalue.New(r.ctx, r.f.m, maxString)
 	byID := map[string]map[string]any{}
 	for _, rec := range recs {
 		id, _ := rec.Values[0].(string)

@@ -26,6 +26,7 @@
 package neo4jvalue
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -73,8 +74,13 @@ type Converter struct {
 
 // New returns the converter of a result over m's graph: it leaves out m's
 // vector-index properties, their text hashes and embedding-like lists,
-// and cuts strings to maxString characters when maxString is positive.
-func New(m *model.Model, maxString int) *Converter {
+// and cuts strings to maxString characters when maxString is positive and
+// ctx does not ask for them whole ([WithWhole]: the host's verbose call),
+// so that every tool honours verbose the same way.
+func New(ctx context.Context, m *model.Model, maxString int) *Converter {
+	if Whole(ctx) {
+		maxString = 0
+	}
 	return &Converter{MaxString: maxString, Vectors: VectorProperties(m), Hidden: HashProperties(m)}
 }
 

@@ -125,7 +125,7 @@ func TestAModelsConverterLeavesOutVectorsAndTheirTextHashes(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, "CREATE (:Doc {title: 't', emb: [1.0, 2.0], emb_text_hash: 'ab12', embedding: [3.0], embedding_text_hash: 'cd34'})", nil)
 	m := &model.Model{Entities: []*model.Entity{{Name: "Doc", VectorIndexes: []*model.VectorIndex{{Name: "a", Field: "title", Property: "emb"}, {Name: "b", Field: "title"}}}}}
-	c := neo4jvalue.New(m, 0)
+	c := neo4jvalue.New(t.Context(), m, 0)
 	got, _ := c.Value("n", read(t, d, "MATCH (n:Doc) RETURN n"))
 	if want := `{"title":"t"}`; marshal(t, got) != want {
 		t.Errorf("got %s, want %s", marshal(t, got), want)

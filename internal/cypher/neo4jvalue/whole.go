@@ -13,7 +13,7 @@ func WithWhole(ctx context.Context) context.Context {
 }
 
 // Whole reports whether ctx asks for long strings whole ([WithWhole]): a
-// handler's converter then cuts nothing.
+// converter made with it ([New]) then cuts nothing.
 func Whole(ctx context.Context) bool {
 	v, _ := ctx.Value(wholeKey{}).(bool)
 	return v

@@ -155,11 +155,11 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 	return t.run(ctx, a, params, ex.Keys)
 }
 
-// maxString is the length a call's strings are cut to (0: never, as for
-// the host's verbose call).
-func (t *tool) maxString(ctx context.Context, whole bool) int {
+// maxString is the length a call's strings are cut to (0: never); the
+// host's verbose call cuts nothing whatever it says (neo4jvalue.New).
+func (t *tool) maxString(whole bool) int {
 	switch {
-	case t.opts.MaxString <= 0 || neo4jvalue.Whole(ctx):
+	case t.opts.MaxString <= 0:
 		return 0
 	case whole:
 		return max(t.opts.MaxString, WholeText)
@@ -174,7 +174,7 @@ func (t *tool) run(ctx context.Context, a args, params map[string]any, keys []st
 	_, err := neo4jtx.Read(ctx, t.opts.Driver, t.opts.Database, t.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		// Rows show nodes as traverse's description promises: without the
 		// tenant field, the same on every node the query may read.
-		c := neo4jvalue.New(t.m, t.maxString(ctx, a.WholeText))
+		c := neo4jvalue.New(ctx, t.m, t.maxString(a.WholeText))
 		c.Hidden = append(c.Hidden, t.m.Tenant.Field)
 		out = &Result{Columns: keys, Rows: []map[string]any{}}
 		res, err := tx.Run(ctx, a.Cypher, params)
