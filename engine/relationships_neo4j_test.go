@@ -19,7 +19,6 @@ import (
 // properties), is truncated, and says the tie-break chose the cut.
 func TestQueryRelationshipsResultNamesBothEndsAndTheTie(t *testing.T) {
 	d := neo4jtest.Open(t)
-	neo4jtest.Run(t, d, "MATCH (n) WHERE NOT n:"+neo4jtest.MarkerLabel+" DETACH DELETE n", nil)
 	neo4jtest.Run(t, d, `CREATE (a:Airport {code: 'A', city: 'Ay'}), (b:Airport {code: 'B'}), (c:Airport {code: 'C'})
 		CREATE (a)-[:ROUTE {distance_km: 900, airline: 'X', undeclared: 1}]->(b), (b)-[:ROUTE {distance_km: 500}]->(c),
 		(a)-[:ROUTE {distance_km: 500}]->(c), (c)-[:ROUTE]->(a)`, nil)

@@ -16,7 +16,6 @@ import (
 // ones: traverse returns a long note cut without it and whole with it.
 func TestAVerboseCallReadsLongTextWholeInHandlerTools(t *testing.T) {
 	d := neo4jtest.Open(t)
-	neo4jtest.Run(t, d, "MATCH (n) WHERE NOT n:"+neo4jtest.MarkerLabel+" DETACH DELETE n", nil)
 	e := newEngine(t, d, "../testdata/configs/valid/memory-graph.yaml", engine.Options{Embedder: flatEmbedder,
 		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
 	ctx := tenant.With(context.Background(), "alice")
