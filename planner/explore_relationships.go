@@ -345,7 +345,7 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 		b.line("CALL (sids, frontier, streamed) {")
 		b.guard("sids, frontier, streamed", "streamed")
 		b.line("CALL (frontier) {")
-		tr.stream("frontier", "seen", keep, arrow, depth, true)
+		tr.stream("frontier", keep, arrow, depth, true)
 		b.line("}\nWITH sids, start, t, rel, 1 AS depth, %s AS tid\nORDER BY %s\nLIMIT %s + %s", tn.id, orderList(orders), off, lim)
 		b.line("RETURN collect({sid: sids[start], t: t, rels: [rel], depth: depth, tid: tid}) AS top, count(DISTINCT [start, t]) = count(*) AS exact\n}")
 		guard, fast = "streamed AND NOT exact", "CASE WHEN exact THEN top["+off+"..] ELSE fast END"
@@ -359,14 +359,25 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	// The target filter runs once per target the last level reached (the
 	// entries found before passed it); those entries and the last level's
 	// are distinct (start, target) pairs. At depth 1 nothing was found
-	// before.
-	b.line("CALL (frontier, seen, found) {")
+	// before, and nothing needs seen.
+	b.line("CALL (frontier, found) {")
 	if depth > 1 {
 		b.line("  UNWIND found AS f\n  RETURN f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth\n  UNION ALL")
 	}
-	tr.stream("frontier", "seen", keep, arrow, depth, false)
-	b.line("}\nWITH sids, start, t, rels, depth, %s AS tid", tn.id)
+	tr.stream("frontier", keep, arrow, depth, false)
+	b.line("}\nWITH sids, frontier, seen, start, t, rels, depth, %s AS tid", tn.id)
+	if depth > 1 {
+		// The last level's targets reached before are dropped from a Top
+		// that holds as many more rows as seen can drop (streamed bounds
+		// it), and only the page's rows get their whole path.
+		b.line("ORDER BY %s\nLIMIT %s + %s + %d", orderList(orders), off, lim, streamedLists)
+		b.line("WITH sids, frontier, start, t, rels, depth, tid\nWHERE depth < %d OR NOT %s IN seen", depth, key("start", "t"))
+		b.line("WITH sids, frontier, start, t, rels, depth, tid")
+	}
 	b.line("ORDER BY %s\nSKIP %s\nLIMIT %s", orderList(orders), off, lim)
+	if depth > 1 {
+		b.line("WITH sids, start, t, CASE WHEN depth < %d THEN rels ELSE %s END AS rels, depth, tid", depth, tr.path("frontier", "start", "t", "rels", arrow))
+	}
 	b.line("RETURN collect({sid: sids[start], t: t, rels: rels, depth: depth, tid: tid}) AS fast\n}")
 	b.line("WITH sids, capped, missing, CASE WHEN streamed THEN [] ELSE frontier END AS frontier, seen, reached, CASE WHEN streamed THEN [] ELSE found END AS found, %s AS fast", fast)
 	level(depth, ", fast")

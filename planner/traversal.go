@@ -31,9 +31,9 @@ const ColCapped = "capped"
 // frontier (the degree store, a few db hits) prove that it can read at
 // most the level bound and reach at most Limits.MaxExpanded, so that no
 // cap can cut it, it is streamed (stream): its rows are grouped once on
-// (start, target), so that each target comes once with one of its paths,
-// tested against seen and the target filter once per target, and go
-// into the page's Top. Otherwise it is a level like the others, and the
+// (start, target), tested against the target filter once per target, and
+// go into the page's Top; only the page's rows are tested against seen
+// and given their path. Otherwise it is a level like the others, and the
 // page is a Top of the lists. Depth 1 (the most common call) first tries
 // the hand-written plan, one Expand into a Top of the rows as read, and
 // groups only when parallel relationships repeat a target in that Top
@@ -120,45 +120,58 @@ func (tr *traversal) degree(frontier string, arrow [2]string) string {
 
 // stream writes a level, numbered d, as rows rather than a list: from the
 // entries of frontier it follows the traversal's relationships to the
-// nodes t inside the tenant, groups the rows on (start, t), keeping one
-// path per target, and returns the targets whose key is not in seen and
-// that pass keep (a predicate on t): each one's start, t, the path to t
-// (rels) and its depth (d). Grouping first tests seen and keep once per
-// target rather than once per relationship read. The first level's
-// frontier must be the starts: it needs no seen (it compares nodes), and
-// it builds the path's list once per target, not per relationship; with
-// raw, it does not group either and returns one row per relationship
-// read (rel: the relationship, no rels nor depth), a target once per
-// relationship that reaches it. Nothing bounds what it reads: a statement
-// streams a level only when degree proved it small.
-func (tr *traversal) stream(frontier, seen, keep string, arrow [2]string, d int, raw bool) {
+// nodes t inside the tenant, groups the rows on (start, t) and returns
+// the targets that pass keep (a predicate on t): each one's start, t,
+// rels and its depth (d). rels is the whole path only at depth 1; deeper,
+// it is the last step alone, [the lowest relationship from a frontier
+// entry to t], which path completes once the page is cut. A deeper
+// stream does not test seen either: the caller tests the page's rows
+// (a seen key matches at most one (start, t) group, so a Top of
+// streamedLists more rows keeps the page). Grouping with min and no list
+// per row, and testing seen and building paths per page row rather than
+// per target, is what makes a streamed level cost about what Neo4j's own
+// breadth-first expand does (a third of a leaf's depth-3 call). The first
+// level's frontier must be the starts: it compares nodes instead of
+// seen. With raw, it does not group either and returns one row per
+// relationship read (rel: the relationship, no rels nor depth), a target
+// once per relationship that reaches it. Nothing bounds what it reads: a
+// statement streams a level only when degree proved it small.
+func (tr *traversal) stream(frontier, keep string, arrow [2]string, d int, raw bool) {
 	b := tr.b
 	i := itoa(d)
-	f, s, x, p, r := "f"+i, "s"+i, "x"+i, "p"+i, "e"+i
-	var where []string
+	f, s, x, r := "f"+i, "s"+i, "x"+i, "e"+i
+	where := []string{}
 	if w := b.tenantWhere("t"); w != "" {
 		where = append(where, w)
 	}
-	b.line("  UNWIND %s AS %s", frontier, f)
 	if d == 1 {
-		b.line("  WITH %s.s AS %s, %s.x AS %s", f, s, f, x)
 		where = append(where, x+" <> t")
-	} else {
-		b.line("  WITH %s.s AS %s, %s.x AS %s, %s.rels AS %s", f, s, f, x, f, p)
 	}
+	b.line("  UNWIND %s AS %s\n  WITH %s.s AS %s, %s.x AS %s", frontier, f, f, s, f, x)
 	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
-	switch {
-	case raw:
+	if raw {
 		b.line("  WHERE %s\n  RETURN %s AS start, t, %s AS rel", joinAnd(append(where, keep)), s, r)
 		return
-	case len(where) > 0:
+	}
+	if len(where) > 0 {
 		b.line("  WHERE %s", joinAnd(where))
 	}
-	if d == 1 {
-		b.line("  WITH %s, t, head(collect(%s)) AS %s\n  WHERE %s\n  RETURN %s AS start, t, [%s] AS rels, 1 AS depth", s, r, r, keep, s, r)
-		return
+	b.line("  WITH %s, t, min(%s) AS %s\n  WHERE %s\n  RETURN %s AS start, t, [%s] AS rels, %d AS depth", s, r, r, keep, s, r, d)
+}
+
+// path is the path of a row a deeper stream returned (start, target t,
+// rels: its last step) through the entry of frontier it came from: that
+// entry's path, then the step.
+func (tr *traversal) path(frontier, start, t, rels string, arrow [2]string) string {
+	last := rels + "[0]"
+	from := "startNode(" + last + ")"
+	switch {
+	case arrow[0] == "<-":
+		from = "endNode(" + last + ")"
+	case arrow[1] != "->":
+		from = "CASE WHEN startNode(" + last + ") = " + t + " THEN endNode(" + last + ") ELSE startNode(" + last + ") END"
 	}
-	b.line("  WITH %s, t, head(collect(%s + %s)) AS %s\n  WHERE NOT %s IN %s AND %s\n  RETURN %s AS start, t, %s AS rels, %d AS depth", s, p, r, p, tr.key(s, "t"), seen, keep, s, p, d)
+	return "[f IN " + frontier + " WHERE f.s = " + start + " AND f.x = " + from + " | f.rels + " + rels + "][0]"
 }
 
 // sentinel is the list to UNWIND into a traversal's rows: rows, or one
