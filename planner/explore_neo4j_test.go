@@ -2,6 +2,8 @@ package planner_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -65,5 +67,26 @@ func TestExploreReturnsEachTargetOnceThroughParallelRelationships(t *testing.T) 
 				}
 			}
 		})
+	}
+}
+
+// TestExploreNeverReturnsTheStartThroughItsOwnLoop: a start's loops (two
+// of them, sorting before its one other target) are no targets at any
+// depth; the depth-1 page from the rows as read sees them and groups.
+func TestExploreNeverReturnsTheStartThroughItsOwnLoop(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `CREATE (a:Scope {uuid: 'a', name: 'a'}), (b:Scope {uuid: 'b', name: 'b'})
+		CREATE (a)-[:CALLS]->(a), (a)-[:CALLS]->(a), (a)-[:CALLS]->(b)`, nil)
+	for _, depth := range []int{1, 2} {
+		args := fmt.Sprintf(`{"start_entity_type":"Scope","start_conditions":[{"field":"uuid","operator":"=","value":"a"}],"relationship_type":"CALLS","direction":"both","depth":%d,"limit":1}`, depth)
+		rows := runStatement(t, d, "explore_relationships", args)
+		var ids []any
+		for _, r := range rows {
+			id, _ := r.Get("id")
+			ids = append(ids, id)
+		}
+		if !slices.Equal(ids, []any{"b"}) {
+			t.Errorf("depth %d: ids %v, want [b]", depth, ids)
+		}
 	}
 }

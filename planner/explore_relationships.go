@@ -337,17 +337,18 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	// tries its page from the rows as read, as by hand: a Top of offset +
 	// limit rows, without grouping each target's relationships (about a
 	// sixth of the time at a hub). When those rows hold each target once
-	// (exact), no target can be missing from them, since a target's rows
-	// share its sort key; parallel relationships among them make it group
-	// as below.
+	// and no start's own loop (exact), no target can be missing from them,
+	// since a target's rows share its sort key; parallel relationships or
+	// a loop among them make it group as below. Its depth, 1 on every row,
+	// is no sort key.
 	guard, fast := "streamed", "fast"
 	if depth == 1 && !slices.ContainsFunc(a.OrderBy, func(k tools.OrderBy) bool { return k.RelationshipField != "" }) {
 		b.line("CALL (sids, frontier, streamed) {")
 		b.guard("sids, frontier, streamed", "streamed")
 		b.line("CALL (frontier) {")
 		tr.stream("frontier", keep, arrow, depth, true)
-		b.line("}\nWITH sids, start, t, rel, 1 AS depth, %s AS tid\nORDER BY %s\nLIMIT %s + %s", tn.id, orderList(orders), off, lim)
-		b.line("RETURN collect({sid: sids[start], t: t, rels: [rel], depth: depth, tid: tid}) AS top, count(DISTINCT [start, t]) = count(*) AS exact\n}")
+		b.line("}\nWITH sids, start, t, rel, x, %s AS tid\nORDER BY %s\nLIMIT %s + %s", tn.id, orderList(append(sorts, order{expr: "start"}, order{expr: "tid"})), off, lim)
+		b.line("RETURN collect({sid: sids[start], t: t, rels: [rel], depth: 1, tid: tid}) AS top, count(DISTINCT [start, t]) = count(*) AND count(CASE WHEN x = t THEN 1 END) = 0 AS exact\n}")
 		guard, fast = "streamed AND NOT exact", "CASE WHEN exact THEN top["+off+"..] ELSE fast END"
 	}
 	imports := "sids, frontier, seen, found, streamed"

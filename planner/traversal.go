@@ -134,8 +134,11 @@ func (tr *traversal) degree(frontier string, arrow [2]string) string {
 // level's frontier must be the starts: it compares nodes instead of
 // seen. With raw, it does not group either and returns one row per
 // relationship read (rel: the relationship, no rels nor depth), a target
-// once per relationship that reaches it. Nothing bounds what it reads: a
-// statement streams a level only when degree proved it small.
+// once per relationship that reaches it, and it leaves the start's own
+// loops in (x: the node the row left; a test per row costs a twelfth of
+// a hub's call), for the caller to tell from the page. Nothing bounds
+// what it reads: a statement streams a level only when degree proved it
+// small.
 func (tr *traversal) stream(frontier, keep string, arrow [2]string, d int, raw bool) {
 	b := tr.b
 	i := itoa(d)
@@ -144,14 +147,14 @@ func (tr *traversal) stream(frontier, keep string, arrow [2]string, d int, raw b
 	if w := b.tenantWhere("t"); w != "" {
 		where = append(where, w)
 	}
-	if d == 1 {
-		where = append(where, x+" <> t")
-	}
 	b.line("  UNWIND %s AS %s\n  WITH %s.s AS %s, %s.x AS %s", frontier, f, f, s, f, x)
 	b.line("  MATCH (%s)%s[%s:%s]%s(t)", x, arrow[0], r, tr.rel, arrow[1])
 	if raw {
-		b.line("  WHERE %s\n  RETURN %s AS start, t, %s AS rel", joinAnd(append(where, keep)), s, r)
+		b.line("  WHERE %s\n  RETURN %s AS start, t, %s AS rel, %s AS x", joinAnd(append(where, keep)), s, r, x)
 		return
+	}
+	if d == 1 {
+		where = append(where, x+" <> t")
 	}
 	if len(where) > 0 {
 		b.line("  WHERE %s", joinAnd(where))
