@@ -184,11 +184,7 @@ type reader struct {
 }
 
 func (r reader) query(ctx context.Context, cypher string, params map[string]any) ([]*neo4j.Record, error) {
-	res, err := neo4jtx.Query(ctx, r.d, r.db, neo4j.AccessModeRead, cypher, params)
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
+	return neo4jtx.Query(ctx, r.d, r.db, neo4j.AccessModeRead, cypher, params)
 }
 
 // count runs a statement returning one integer.
