@@ -61,29 +61,37 @@ func trusted(next http.Handler) http.Handler {
 	})
 }
 
-// limits applies the session cap, the batch limit and the write timeout
-// to requests that passed authentication, then hands them to next (the
-// SDK's streamable handler).
+// limits applies the session caps (all sessions, and each token's), the
+// batch limit and the write timeout to requests that passed
+// authentication, then hands them to next (the SDK's streamable handler).
 type limits struct {
 	s    *Server
 	opts HTTPOptions
 	next http.Handler
 
-	mu      sync.Mutex
-	pending int // requests starting a session, not yet in s.mcp.Sessions()
+	mu sync.Mutex
+	// pending counts the requests starting a session, not yet in
+	// s.mcp.Sessions(), by the token's user ("" on an open server).
+	pending map[string]int
+	// owners is the token's user of each session a token started, by
+	// session id; ids of sessions that ended are dropped as sessions are
+	// counted.
+	owners map[string]string
 }
 
 func (l *limits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		if r.Header.Get("Mcp-Session-Id") == "" {
-			if !l.reserveSession() {
+			user := ""
+			if info := auth.TokenInfoFromContext(r.Context()); info != nil {
+				user = info.UserID
+			}
+			if status, msg := l.reserveSession(user); status != 0 {
 				w.Header().Set("Retry-After", sessionRetryAfter)
-				jsonrpcError(w, http.StatusServiceUnavailable, fmt.Sprintf(
-					"the server holds its maximum of %d MCP sessions (--max-sessions): retry later; idle sessions close after %v, and a client can end its own with DELETE %s",
-					l.opts.MaxSessions, l.opts.SessionIdleTimeout, Path))
+				jsonrpcError(w, status, msg)
 				return
 			}
-			defer l.releaseSession()
+			defer l.releaseSession(user, w)
 		}
 		if !l.checkBatch(w, r) {
 			return
@@ -92,27 +100,53 @@ func (l *limits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.next.ServeHTTP(&stallWriter{ResponseWriter: w, timeout: l.opts.WriteTimeout}, r)
 }
 
-// reserveSession counts a request that may start a session in, unless the
-// sessions open and starting reach the cap. Counting the starting ones
-// keeps concurrent initializes from overshooting it.
-func (l *limits) reserveSession() bool {
+// reserveSession counts a request of user that may start a session in,
+// unless the sessions open and starting reach the cap, or user's reach
+// the cap per token; then it returns the status and the message to refuse
+// the request with. Counting the starting ones keeps concurrent
+// initializes from overshooting either cap.
+func (l *limits) reserveSession(user string) (int, string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	n := l.pending
-	for range l.s.mcp.Sessions() {
-		n++
+	all, mine := 0, l.pending[user]
+	for _, n := range l.pending {
+		all += n
 	}
-	if n >= l.opts.MaxSessions {
-		return false
+	live := map[string]bool{}
+	for ss := range l.s.mcp.Sessions() {
+		all++
+		live[ss.ID()] = true
+		if user != "" && l.owners[ss.ID()] == user {
+			mine++
+		}
 	}
-	l.pending++
-	return true
+	for id := range l.owners {
+		if !live[id] {
+			delete(l.owners, id)
+		}
+	}
+	ends := fmt.Sprintf("retry later; idle sessions close after %v, and a client can end its own with DELETE %s", l.opts.SessionIdleTimeout, Path)
+	switch {
+	case all >= l.opts.MaxSessions:
+		return http.StatusServiceUnavailable, fmt.Sprintf("the server holds its maximum of %d MCP sessions (--max-sessions): %s", l.opts.MaxSessions, ends)
+	case user != "" && mine >= l.opts.MaxSessionsPerToken:
+		return http.StatusTooManyRequests, fmt.Sprintf("this token holds its maximum of %d MCP sessions (--max-sessions-per-token): %s", l.opts.MaxSessionsPerToken, ends)
+	}
+	l.pending[user]++
+	return 0, ""
 }
 
-func (l *limits) releaseSession() {
+// releaseSession counts the request out, and records the session it
+// started (the id its response gave) as user's.
+func (l *limits) releaseSession(user string, w http.ResponseWriter) {
 	l.mu.Lock()
-	l.pending--
-	l.mu.Unlock()
+	defer l.mu.Unlock()
+	if id := w.Header().Get("Mcp-Session-Id"); id != "" && user != "" {
+		l.owners[id] = user
+	}
+	if l.pending[user]--; l.pending[user] == 0 {
+		delete(l.pending, user)
+	}
 }
 
 // checkBatch refuses a JSON-RPC batch longer than MaxBatch, answering

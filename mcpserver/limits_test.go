@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -148,7 +149,7 @@ func TestAThousandIdleUnauthenticatedConnectionsDoNotKeepATokenClientOut(t *test
 			open, evicted, refused := g.stats()
 			t.Logf("token client in and called in %v; server: %d connections open, %d closed at the cap, %d refused; %d idle ones seen closed",
 				took.Round(time.Millisecond), open, evicted, refused, closed.Load())
-			if limit := cmp(tc.maxConns, DefaultMaxConns); open > limit {
+			if limit := cmp.Or(tc.maxConns, DefaultMaxConns); open > limit {
 				t.Errorf("%d connections open, over the cap of %d", open, limit)
 			}
 			if tc.maxConns > 0 && evicted < idle-tc.maxConns {
@@ -162,13 +163,6 @@ func TestAThousandIdleUnauthenticatedConnectionsDoNotKeepATokenClientOut(t *test
 }
 
 // cmp returns v, or def when v is zero.
-func cmp(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
 func TestAtTheConnectionCapANewConnectionGets503WhenEveryOneServesAToken(t *testing.T) {
 	started, release := make(chan struct{}, 2), make(chan struct{})
 	s, err := New(newEngine(t, blockingTool(started, release)), Options{})
@@ -272,6 +266,7 @@ type rawSession struct {
 	t       *testing.T
 	url, id string
 	version string
+	token   string // "s3cret" when empty
 }
 
 // post sends body and returns the status, headers and the JSON-RPC
@@ -279,7 +274,7 @@ type rawSession struct {
 func (r *rawSession) post(body string) (*http.Response, []json.RawMessage) {
 	r.t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, r.url, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer s3cret")
+	req.Header.Set("Authorization", "Bearer "+cmp.Or(r.token, "s3cret"))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if r.id != "" {
@@ -383,38 +378,79 @@ func countSessions(s *Server) int {
 	return n
 }
 
+// openSessions opens n sessions with token ("" is s3cret).
+func openSessions(t *testing.T, url, token string, n int) []*rawSession {
+	t.Helper()
+	var open []*rawSession
+	for range n {
+		r := &rawSession{t: t, url: url, version: "2025-06-18", token: token}
+		if res := r.initialize(); res.StatusCode != http.StatusOK {
+			t.Fatalf("session %d of token %q: %s", len(open)+1, token, res.Status)
+		}
+		open = append(open, r)
+	}
+	return open
+}
+
+// wantRefused checks that r cannot open a session: status, a Retry-After
+// and a JSON-RPC error that says msg.
+func wantRefused(t *testing.T, r *rawSession, status int, msg string) {
+	t.Helper()
+	res, msgs := r.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if got := jsonrpcErrorOf(t, res, msgs); res.StatusCode != status || res.Header.Get("Retry-After") == "" || !strings.Contains(got, msg) {
+		t.Errorf("a session beyond the cap: %s, Retry-After %q, %q; want %d and %q", res.Status, res.Header.Get("Retry-After"), got, status, msg)
+	}
+}
+
+// end ends the session with DELETE, as a client does.
+func (r *rawSession) end() {
+	r.t.Helper()
+	del, _ := http.NewRequest(http.MethodDelete, r.url, nil)
+	del.Header.Set("Authorization", "Bearer "+cmp.Or(r.token, "s3cret"))
+	del.Header.Set("Mcp-Session-Id", r.id)
+	if res, err := http.DefaultClient.Do(del); err != nil || res.StatusCode != http.StatusNoContent {
+		r.t.Fatalf("DELETE: %v %v", res, err)
+	}
+}
+
 func TestSessionsBeyondTheCapGet503WithRetryAfter(t *testing.T) {
 	s, err := New(newEngine(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}}, MaxSessions: 3})
-	var open []*rawSession
-	for range 3 {
-		r := &rawSession{t: t, url: url, version: "2025-06-18"}
-		if res := r.initialize(); res.StatusCode != http.StatusOK {
-			t.Fatalf("session %d: %s", len(open)+1, res.Status)
-		}
-		open = append(open, r)
-	}
+	open := openSessions(t, url, "", 3)
 	extra := &rawSession{t: t, url: url, version: "2025-06-18"}
-	res, msgs := extra.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	if msg := jsonrpcErrorOf(t, res, msgs); res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" ||
-		!strings.Contains(msg, "maximum of 3 MCP sessions (--max-sessions)") {
-		t.Errorf("a fourth session: %s, Retry-After %q, %q", res.Status, res.Header.Get("Retry-After"), msg)
-	}
+	wantRefused(t, extra, http.StatusServiceUnavailable, "maximum of 3 MCP sessions (--max-sessions)")
 	// The open sessions still work, and ending one makes room.
 	if res, _ := open[0].post(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`); res.StatusCode != http.StatusOK {
 		t.Errorf("an open session at the cap: %s", res.Status)
 	}
-	del, _ := http.NewRequest(http.MethodDelete, url, nil)
-	del.Header.Set("Authorization", "Bearer s3cret")
-	del.Header.Set("Mcp-Session-Id", open[1].id)
-	if res, err := http.DefaultClient.Do(del); err != nil || res.StatusCode != http.StatusNoContent {
-		t.Fatalf("DELETE: %v %v", res, err)
-	}
+	open[1].end()
 	if res := extra.initialize(); res.StatusCode != http.StatusOK {
 		t.Errorf("a session after one ended: %s", res.Status)
+	}
+}
+
+func TestOneTokenCannotHoldEverySession(t *testing.T) {
+	s, err := New(newEngine(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two tokens share four sessions: two each by default.
+	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}, {Token: "other"}}, MaxSessions: 4})
+	mine := openSessions(t, url, "", 2)
+	extra := &rawSession{t: t, url: url, version: "2025-06-18"}
+	wantRefused(t, extra, http.StatusTooManyRequests, "this token holds its maximum of 2 MCP sessions (--max-sessions-per-token)")
+	// The other token still gets its share, while the server has room;
+	// ending one of the first token's sessions makes room for it again.
+	openSessions(t, url, "other", 2)
+	mine[0].end()
+	if res := extra.initialize(); res.StatusCode != http.StatusOK {
+		t.Errorf("a session after one of the token's ended: %s", res.Status)
+	}
+	if n := countSessions(s); n != 4 {
+		t.Errorf("%d sessions open, want 4", n)
 	}
 }
 

@@ -85,6 +85,13 @@ type HTTPOptions struct {
 	// MaxSessions caps the open MCP sessions: a request that would start
 	// another gets 503 with Retry-After and a JSON-RPC error saying why.
 	MaxSessions int
+	// MaxSessionsPerToken caps the open MCP sessions of one token, so that
+	// one client cannot hold every session MaxSessions allows and lock the
+	// other tokens out: a request of that token that would start another
+	// gets 429 with Retry-After. Zero shares MaxSessions among the tokens
+	// (MaxSessions / len(Tokens), at least 1), so that every token can
+	// always open its share; an open server (no tokens) has no such cap.
+	MaxSessionsPerToken int
 	// MaxBatch caps the messages of one JSON-RPC batch: a longer batch is
 	// refused whole (400 and a JSON-RPC error), none of it run.
 	MaxBatch int
@@ -103,6 +110,7 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 	orDefault(&o.SessionIdleTimeout, DefaultSessionIdleTimeout)
 	orDefault(&o.MaxConns, DefaultMaxConns)
 	orDefault(&o.MaxSessions, DefaultMaxSessions)
+	orDefault(&o.MaxSessionsPerToken, max(1, o.MaxSessions/max(1, len(o.Tokens))))
 	orDefault(&o.MaxBatch, DefaultMaxBatch)
 	return o
 }
@@ -124,7 +132,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		SessionTimeout: o.SessionIdleTimeout,
 	})
 	mux := http.NewServeMux()
-	mux.Handle(Path, &limits{s: s, opts: o, next: sdk})
+	mux.Handle(Path, &limits{s: s, opts: o, next: sdk, pending: map[string]int{}, owners: map[string]string{}})
 	if len(o.Tokens) == 0 {
 		return trusted(mux)
 	}
@@ -146,7 +154,7 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions, 
 			s.log.Warn("the connection cap is lowered to fit the open-file limit (raise it with ulimit -n)", "max_conns", o.MaxConns, "open_file_limit", lim, "cap", maxConns)
 		}
 	}
-	s.log.Info("http limits", "max_conns", maxConns, "max_sessions", o.MaxSessions, "session_idle_timeout", o.SessionIdleTimeout,
+	s.log.Info("http limits", "max_conns", maxConns, "max_sessions", o.MaxSessions, "max_sessions_per_token", o.MaxSessionsPerToken, "session_idle_timeout", o.SessionIdleTimeout,
 		"max_batch", o.MaxBatch, "read_header_timeout", o.ReadHeaderTimeout, "read_timeout", o.ReadTimeout,
 		"write_timeout", o.WriteTimeout, "idle_timeout", o.IdleTimeout)
 	g := newConnGuard(ln, maxConns, s.log)

@@ -12,21 +12,22 @@ import (
 // and the calls each token may run at once (stdio: the one session).
 type limitFlags struct {
 	readHeader, read, write, idle, sessionIdle, callWait *time.Duration
-	conns, sessions, batch, calls                        *int
+	conns, sessions, tokenSessions, batch, calls         *int
 }
 
 func addLimitFlags(fs *flag.FlagSet) *limitFlags {
 	return &limitFlags{
-		readHeader:  fs.Duration("read-header-timeout", mcpserver.DefaultReadHeaderTimeout, "http: how long a connection may take to send a request's headers"),
-		read:        fs.Duration("read-timeout", mcpserver.DefaultReadTimeout, "http: how long a request's headers and body may take together"),
-		write:       fs.Duration("write-timeout", mcpserver.DefaultWriteTimeout, "http: how long one write to a client that does not read may block (a long call or an event stream is not cut)"),
-		idle:        fs.Duration("idle-timeout", mcpserver.DefaultIdleTimeout, "http: how long a kept-alive connection may wait for its next request"),
-		conns:       fs.Int("max-conns", mcpserver.DefaultMaxConns, "http: open connections; at the cap the one idle longest is closed, or a new one gets 503 (lowered to fit ulimit -n)"),
-		sessionIdle: fs.Duration("session-idle-timeout", mcpserver.DefaultSessionIdleTimeout, "http: an MCP session with no request for this long is closed"),
-		sessions:    fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "http: open MCP sessions; a new one beyond gets 503 with Retry-After"),
-		batch:       fs.Int("max-batch", mcpserver.DefaultMaxBatch, "http: messages in one JSON-RPC batch (protocol 2025-03-26); a longer one is refused"),
-		calls:       fs.Int("calls-per-token", mcpserver.DefaultCallsPerToken, "calls one token (stdio: the session) runs at once; more wait up to --call-wait"),
-		callWait:    fs.Duration("call-wait", mcpserver.DefaultCallWait, "how long a call beyond --calls-per-token waits before it is refused (isError: retry)"),
+		readHeader:    fs.Duration("read-header-timeout", mcpserver.DefaultReadHeaderTimeout, "http: how long a connection may take to send a request's headers"),
+		read:          fs.Duration("read-timeout", mcpserver.DefaultReadTimeout, "http: how long a request's headers and body may take together"),
+		write:         fs.Duration("write-timeout", mcpserver.DefaultWriteTimeout, "http: how long one write to a client that does not read may block (a long call or an event stream is not cut)"),
+		idle:          fs.Duration("idle-timeout", mcpserver.DefaultIdleTimeout, "http: how long a kept-alive connection may wait for its next request"),
+		conns:         fs.Int("max-conns", mcpserver.DefaultMaxConns, "http: open connections; at the cap the one idle longest is closed, or a new one gets 503 (lowered to fit ulimit -n)"),
+		sessionIdle:   fs.Duration("session-idle-timeout", mcpserver.DefaultSessionIdleTimeout, "http: an MCP session with no request for this long is closed"),
+		sessions:      fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "http: open MCP sessions; a new one beyond gets 503 with Retry-After"),
+		tokenSessions: fs.Int("max-sessions-per-token", 0, "http: open MCP sessions of one token; a new one beyond gets 429 with Retry-After (0: --max-sessions shared among the tokens)"),
+		batch:         fs.Int("max-batch", mcpserver.DefaultMaxBatch, "http: messages in one JSON-RPC batch (protocol 2025-03-26); a longer one is refused"),
+		calls:         fs.Int("calls-per-token", mcpserver.DefaultCallsPerToken, "calls one token (stdio: the session) runs at once; more wait up to --call-wait"),
+		callWait:      fs.Duration("call-wait", mcpserver.DefaultCallWait, "how long a call beyond --calls-per-token waits before it is refused (isError: retry)"),
 	}
 }
 
@@ -50,20 +51,24 @@ func (l *limitFlags) check() error {
 			return fmt.Errorf("--%s must be positive", n.name)
 		}
 	}
+	if *l.tokenSessions < 0 {
+		return fmt.Errorf("--max-sessions-per-token must not be negative (0 shares --max-sessions among the tokens)")
+	}
 	return nil
 }
 
 // http returns the HTTP transport's options with these limits.
 func (l *limitFlags) http(tokens []mcpserver.Token) mcpserver.HTTPOptions {
 	return mcpserver.HTTPOptions{
-		Tokens:             tokens,
-		ReadHeaderTimeout:  *l.readHeader,
-		ReadTimeout:        *l.read,
-		WriteTimeout:       *l.write,
-		IdleTimeout:        *l.idle,
-		MaxConns:           *l.conns,
-		SessionIdleTimeout: *l.sessionIdle,
-		MaxSessions:        *l.sessions,
-		MaxBatch:           *l.batch,
+		Tokens:              tokens,
+		ReadHeaderTimeout:   *l.readHeader,
+		ReadTimeout:         *l.read,
+		WriteTimeout:        *l.write,
+		IdleTimeout:         *l.idle,
+		MaxConns:            *l.conns,
+		SessionIdleTimeout:  *l.sessionIdle,
+		MaxSessions:         *l.sessions,
+		MaxSessionsPerToken: *l.tokenSessions,
+		MaxBatch:            *l.batch,
 	}
 }

@@ -49,7 +49,7 @@ func TestServeUnderAnOpenFileLimitOf1000KeepsATokenClientInPastAThousandIdleConn
 		t.Fatal(err)
 	}
 	s := startHTTPServer(t, limited, append([]string{"--tokens", tokens, "--max-sessions", "7", "--max-batch", "5", "--calls-per-token", "3"}, neo4jtest.Flags(t)...)...)
-	if line := s.waitFor(t, "http limits"); !strings.Contains(line, "max_conns=744") || !strings.Contains(line, "max_sessions=7") || !strings.Contains(line, "max_batch=5") {
+	if line := s.waitFor(t, "http limits"); !strings.Contains(line, "max_conns=744") || !strings.Contains(line, "max_sessions=7") || !strings.Contains(line, "max_sessions_per_token=7") || !strings.Contains(line, "max_batch=5") {
 		t.Errorf("the limits serve logs: %s; want the connection cap lowered to 744 (1,000 open files less 256) and the flags' values", line)
 	}
 
@@ -95,6 +95,13 @@ func TestServeUnderAnOpenFileLimitOf1000KeepsATokenClientInPastAThousandIdleConn
 	t.Logf("the token client connected and called in %v; %d idle connections closed by the server", took.Round(time.Millisecond), closed.Load())
 	if took > time.Second {
 		t.Errorf("the token client connected and called in %v, want within 1 s", took)
+	}
+}
+
+func TestServeRefusesANegativeSessionCapPerToken(t *testing.T) {
+	code, _, errOut := execute(t, "serve", codeRAG, "--transport", "http", "--max-sessions-per-token", "-1")
+	if code != 2 || !strings.Contains(errOut, "--max-sessions-per-token must not be negative") {
+		t.Errorf("--max-sessions-per-token -1: exit %d, %s", code, errOut)
 	}
 }
 
