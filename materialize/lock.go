@@ -79,7 +79,7 @@ func AcquireLock(ctx context.Context, driver neo4j.DriverWithContext, db, name, 
 	l := &Lock{driver: driver, db: db, name: name, token: hex.EncodeToString(b),
 		stop: make(chan struct{}), done: make(chan struct{}), lost: make(chan struct{})}
 	label := lockLabelQ
-	sess := driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: db, AccessMode: neo4j.AccessModeWrite})
+	sess := neo4jtx.Session(ctx, driver, db, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
 	_, err := sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, "MATCH (l:"+label+" {name: $name}) WHERE l.heartbeat < datetime() - duration({milliseconds: $stale}) DELETE l",

@@ -48,7 +48,7 @@ func (x *Materializer) query(ctx context.Context, q string, params map[string]an
 // CALL … IN TRANSACTIONS requires, and returns the single integer it
 // returns.
 func (x *Materializer) autoCommitCount(ctx context.Context, q string, params map[string]any) (int64, error) {
-	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	sess := neo4jtx.Session(ctx, x.driver, x.opts.Database, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
 	res, err := sess.Run(ctx, q, params)
 	if err != nil {
@@ -88,7 +88,7 @@ func (x *Materializer) claim(ctx context.Context, p *FieldPlan) error {
 	if err != nil {
 		return err
 	}
-	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	sess := neo4jtx.Session(ctx, x.driver, x.opts.Database, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
 	params := map[string]any{"entity": p.Entity, "field": p.Name, "property": p.Property, "hash": p.Hash}
 	_, err = sess.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
@@ -255,7 +255,7 @@ func (x *Materializer) ids(ctx context.Context, entity string, cursor string) ([
 		return nil, err
 	}
 	q := "MATCH (n:" + label + ") WHERE elementId(n) > $cursor RETURN elementId(n) AS id"
-	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeRead})
+	sess := neo4jtx.Session(ctx, x.driver, x.opts.Database, neo4j.AccessModeRead)
 	defer sess.Close(ctx)
 	ids, err := neo4j.ExecuteRead(ctx, sess, func(tx neo4j.ManagedTransaction) ([]string, error) {
 		res, err := tx.Run(ctx, q, map[string]any{"cursor": cursor})
@@ -306,7 +306,7 @@ func (x *Materializer) writeInTransactions(ctx context.Context, p *FieldPlan) (i
 	fmt.Fprintf(&b, "WITH n, n.%s AS s, %s AS v WHERE %s\nCALL (n, v) { SET n.%s = v } IN TRANSACTIONS OF $batch ROWS",
 		prop, p.Fragment.Cypher, differs, prop)
 	body := b.String()
-	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	sess := neo4jtx.Session(ctx, x.driver, x.opts.Database, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
 	run := func(q string, params map[string]any) error {
 		res, err := sess.Run(ctx, q, params)
@@ -396,7 +396,7 @@ func (x *Materializer) write(ctx context.Context, p *FieldPlan, cursor string) (
 	// Neo4j plans elementId(n) = id as a seek by element id
 	// (NodeByElementIdSeek), one node per id, no label scan.
 	q := "UNWIND $ids AS id MATCH (n:" + label + ") WHERE elementId(n) = id\n" + setClause(p, prop) + "\nRETURN count(*) AS rows"
-	sess := x.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: x.opts.Database, AccessMode: neo4j.AccessModeWrite})
+	sess := neo4jtx.Session(ctx, x.driver, x.opts.Database, neo4j.AccessModeWrite)
 	defer sess.Close(ctx)
 	var total int64
 	for i := 0; i < len(ids); i += x.opts.BatchSize {

@@ -16,7 +16,8 @@
 //
 // Statements outside a tool call (materialization, introspection, schema
 // apply, capability checks) run through [Query] instead: neo4j.ExecuteQuery's
-// semantics, on a session.
+// semantics, on a session; those that need a session of their own open it
+// with [Session], on the same bookmark chain.
 package neo4jtx
 
 import (
@@ -181,7 +182,7 @@ func Query(ctx context.Context, d neo4j.DriverWithContext, database string, mode
 	if d == nil {
 		return nil, ErrNoDriver
 	}
-	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: database, AccessMode: mode, BookmarkManager: d.ExecuteQueryBookmarkManager()})
+	sess := Session(ctx, d, database, mode)
 	defer sess.Close(ctx)
 	work := func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		res, err := tx.Run(ctx, cypher, params)
@@ -194,4 +195,14 @@ func Query(ctx context.Context, d neo4j.DriverWithContext, database string, mode
 		return neo4j.ExecuteRead(ctx, sess, work)
 	}
 	return neo4j.ExecuteWrite(ctx, sess, work)
+}
+
+// Session opens a session in mode on database, joined to the driver's
+// ExecuteQuery bookmark chain as Query's are, for the statements outside
+// a tool call that need a session of their own (auto-commit for CALL …
+// IN TRANSACTIONS, streamed reads, several transactions in a row): a read
+// routed to a cluster's reader then sees the writes before it, and Query
+// sees theirs.
+func Session(ctx context.Context, d neo4j.DriverWithContext, database string, mode neo4j.AccessMode) neo4j.SessionWithContext {
+	return d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: database, AccessMode: mode, BookmarkManager: d.ExecuteQueryBookmarkManager()})
 }
