@@ -96,6 +96,10 @@ type ChangeFields struct {
 	// both ways) and the node at its other end. A Change of the node's own
 	// fields has none of them.
 	RelationshipType, Direction, OtherEntityType, OtherEntityKey string
+	// RenamedFrom is, on a git import's Change of a commit that renamed
+	// or moved the file (git's rename detection), the file's path before
+	// the commit, so a history that runs back through a rename says where.
+	RenamedFrom string
 }
 
 // DefaultChangeFields are the schema's default property names
@@ -106,6 +110,7 @@ var DefaultChangeFields = ChangeFields{
 	LinesAdded: "lines_added", LinesRemoved: "lines_removed", Source: "source", Confidence: "confidence",
 	Commit: "commit", Author: "author", Message: "message",
 	RelationshipType: "relationship_type", Direction: "direction", OtherEntityType: "other_entity_type", OtherEntityKey: "other_entity_key",
+	RenamedFrom: "renamed_from",
 }
 
 // Roles lists the property names by role (the keys of
@@ -145,6 +150,7 @@ func (f *ChangeFields) roles() []struct {
 		{"commit", &f.Commit}, {"author", &f.Author}, {"message", &f.Message},
 		{"relationship_type", &f.RelationshipType}, {"direction", &f.Direction},
 		{"other_entity_type", &f.OtherEntityType}, {"other_entity_key", &f.OtherEntityKey},
+		{"renamed_from", &f.RenamedFrom},
 	}
 }
 
