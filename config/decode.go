@@ -52,6 +52,7 @@ type rawChangeTracking struct {
 			File      string `json:"file"`
 			StartLine string `json:"start_line"`
 			EndLine   string `json:"end_line"`
+			Name      string `json:"name"`
 		} `json:"scope"`
 	} `json:"git"`
 }
@@ -64,7 +65,7 @@ func decodeChangeTracking(r *rawChangeTracking, pos model.Pos) *model.ChangeTrac
 	if g := r.Git; g != nil {
 		ct.Git = &model.GitImport{FileEntity: g.File.Entity, FilePath: g.File.Path}
 		if s := g.Scope; s != nil {
-			ct.Git.ScopeEntity, ct.Git.ScopeFile, ct.Git.ScopeStart, ct.Git.ScopeEnd = s.Entity, s.File, s.StartLine, s.EndLine
+			ct.Git.ScopeEntity, ct.Git.ScopeFile, ct.Git.ScopeStart, ct.Git.ScopeEnd, ct.Git.ScopeName = s.Entity, s.File, s.StartLine, s.EndLine, s.Name
 		}
 	}
 	return ct

@@ -302,7 +302,11 @@ func encodeChangeTracking(c *model.ChangeTracking) map[string]any {
 	if g := c.Git; g != nil {
 		git := map[string]any{"file": map[string]any{"entity": g.FileEntity, "path": g.FilePath}}
 		if g.ScopeEntity != "" {
-			git["scope"] = map[string]any{"entity": g.ScopeEntity, "file": g.ScopeFile, "start_line": g.ScopeStart, "end_line": g.ScopeEnd}
+			scope := map[string]any{"entity": g.ScopeEntity, "file": g.ScopeFile, "start_line": g.ScopeStart, "end_line": g.ScopeEnd}
+			if g.ScopeName != "" {
+				scope["name"] = g.ScopeName
+			}
+			git["scope"] = scope
 		}
 		out["git"] = git
 	}

@@ -164,4 +164,7 @@ type GitImport struct {
 	// ScopeStart and ScopeEnd are its fields holding the file's path and
 	// the first and last line.
 	ScopeEntity, ScopeFile, ScopeStart, ScopeEnd string
+	// ScopeName is the scope's declared-name field, "" when the config
+	// names none (scopes are then matched by their lines alone).
+	ScopeName string
 }

@@ -31,9 +31,17 @@ type Commit struct {
 // FileDiff is one file's part of a commit.
 type FileDiff struct {
 	// Path is the file's path after the commit (before it, when the commit
-	// deletes it), relative to the directory the log was read in.
-	Path string
-	Kind string
+	// deletes it), relative to the directory the log was read in; OldPath
+	// is its path before, which differs when git detected a rename.
+	Path, OldPath string
+	Kind          string
+	// OldBlob and NewBlob are the object names of the file's content
+	// before and after the commit ("" when the commit creates or deletes
+	// it, or changes only its name or mode).
+	OldBlob, NewBlob string
+	// head is the path the file has at HEAD ("" when no file of today
+	// descends from it), set as the import reads the commit.
+	head string
 	// Added and Removed count the diff's lines, all of them even when the
 	// text is cut.
 	Added, Removed int
@@ -48,9 +56,39 @@ type Hunk struct {
 	// text is the hunk, header included, cut at the file's byte cap.
 	text strings.Builder
 	// Adds are the new-side line numbers of the added lines; Dels the
-	// new-side line before which each removed line was.
+	// old-side line numbers of the removed lines.
 	Adds, Dels []int
+	// OldStart and NewStart are each side's first line of the hunk,
+	// OldNext and NewNext the line after it (equal when a side is empty);
+	// Same pairs the new and old numbers of its unchanged lines.
+	OldStart, NewStart, OldNext, NewNext int
+	Same                                 [][2]int
 }
+
+// oldLine maps an unchanged line of the file after the commit to its
+// number before; ok is false for a line the commit added.
+func (f *FileDiff) oldLine(n int) (old int, ok bool) {
+	offset := 0
+	for _, h := range f.Hunks {
+		if n < h.NewStart {
+			break
+		}
+		if n < h.NewNext {
+			for _, p := range h.Same {
+				if p[0] == n {
+					return p[1], true
+				}
+			}
+			return 0, false
+		}
+		offset = h.OldNext - h.NewNext
+	}
+	return n + offset, true
+}
+
+// Renamed reports whether git detected that the commit renamed (or
+// moved) the file.
+func (f *FileDiff) Renamed() bool { return f.OldPath != "" && f.OldPath != f.Path }
 
 // Diff is the file's unified diff, cut at max bytes.
 func (f *FileDiff) Diff(max int) string {
@@ -112,7 +150,7 @@ func (p *reader) Next() (*Commit, error) {
 	c := &Commit{Hash: parts[0], Time: at.UTC(), Author: parts[2], Subject: parts[3]}
 	var f *FileDiff
 	var h *Hunk
-	newLine := 0
+	newLine, oldLine := 0, 0
 	for {
 		s, err := p.readLine()
 		if err == io.EOF {
@@ -127,6 +165,8 @@ func (p *reader) Next() (*Commit, error) {
 			return c, nil
 		case strings.HasPrefix(s, "diff --git "):
 			f, h = &FileDiff{Kind: change.Updated}, nil
+			f.Path = samePath(s[len("diff --git "):])
+			f.OldPath = f.Path
 			c.Files = append(c.Files, f)
 		case f == nil:
 			// The blank line between the header and the first diff.
@@ -134,9 +174,15 @@ func (p *reader) Next() (*Commit, error) {
 			f.Kind = change.Created
 		case h == nil && strings.HasPrefix(s, "deleted file mode"):
 			f.Kind = change.Deleted
+		case h == nil && strings.HasPrefix(s, "rename from "):
+			f.OldPath = unquote(s[len("rename from "):])
+		case h == nil && strings.HasPrefix(s, "rename to "):
+			f.Path = unquote(s[len("rename to "):])
+		case h == nil && strings.HasPrefix(s, "index "):
+			f.OldBlob, f.NewBlob = blobs(s[len("index "):])
 		case h == nil && strings.HasPrefix(s, "--- "):
 			if p := diffPath(s[4:]); p != "" {
-				f.Path = p
+				f.Path, f.OldPath = p, p
 			}
 		case h == nil && strings.HasPrefix(s, "+++ "):
 			if p := diffPath(s[4:]); p != "" {
@@ -147,9 +193,10 @@ func (p *reader) Next() (*Commit, error) {
 		case strings.HasPrefix(s, "@@ "):
 			h = &Hunk{}
 			f.Hunks = append(f.Hunks, h)
-			if newLine, err = hunkStart(s); err != nil {
+			if err = h.header(s); err != nil {
 				return nil, fmt.Errorf("git log line %d: %w", p.line, err)
 			}
+			oldLine, newLine = h.OldStart, h.NewStart
 			p.keep(f, h, s)
 		case h != nil && strings.HasPrefix(s, "+"):
 			f.Added++
@@ -158,10 +205,13 @@ func (p *reader) Next() (*Commit, error) {
 			p.keep(f, h, s)
 		case h != nil && strings.HasPrefix(s, "-"):
 			f.Removed++
-			h.Dels = append(h.Dels, newLine)
+			h.Dels = append(h.Dels, oldLine)
+			oldLine++
 			p.keep(f, h, s)
 		case h != nil && strings.HasPrefix(s, " "):
+			h.Same = append(h.Same, [2]int{newLine, oldLine})
 			newLine++
+			oldLine++
 			p.keep(f, h, s)
 		case h != nil:
 			// "\ No newline at end of file".
@@ -187,27 +237,78 @@ func diffPath(s string) string {
 	if s == "/dev/null" {
 		return ""
 	}
-	if strings.HasPrefix(s, `"`) {
-		if u, err := strconv.Unquote(s); err == nil {
-			s = u
-		}
-	}
+	s = unquote(s)
 	if len(s) > 2 && (strings.HasPrefix(s, "a/") || strings.HasPrefix(s, "b/")) {
 		return s[2:]
 	}
 	return s
 }
 
-// hunkStart reads the new side's first line from "@@ -a,b +c,d @@".
-func hunkStart(s string) (int, error) {
+// unquote undoes git's quoting of a path with unusual characters.
+func unquote(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		if u, err := strconv.Unquote(s); err == nil {
+			return u
+		}
+	}
+	return s
+}
+
+// samePath reads the path of a "diff --git a/P b/P" line whose two sides
+// are the same path, the only case where the line alone names it (a
+// change of mode has no ---/+++ lines); "" otherwise, and a rename's
+// lines or the ---/+++ lines then name it.
+func samePath(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		return ""
+	}
+	n := (len(s) - 1) / 2
+	if len(s)%2 == 0 || n < 3 || s[n] != ' ' || !strings.HasPrefix(s, "a/") || s[n+1:n+3] != "b/" || s[2:n] != s[n+3:] {
+		return ""
+	}
+	return s[2:n]
+}
+
+// blobs reads the object names of "index OLD..NEW [MODE]"; a side that
+// is all zeros (no content) is "".
+func blobs(s string) (old, new string) {
+	ids, _, _ := strings.Cut(s, " ")
+	old, new, _ = strings.Cut(ids, "..")
+	none := func(id string) string {
+		if strings.Trim(id, "0") == "" {
+			return ""
+		}
+		return id
+	}
+	return none(old), none(new)
+}
+
+// header reads both sides' lines from "@@ -a,b +c,d @@" (b and d are 1
+// when left out; a side of 0 lines names the line before the hunk).
+func (h *Hunk) header(s string) error {
 	fields := strings.Fields(s)
-	if len(fields) < 3 || !strings.HasPrefix(fields[2], "+") {
-		return 0, fmt.Errorf("a hunk header without the new side's lines: %q", s)
+	if len(fields) < 3 || !strings.HasPrefix(fields[1], "-") || !strings.HasPrefix(fields[2], "+") {
+		return fmt.Errorf("a hunk header without both sides' lines: %q", s)
 	}
-	start, _, _ := strings.Cut(fields[2][1:], ",")
-	n, err := strconv.Atoi(start)
-	if err != nil {
-		return 0, fmt.Errorf("hunk header %q: %w", s, err)
+	side := func(f string) (start, next int, err error) {
+		a, b, hasCount := strings.Cut(f[1:], ",")
+		start, err = strconv.Atoi(a)
+		count := 1
+		if err == nil && hasCount {
+			count, err = strconv.Atoi(b)
+		}
+		if err != nil {
+			return 0, 0, fmt.Errorf("hunk header %q: %w", s, err)
+		}
+		if count == 0 {
+			start++
+		}
+		return start, start + count, nil
 	}
-	return n, nil
+	var err error
+	if h.OldStart, h.OldNext, err = side(fields[1]); err != nil {
+		return err
+	}
+	h.NewStart, h.NewNext, err = side(fields[2])
+	return err
 }

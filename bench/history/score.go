@@ -1,0 +1,86 @@
+package history
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// Score compares recorded histories with the truth, declaration by
+// declaration: links are (declaration, commit) pairs.
+type Score struct {
+	Decls, WithHistory        int
+	TruthLinks, Recorded, Hit int
+	// CountEqual and LatestEqual count the declarations whose number of
+	// changes, and whose latest change's time, equal the truth's.
+	CountEqual, LatestEqual int
+	// Missing counts declarations with a true history and none recorded.
+	Missing int
+}
+
+// Compare scores recorded against truth over decls.
+func Compare(decls []Decl, truth, recorded map[string][]Touch) Score {
+	s := Score{Decls: len(decls)}
+	for _, d := range decls {
+		want, got := truth[d.UUID], recorded[d.UUID]
+		if len(want) > 0 {
+			s.WithHistory++
+			if len(got) == 0 {
+				s.Missing++
+			}
+		}
+		in := map[string]bool{}
+		for _, t := range want {
+			in[t.Commit] = true
+		}
+		seen := map[string]bool{}
+		for _, t := range got {
+			if !seen[t.Commit] && in[t.Commit] {
+				s.Hit++
+			}
+			seen[t.Commit] = true
+		}
+		s.TruthLinks += len(in)
+		s.Recorded += len(seen)
+		if len(in) == len(seen) {
+			s.CountEqual++
+		}
+		if latest(want).Equal(latest(got)) {
+			s.LatestEqual++
+		}
+	}
+	return s
+}
+
+func latest(ts []Touch) time.Time {
+	var out time.Time
+	for _, t := range ts {
+		if t.At.After(out) {
+			out = t.At
+		}
+	}
+	return out
+}
+
+// Precision is the share of recorded links that are true.
+func (s Score) Precision() float64 { return ratio(s.Hit, s.Recorded) }
+
+// Recall is the share of true links recorded.
+func (s Score) Recall() float64 { return ratio(s.Hit, s.TruthLinks) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}
+
+// Print writes the score as the README's table rows.
+func (s Score) Print(w io.Writer) {
+	fmt.Fprintf(w, "| functions and methods | %d (%d with a history) |\n", s.Decls, s.WithHistory)
+	fmt.Fprintf(w, "| links: true / recorded / both | %d / %d / %d |\n", s.TruthLinks, s.Recorded, s.Hit)
+	fmt.Fprintf(w, "| precision | %.4f |\n| recall | %.4f |\n", s.Precision(), s.Recall())
+	fmt.Fprintf(w, "| change_count equal | %.2f %% (%d) |\n", 100*ratio(s.CountEqual, s.Decls), s.CountEqual)
+	fmt.Fprintf(w, "| modified_at equal | %.2f %% (%d) |\n", 100*ratio(s.LatestEqual, s.Decls), s.LatestEqual)
+	fmt.Fprintf(w, "| with a history, none recorded | %d |\n", s.Missing)
+}
