@@ -10,14 +10,14 @@ import (
 
 // TestHistoryImportRecordsARepositorysCommits runs the command on a
 // repository built with git whose tree is loaded: it prints what it
-// recorded, and a rerun records the same.
+// wrote, and a rerun writes the same Changes and says none is new.
 func TestHistoryImportRecordsARepositorysCommits(t *testing.T) {
 	d := neo4jtest.Open(t)
 	dir, _ := historytest.Build(t)
 	historytest.Load(t, d, dir)
-	for range 2 {
+	for _, created := range []string{"11 new", "0 new"} {
 		code, out, errOut := execute(t, append([]string{"history", "import", "--git", dir, codeRAG}, neo4jtest.Flags(t)...)...)
-		if code != 0 || !strings.HasPrefix(out, "4 commits: 5 file changes, 6 scope changes recorded; 3 file changes of paths not in the graph skipped") || !strings.Contains(errOut, "history: ") {
+		if code != 0 || !strings.HasPrefix(out, "4 commits: 5 file changes, 6 scope changes written ("+created+"); 3 file changes of paths not in the graph skipped") || !strings.Contains(errOut, "history: ") {
 			t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 		}
 	}
