@@ -149,3 +149,31 @@ func TestImportFollowsDeclarationsAsGitLogLDoes(t *testing.T) {
 		t.Errorf("b/x.go has %v Changes, want 7 (its history runs back through the move)", older[0]["n"])
 	}
 }
+
+// TestImportSaysWhatItCannotRead: a directory outside any git work tree
+// is refused with a clear error, and a shallow clone is imported with a
+// note that its history is cut.
+func TestImportSaysWhatItCannotRead(t *testing.T) {
+	d := neo4jtest.Open(t)
+	m, err := config.Load("../../../testdata/configs/valid/code-rag.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := gitimport.Options{Database: neo4jtest.Database()}
+	if _, err := gitimport.Import(context.Background(), d, m, t.TempDir(), opts); err == nil || !strings.Contains(err.Error(), "is not in a git work tree") {
+		t.Errorf("outside a work tree: %v", err)
+	}
+	dir, _ := historytest.Build(t)
+	shallow := filepath.Join(t.TempDir(), "shallow")
+	if out, err := exec.Command("git", "clone", "-q", "--depth", "2", "file://"+dir, shallow).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	historytest.Load(t, d, shallow)
+	stats, err := gitimport.Import(context.Background(), d, m, shallow, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Commits != 2 || !strings.Contains(stats.String(), "shallow clone") {
+		t.Errorf("a shallow clone of 2 commits: %d commits, report:\n%s", stats.Commits, stats)
+	}
+}
