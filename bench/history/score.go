@@ -16,6 +16,10 @@ type Score struct {
 	CountEqual, LatestEqual int
 	// Missing counts declarations with a true history and none recorded.
 	Missing int
+	// Older counts the true links missed that are older than the
+	// declaration's oldest recorded change: git log -L going on past
+	// where the import starts the declaration's history.
+	Older int
 }
 
 // Compare scores recorded against truth over decls.
@@ -34,11 +38,20 @@ func Compare(decls []Decl, truth, recorded map[string][]Touch) Score {
 			in[t.Commit] = true
 		}
 		seen := map[string]bool{}
+		var oldest time.Time
 		for _, t := range got {
 			if !seen[t.Commit] && in[t.Commit] {
 				s.Hit++
 			}
 			seen[t.Commit] = true
+			if oldest.IsZero() || t.At.Before(oldest) {
+				oldest = t.At
+			}
+		}
+		for _, t := range want {
+			if !seen[t.Commit] && len(got) > 0 && t.At.Before(oldest) {
+				s.Older++
+			}
 		}
 		s.TruthLinks += len(in)
 		s.Recorded += len(seen)
@@ -83,4 +96,5 @@ func (s Score) Print(w io.Writer) {
 	fmt.Fprintf(w, "| change_count equal | %.2f %% (%d) |\n", 100*ratio(s.CountEqual, s.Decls), s.CountEqual)
 	fmt.Fprintf(w, "| modified_at equal | %.2f %% (%d) |\n", 100*ratio(s.LatestEqual, s.Decls), s.LatestEqual)
 	fmt.Fprintf(w, "| with a history, none recorded | %d |\n", s.Missing)
+	fmt.Fprintf(w, "| true links missed: older than the oldest recorded change / within the recorded span | %d / %d |\n", s.Older, s.TruthLinks-s.Hit-s.Older)
 }
