@@ -246,7 +246,11 @@ func (im *importer) scopeRows(c *Commit, f *FileDiff, file *graphFile) ([]map[st
 		for _, h := range ch.hunks {
 			text.WriteString(h.Text())
 		}
-		rows = append(rows, im.row(c, im.scope, id, kind, change.Cut(text.String(), im.t.MaxDiffBytes), ch.added, ch.removed))
+		row := im.row(c, im.scope, id, kind, change.Cut(text.String(), im.t.MaxDiffBytes), ch.added, ch.removed)
+		if f.Renamed() {
+			row["props"].(map[string]any)[im.t.Fields.RenamedFrom] = f.OldPath
+		}
+		rows = append(rows, row)
 	}
 	if known {
 		back(keys, after, succ)
