@@ -146,12 +146,10 @@ func (im *importer) flush(ctx context.Context) error {
 				im.stats.Unmatched++
 				continue
 			}
-			row := im.row(c, im.file, f.head, f.Kind, f.Diff(im.t.MaxDiffBytes), f.Added, f.Removed)
 			if f.Renamed() {
-				row["props"].(map[string]any)[im.t.Fields.RenamedFrom] = f.OldPath
 				im.stats.Renames++
 			}
-			fileRows = append(fileRows, row)
+			fileRows = append(fileRows, im.row(c, f, im.file, f.head, f.Kind, f.Diff(im.t.MaxDiffBytes), f.Added, f.Removed))
 			rows, err := im.scopeRows(c, f, file)
 			if err != nil {
 				return err
@@ -246,11 +244,7 @@ func (im *importer) scopeRows(c *Commit, f *FileDiff, file *graphFile) ([]map[st
 		for _, h := range ch.hunks {
 			text.WriteString(h.Text())
 		}
-		row := im.row(c, im.scope, id, kind, change.Cut(text.String(), im.t.MaxDiffBytes), ch.added, ch.removed)
-		if f.Renamed() {
-			row["props"].(map[string]any)[im.t.Fields.RenamedFrom] = f.OldPath
-		}
-		rows = append(rows, row)
+		rows = append(rows, im.row(c, f, im.scope, id, kind, change.Cut(text.String(), im.t.MaxDiffBytes), ch.added, ch.removed))
 	}
 	if known {
 		back(keys, after, succ)

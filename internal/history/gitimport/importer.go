@@ -134,8 +134,9 @@ func (im *importer) keyPrefix() string {
 }
 
 // row is one Change to write: the node's key, the Change's key (the
-// commit and the node, so a rerun finds it) and its properties.
-func (im *importer) row(c *Commit, e *model.Entity, id, kind, diff string, added, removed int) map[string]any {
+// commit and the node, so a rerun finds it) and its properties, with the
+// file's earlier path when the commit renamed it.
+func (im *importer) row(c *Commit, file *FileDiff, e *model.Entity, id, kind, diff string, added, removed int) map[string]any {
 	f := im.t.Fields
 	props := map[string]any{
 		f.EntityType: e.Name, f.EntityKey: id, f.Kind: kind,
@@ -144,6 +145,9 @@ func (im *importer) row(c *Commit, e *model.Entity, id, kind, diff string, added
 	}
 	if diff != "" {
 		props[f.Diff] = diff
+	}
+	if file.Renamed() {
+		props[f.RenamedFrom] = file.OldPath
 	}
 	key := im.keyPrefix() + c.Hash + ":" + e.Name + ":" + id
 	im.written[key] = true
