@@ -256,7 +256,7 @@ func TestPageRankEqualsAPowerIteration(t *testing.T) {
 }
 
 // TestClustersModularity: each clusters tool finds alice's planted
-// groups: its reported modularity (GDS's) equals the modularity computed
+// groups and reports her nodes and relationships: its reported modularity (GDS's) equals the modularity computed
 // in Go from the returned communities within 1e-9 and exceeds 0.3, and
 // every returned member is alice's; no projection is left.
 func TestClustersModularity(t *testing.T) {
@@ -286,25 +286,30 @@ func TestClustersModularity(t *testing.T) {
 			}
 			sizes += int(cl.Size)
 		}
+		if r.Nodes != int64(len(p.names)) || r.Relationships != int64(len(p.edges)) {
+			t.Errorf("%s: projected %d nodes, %d relationships; want alice's %d, %d (each relationship once, though undirected)", tc.entity, r.Nodes, r.Relationships, len(p.names), len(p.edges))
+		}
 		if sizes != len(p.names) || slices.Contains(community, -1) || r.Total != int64(len(r.Clusters)) {
 			t.Fatalf("%s: clusters cover %d of %d nodes (%d of %d clusters returned)", tc.entity, sizes, len(p.names), len(r.Clusters), r.Total)
 		}
 		want := modularity(community, p.edges, tc.weighted)
-		if math.Abs(r.Modularity-want) > 1e-9 {
-			t.Errorf("%s: GDS reports modularity %.12f, the returned communities have %.12f", tc.entity, r.Modularity, want)
+		if r.Modularity == nil {
+			t.Fatalf("%s: no modularity (notes %q)", tc.entity, r.Notes)
 		}
-		if r.Modularity <= 0.3 {
-			t.Errorf("%s: modularity %g on planted groups, want > 0.3", tc.entity, r.Modularity)
+		if math.Abs(*r.Modularity-want) > 1e-9 {
+			t.Errorf("%s: GDS reports modularity %.12f, the returned communities have %.12f", tc.entity, *r.Modularity, want)
 		}
-		t.Logf("%s (%s): %d clusters, modularity %.6f (Go %.6f)", tc.entity, r.Algorithm, r.Total, r.Modularity, want)
+		if *r.Modularity <= 0.3 {
+			t.Errorf("%s: modularity %g on planted groups, want > 0.3", tc.entity, *r.Modularity)
+		}
+		t.Logf("%s (%s): %d clusters, modularity %.6f (Go %.6f)", tc.entity, r.Algorithm, r.Total, *r.Modularity, want)
 	}
 	requireNoProjection(t, d)
 }
 
 // TestAnalyticsBoundsAndRefusals: a graph above max_nodes is refused
 // with a CallError naming the bound; an unknown relationship type is
-// refused with the valid ones; a tenant with no nodes gets an empty
-// answer; none leaves a projection.
+// refused with the valid ones; none leaves a projection.
 func TestAnalyticsBoundsAndRefusals(t *testing.T) {
 	d, e, _ := setUp(t)
 	neo4jtest.Run(t, d, "UNWIND range(1, 101) AS i CREATE (:Fn {name: 'carol' + i, owner: 'carol'})", nil)
@@ -321,9 +326,87 @@ func TestAnalyticsBoundsAndRefusals(t *testing.T) {
 			t.Errorf("%s %s as %s: %v; want a CallError naming %s", tc.tool, tc.args, tc.who, err, tc.want)
 		}
 	}
-	r := call[*analytics.ClustersResult](t, e, "dave", analytics.ClustersToolName("Doc"), map[string]any{})
-	if len(r.Clusters) != 0 || r.Nodes != 0 {
-		t.Errorf("dave has no Doc, got %+v", r)
+	requireNoProjection(t, d)
+}
+
+// TestNothingToAnalyseIsAnError: a graph on which PageRank would score
+// every node alike and every node would be a cluster of its own (no
+// nodes, nodes without relationships of the call's types, weights that
+// are all 0) or whose weights GDS cannot use (NaN, infinite) is refused
+// by both tools with a CallError that says what is missing in the
+// tenant's part of the graph and how to get it; none leaves a projection.
+func TestNothingToAnalyseIsAnError(t *testing.T) {
+	d, e, _ := setUp(t)
+	neo4jtest.Run(t, d, "UNWIND range(1, 6) AS i CREATE (:Fn {name: 'erin' + i, owner: 'erin'})", nil)
+	for who, w := range map[string]string{"frank": "0.0", "grace": "0.0/0.0", "heidi": "-1.0/0.0"} {
+		neo4jtest.Run(t, d, "UNWIND range(1, 6) AS i CREATE (:Fn {name: $who + i, owner: $who})", map[string]any{"who": who})
+		// A chain, its first link weighing w and the others 0.
+		neo4jtest.Run(t, d, "MATCH (a:Fn {owner: $who}), (b:Fn {owner: $who}) WHERE b.name = $who + (toInteger(substring(a.name, size($who))) + 1) "+
+			"CREATE (a)-[:LINKS {w: CASE a.name WHEN $who + '1' THEN "+w+" ELSE 0.0 END}]->(b)", map[string]any{"who": who})
+	}
+	noRelationships := []string{"have no LINKS or CALLS relationship between them", "load relationships of type LINKS, CALLS between Fn nodes", "this tenant's part of the graph"}
+	for _, tc := range []struct {
+		who, entity, args string
+		want              []string
+	}{
+		{"dave", "Doc", `{}`, []string{"there is no Doc node in this tenant's part of the graph", "load Doc nodes and relationships of type CITES between them"}},
+		{"erin", "Fn", `{}`, append([]string{"the 6 Fn nodes"}, noRelationships...)},
+		{"alice", "Fn", `{"relationships": ["CALLS"]}`, []string{"have no CALLS relationship", "load relationships of type CALLS between Fn nodes", "or leave out relationships to follow LINKS too"}},
+		{"frank", "Fn", `{}`, []string{"all 5 LINKS, CALLS relationships between the Fn nodes in this tenant's part of the graph weigh 0 (w)", "give them weights"}},
+		{"grace", "Fn", `{}`, []string{"1 of the 5 LINKS, CALLS relationships", "weight (w) that is not a finite number"}},
+		{"heidi", "Fn", `{}`, []string{"1 of the 5 LINKS, CALLS relationships", "weight (w) that is not a finite number"}},
+	} {
+		for _, name := range []string{analytics.ImportanceToolName(tc.entity), analytics.ClustersToolName(tc.entity)} {
+			_, err := e.Execute(tenant.With(context.Background(), tc.who), engine.Call{Name: name, Arguments: json.RawMessage(tc.args)})
+			var ce *tools.CallError
+			if !errors.As(err, &ce) {
+				t.Errorf("%s %s as %s: %v; want a CallError", name, tc.args, tc.who, err)
+				continue
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(ce.Error(), want) {
+					t.Errorf("%s %s as %s: %q\nwant it to say %q", name, tc.args, tc.who, ce.Error(), want)
+				}
+			}
+			t.Logf("%s as %s: %s", name, tc.who, ce.Error())
+		}
+	}
+	requireNoProjection(t, d)
+}
+
+// TestClustersSayWhyNone: clusters all below min_size give no cluster
+// and a note with the largest size, which as min_size shows them; a
+// modularity GDS cannot give (weights adding up to 0) is null with a
+// note; every result encodes to JSON.
+func TestClustersSayWhyNone(t *testing.T) {
+	d, e, g := setUp(t)
+	r := call[*analytics.ClustersResult](t, e, "alice", analytics.ClustersToolName("Doc"), map[string]any{"min_size": 1000})
+	if len(r.Clusters) != 0 || r.Eligible != 0 || r.Total == 0 || len(r.Notes) != 1 {
+		t.Fatalf("min_size 1000: %d clusters of %d (%d eligible), notes %q; want none and one note", len(r.Clusters), r.Total, r.Eligible, r.Notes)
+	}
+	var largest int
+	if _, err := fmt.Sscanf(r.Notes[0][strings.Index(r.Notes[0], "(the largest has "):], "(the largest has %d)", &largest); err != nil || largest < 2 || largest > len(g["alice"]["Doc"].names) {
+		t.Fatalf("note %q: no plausible largest size (%v)", r.Notes[0], err)
+	}
+	if !strings.Contains(r.Notes[0], fmt.Sprintf("none of the %d clusters has 1000 or more members", r.Total)) {
+		t.Errorf("note %q", r.Notes[0])
+	}
+	shown := call[*analytics.ClustersResult](t, e, "alice", analytics.ClustersToolName("Doc"), map[string]any{"min_size": largest})
+	if len(shown.Clusters) == 0 || shown.Clusters[0].Size != int64(largest) {
+		t.Errorf("min_size %d, the largest size the note gave: %+v", largest, shown.Clusters)
+	}
+	// ivan's weights add up to 0 (1 and -1): GDS gives the modularity as NaN.
+	neo4jtest.Run(t, d, "CREATE (a:Fn {name: 'ivan1', owner: 'ivan'})-[:LINKS {w: 1}]->(:Fn {name: 'ivan2', owner: 'ivan'})-[:LINKS {w: -1}]->(:Fn {name: 'ivan3', owner: 'ivan'})", nil)
+	q := call[*analytics.ClustersResult](t, e, "ivan", analytics.ClustersToolName("Fn"), map[string]any{})
+	if q.Modularity != nil || !slices.ContainsFunc(q.Notes, func(n string) bool { return strings.Contains(n, "modularity is undefined") }) {
+		t.Errorf("weights adding up to 0: modularity %v, notes %q; want null and a note", q.Modularity, q.Notes)
+	}
+	for _, v := range []any{r, q} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("%+v does not encode: %v", v, err)
+		}
+		t.Logf("%s", b)
 	}
 	requireNoProjection(t, d)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -55,8 +56,9 @@ type ClustersResult struct {
 	Clusters []Cluster `json:"clusters"`
 	// Modularity of the whole partition (GDS's): the share of
 	// relationships inside communities beyond what chance would put
-	// there, from -0.5 to 1.
-	Modularity float64 `json:"modularity"`
+	// there, from -0.5 to 1. It is null, with a note, when GDS gives no
+	// number for it (NaN or infinite), which JSON cannot carry.
+	Modularity *float64 `json:"modularity"`
 	// Total counts every community, Eligible those of at least MinSize.
 	Total    int64 `json:"clusters_total"`
 	Eligible int64 `json:"clusters_of_min_size"`
@@ -120,23 +122,27 @@ func (a *Analytics) clusters(ctx context.Context, tool string, gr *graph, alg st
 	if gr.g.Weight != "" {
 		conf["relationshipWeightProperty"] = weightProperty
 	}
-	empty := &ClustersResult{Entity: gr.e.Name, Algorithm: alg, Clusters: []Cluster{}, MinSize: minSize}
-	return a.run(ctx, tool, gr, c, true, empty, func(ctx context.Context, tx neo4j.ManagedTransaction, name string, size projected) (any, error) {
+	noise := fmt.Sprintf("every %s would be a cluster of its own", gr.e.Name)
+	return a.run(ctx, tool, gr, c, true, noise, func(ctx context.Context, tx neo4j.ManagedTransaction, name string, size projected) (any, error) {
 		r := &ClustersResult{Entity: gr.e.Name, Algorithm: alg, Clusters: []Cluster{}, MinSize: minSize, projected: size}
 		params := map[string]any{"graph": name, "conf": conf, "min": minSize, "limit": limit, "members": members, "concurrency": a.opts.Concurrency, tenant.Param: c.tenant}
 		rec, err := single(ctx, tx, "CALL "+proc+"($graph, $conf) YIELD modularity RETURN modularity", params)
 		if err != nil {
 			return nil, err
 		}
-		r.Modularity, _ = rec.Values[0].(float64)
+		if q, _ := rec.Values[0].(float64); math.IsNaN(q) || math.IsInf(q, 0) {
+			r.Notes = append(r.Notes, fmt.Sprintf("the modularity is undefined on this graph (Graph Data Science gave %v), so it is null", q))
+		} else {
+			r.Modularity = &q
+		}
 		if err := consume(ctx, tx, "CALL gds.degree.mutate($graph, {mutateProperty: 'degree', concurrency: $concurrency}) YIELD nodePropertiesWritten RETURN nodePropertiesWritten", params); err != nil {
 			return nil, err
 		}
 		rec, err = single(ctx, tx, "CALL gds.graph.nodeProperty.stream($graph, 'community') YIELD nodeId, propertyValue\n"+
 			"WITH propertyValue AS community, count(*) AS size ORDER BY size DESC, community\n"+
 			"WITH collect({community: community, size: size}) AS cs\n"+
-			"WITH size(cs) AS total, [c IN cs WHERE c.size >= $min] AS eligible\n"+
-			"RETURN total, size(eligible) AS eligible, [c IN eligible[..$limit] | c.community] AS top, [c IN eligible[..$limit] | c.size] AS sizes", params)
+			"WITH size(cs) AS total, cs[0].size AS largest, [c IN cs WHERE c.size >= $min] AS eligible\n"+
+			"RETURN total, size(eligible) AS eligible, [c IN eligible[..$limit] | c.community] AS top, [c IN eligible[..$limit] | c.size] AS sizes, largest", params)
 		if err != nil {
 			return nil, err
 		}
@@ -144,6 +150,10 @@ func (a *Analytics) clusters(ctx context.Context, tool string, gr *graph, alg st
 		r.Eligible, _ = rec.Values[1].(int64)
 		top, _ := rec.Values[2].([]any)
 		sizes, _ := rec.Values[3].([]any)
+		if largest, _ := rec.Values[4].(int64); r.Eligible == 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("none of the %d clusters has %d or more members (the largest has %d); a min_size of %d or less shows them",
+				r.Total, minSize, largest, largest))
+		}
 		index := map[int64]int{}
 		for i, id := range top {
 			n, _ := sizes[i].(int64)

@@ -15,6 +15,12 @@
 //     aggregation function), so the tenant predicate applies to both ends
 //     of every relationship and labels, types and properties come from the
 //     model only (docs/design.md, invariants 1 and 8);
+//   - refuses, with a CallError saying what to load, a graph the
+//     algorithm would answer with noise (no nodes, no relationships of
+//     the call's types between them, weights all 0) or weights GDS cannot
+//     use (NaN, infinite), rather than scores all alike or a NaN
+//     modularity; a modularity GDS still cannot give is null with a note,
+//     so no result holds a float JSON cannot write;
 //   - names the projection itself, uniquely per call (never from the
 //     agent), and drops it when the call ends, also when it fails or runs
 //     out of time (in a fresh, short context);

@@ -25,7 +25,7 @@ func FailAfterProjecting(ctx context.Context, a *Analytics, entity string) (exis
 	if err != nil {
 		return false, err
 	}
-	_, err = a.run(ctx, "test", gr, c, false, nil, func(ctx context.Context, tx neo4j.ManagedTransaction, name string, _ projected) (any, error) {
+	_, err = a.run(ctx, "test", gr, c, false, "", func(ctx context.Context, tx neo4j.ManagedTransaction, name string, _ projected) (any, error) {
 		rec, err := single(ctx, tx, "CALL gds.graph.exists($graph) YIELD exists RETURN exists", map[string]any{"graph": name})
 		if err != nil {
 			return nil, err

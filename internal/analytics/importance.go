@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -83,8 +84,8 @@ func (a *Analytics) importance(ctx context.Context, tool string, gr *graph, c *c
 	if gr.g.Weight != "" {
 		conf["relationshipWeightProperty"] = weightProperty
 	}
-	empty := &ImportanceResult{Entity: gr.e.Name, Ranked: []Ranked{}, Converged: true}
-	return a.run(ctx, tool, gr, c, false, empty, func(ctx context.Context, tx neo4j.ManagedTransaction, name string, size projected) (any, error) {
+	noise := fmt.Sprintf("PageRank would give every %s the same score (%.2f)", gr.e.Name, 1-DampingFactor)
+	return a.run(ctx, tool, gr, c, false, noise, func(ctx context.Context, tx neo4j.ManagedTransaction, name string, size projected) (any, error) {
 		r := &ImportanceResult{Entity: gr.e.Name, Ranked: []Ranked{}, projected: size}
 		rec, err := single(ctx, tx, "CALL gds.pageRank.mutate($graph, $conf) YIELD ranIterations, didConverge RETURN ranIterations, didConverge",
 			map[string]any{"graph": name, "conf": conf})
@@ -104,6 +105,11 @@ func (a *Analytics) importance(ctx context.Context, tool string, gr *graph, c *c
 		for res.Next(ctx) {
 			v := res.Record().Values
 			score, _ := v[len(v)-1].(float64)
+			// run refuses the weights that would give one; a ranking
+			// holding a score that is not a number cannot be ordered.
+			if math.IsNaN(score) || math.IsInf(score, 0) {
+				return nil, fmt.Errorf("analytics: Graph Data Science's PageRank gave %s %v a score of %v", gr.e.Name, read.node(v).Key, score)
+			}
 			r.Ranked = append(r.Ranked, Ranked{Node: read.node(v), Score: score})
 		}
 		if err := res.Err(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,7 +34,9 @@ const weightProperty = "weight"
 // has the measurements and the command).
 const DefaultConcurrency = 1
 
-// projected is the size of a call's projection.
+// projected is the size of a call's projection: its nodes and the
+// stored relationships between them (each counted once, also when the
+// projection is undirected and GDS counts it both ways).
 type projected struct {
 	Nodes         int64 `json:"nodes"`
 	Relationships int64 `json:"relationships"`
@@ -78,19 +81,24 @@ func (gr *graph) projectionStatements(types []string, undirected bool) (statemen
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "MATCH (s:%s)%s\nOPTIONAL MATCH (s)-[r:%s]->(t:%s)%s\n", label, ws, strings.Join(quoted, "|"), label, wt)
-	data := "{}"
+	data, checks := "{}", "0 AS unusable, count(r) AS weighing"
 	if gr.g.Weight != "" {
 		w, err := ident.Quote(gr.g.Weight)
 		if err != nil {
 			return statements{}, err
 		}
-		data = fmt.Sprintf("{relationshipProperties: CASE WHEN r IS NULL THEN null ELSE {%s: coalesce(toFloat(r.%s), 1.0)} END}", weightProperty, w)
+		fmt.Fprintf(&b, "WITH s, r, t, CASE WHEN r IS NULL THEN null ELSE coalesce(toFloat(r.%s), 1.0) END AS w\n", w)
+		data = fmt.Sprintf("{relationshipProperties: CASE WHEN r IS NULL THEN null ELSE {%s: w} END}", weightProperty)
+		// GDS drops a relationship whose weight is NaN and turns an
+		// infinite one into NaN scores; a zero weight carries nothing.
+		checks = "count(CASE WHEN isNaN(w) OR abs(w) = 1.0/0.0 THEN 1 END) AS unusable, count(CASE WHEN w <> 0 THEN 1 END) AS weighing"
 	}
 	conf := "{}"
 	if undirected {
 		conf = "{undirectedRelationshipTypes: ['*']}"
 	}
-	fmt.Fprintf(&b, "WITH gds.graph.project($graph, s, t, %s, %s) AS g\nRETURN g.nodeCount AS nodes, g.relationshipCount AS relationships", data, conf)
+	fmt.Fprintf(&b, "WITH gds.graph.project($graph, s, t, %s, %s) AS g, count(r) AS relationships, %s\n"+
+		"RETURN g.nodeCount AS nodes, relationships, unusable, weighing", data, conf, checks)
 	return statements{
 		count:   fmt.Sprintf("MATCH (s:%s)%s\nRETURN count(s) AS nodes", label, ws),
 		project: b.String(),
@@ -116,9 +124,12 @@ type algorithm func(ctx context.Context, tx neo4j.ManagedTransaction, name strin
 
 // run projects gr for call c under a name of its own, runs alg on it and
 // drops the projection whatever happens. A graph of more than max_nodes
-// is refused with a CallError; an empty one returns empty without
-// running alg.
-func (a *Analytics) run(ctx context.Context, tool string, gr *graph, c *call, undirected bool, empty any, alg algorithm) (any, error) {
+// is refused with a CallError, and so is one alg would answer with noise
+// (unusable): no nodes, no relationships of the call's types between
+// them, weights that are not finite numbers or all zero.
+//
+// noise says what alg would answer on such a graph, for the error.
+func (a *Analytics) run(ctx context.Context, tool string, gr *graph, c *call, undirected bool, noise string, alg algorithm) (any, error) {
 	st, err := gr.projectionStatements(c.types, undirected)
 	if err != nil {
 		return nil, err
@@ -140,16 +151,55 @@ func (a *Analytics) run(ctx context.Context, tool string, gr *graph, c *call, un
 			return nil, tools.Fail(tool, "", nil, "%s has %d nodes here, more than the %d one call may analyse (analytics.max_nodes); ask the operator to raise the bound", gr.e.Name, n, gr.maxNodes)
 		}
 		if n == 0 {
-			return empty, nil
+			return nil, gr.unusable(tool, c, noise, 0, fmt.Sprintf("there is no %s node %s", gr.e.Name, c.where()))
 		}
 		if rec, err = single(ctx, tx, st.project, params); err != nil {
 			return nil, err
 		}
 		var size projected
+		var bad, weighing int64
 		size.Nodes, _ = rec.Values[0].(int64)
 		size.Relationships, _ = rec.Values[1].(int64)
+		bad, _ = rec.Values[2].(int64)
+		weighing, _ = rec.Values[3].(int64)
+		switch {
+		case size.Relationships == 0:
+			return nil, gr.unusable(tool, c, noise, size.Nodes, fmt.Sprintf("the %d %s nodes %s have no %s relationship between them",
+				size.Nodes, gr.e.Name, c.where(), strings.Join(c.types, " or ")))
+		case bad > 0:
+			return nil, tools.Fail(tool, "", nil, "%d of the %d %s relationships between %s nodes %s have a weight (%s) that is not a finite number (NaN or infinite), "+
+				"which Graph Data Science would drop or turn into NaN scores: set those weights to numbers, then call again", bad, size.Relationships, strings.Join(c.types, ", "), gr.e.Name, c.where(), gr.g.Weight)
+		case weighing == 0:
+			return nil, tools.Fail(tool, "", nil, "all %d %s relationships between the %s nodes %s weigh 0 (%s), so %s: give them weights, then call again",
+				size.Relationships, strings.Join(c.types, ", "), gr.e.Name, c.where(), gr.g.Weight, noise)
+		}
 		return alg(ctx, tx, name, size)
 	})
+}
+
+// unusable is the CallError of a graph with nothing to analyse: why (what
+// is missing), that the algorithm would answer with noise, and how to
+// get a graph worth analysing, named from the config: the call's
+// relationship types and, when the call narrowed them, the others.
+func (gr *graph) unusable(tool string, c *call, noise string, nodes int64, why string) error {
+	types := strings.Join(c.types, ", ")
+	load := fmt.Sprintf("relationships of type %s between %s nodes", types, gr.e.Name)
+	if nodes == 0 {
+		load = fmt.Sprintf("%s nodes and relationships of type %s between them", gr.e.Name, types)
+	}
+	msg := fmt.Sprintf("%s, so %s: load %s, then call again", why, noise, load)
+	if other := slices.DeleteFunc(slices.Clone(gr.g.Relationships), func(t string) bool { return slices.Contains(c.types, t) }); len(other) > 0 {
+		msg += fmt.Sprintf(", or leave out relationships to follow %s too", strings.Join(other, ", "))
+	}
+	return tools.Fail(tool, "", nil, "%s", msg)
+}
+
+// where says which part of the graph a call reads, for its messages.
+func (c *call) where() string {
+	if c.tenant != nil {
+		return "in this tenant's part of the graph"
+	}
+	return "in the graph"
 }
 
 // drop removes the projection name, if it exists, in a context of its own
