@@ -31,6 +31,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/jsonout"
 	"github.com/ragforge/ragforge/retrieval"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
@@ -200,9 +201,18 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
 		return errorResult(err), nil
 	}
+	out, err := jsonResult(res)
+	if err != nil {
+		// The call ran, but its answer cannot travel: say what could not
+		// be encoded and where, rather than a bare encoding/json error.
+		err = fmt.Errorf("%s ran, but its result cannot be sent: %w (a bug of the tool: report it with the call)", name, err)
+		s.log.Error("done", "tool", name, "took", took, "error", err)
+		p.finish(fmt.Sprintf("%s failed after %v", name, took))
+		return errorResult(err), nil
+	}
 	s.log.Info("done", "tool", name, "took", took, "results", res.Count)
 	p.finish(fmt.Sprintf("%s: %d result(s) in %v", name, res.Count, took))
-	return jsonResult(res)
+	return out, nil
 }
 
 // sessionBookmarks returns the bookmark manager of ss, made on its first
@@ -226,11 +236,12 @@ func (s *Server) sessionBookmarks(ss *mcp.ServerSession) neo4j.BookmarkManager {
 
 // jsonResult returns v as structured content and as its JSON text (for
 // clients that read only text). Structured content must be an object, so
-// any other value (a custom tool's) is wrapped as {"result": v}.
+// any other value (a custom tool's) is wrapped as {"result": v}. A value
+// JSON cannot write is a *jsonout.Error naming where it is.
 func jsonResult(v any) (*mcp.CallToolResult, error) {
-	b, err := json.Marshal(v)
+	b, err := jsonout.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("mcpserver: encoding the result: %w", err)
+		return nil, err
 	}
 	if len(b) == 0 || b[0] != '{' {
 		if b, err = json.Marshal(map[string]json.RawMessage{"result": b}); err != nil {

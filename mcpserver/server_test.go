@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -145,6 +146,26 @@ func TestANonObjectResultIsWrappedAsStructuredContent(t *testing.T) {
 	b, _ := json.Marshal(res.StructuredContent)
 	if res.IsError || string(b) != `{"result":"hi"}` || text(res) != `{"result":"hi"}` {
 		t.Errorf("isError %v, structured %s, text %q", res.IsError, b, text(res))
+	}
+}
+
+// TestAnUnencodableResultIsAToolErrorSayingWhere: a result holding a
+// float JSON has no number for (a tool's bug: the shipped tools give
+// none) answers as a tool error naming the tool, the value and where it
+// is, not encoding/json's bare "json: unsupported value: NaN".
+func TestAnUnencodableResultIsAToolErrorSayingWhere(t *testing.T) {
+	nan := tools.CustomTool{Name: "nan", Description: "Answer NaN.", ReadOnly: true,
+		Handler: func(context.Context, json.RawMessage) (any, error) {
+			return map[string]any{"ok": 1, "scores": []float64{0.5, math.Inf(1)}}, nil
+		}}
+	s, err := New(newEngine(t, nan), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, connect(t, s, nil), "nan", nil)
+	want := "nan ran, but its result cannot be sent: cannot encode as JSON: the value at .Custom.scores[1] is +Inf, which JSON has no number for"
+	if !res.IsError || !strings.Contains(text(res), want) {
+		t.Errorf("isError %v, text %q; want an error saying %q", res.IsError, text(res), want)
 	}
 }
 

@@ -65,12 +65,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportCallError("call", err, string(*format), stdout, stderr)
 	}
-	if *format == "json" {
-		writeJSON(stdout, res)
-		return 0
+	if code := writeJSON("call", stdout, stderr, res); code != 0 || *format == "json" {
+		return code
 	}
-	b, _ := json.MarshalIndent(res, "", "  ")
-	fmt.Fprintln(stdout, string(b))
 	fmt.Fprintf(stderr, "%d result(s) in %v\n", res.Count, time.Since(start).Round(time.Millisecond))
 	return 0
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -47,5 +49,50 @@ func TestCallRunsAToolCallOnNeo4j(t *testing.T) {
 	}
 	if code, _, _ := execute(t, "call", codeRAG, "--tool", "query_entities", "--timeout", "-1s"); code != 2 {
 		t.Errorf("negative timeout: exit %d, want 2", code)
+	}
+}
+
+// TestCallSaysWhatItCannotEncode: a value JSON has no number for (NaN,
+// infinite) exits 1 with where it is on stderr and prints nothing on
+// stdout, in every command's JSON output (writeJSON); no tool gives one
+// any more (TestCallAnswersNaNAndEmptyAnalyticsInJSON), so the value is
+// given here directly.
+func TestCallSaysWhatItCannotEncode(t *testing.T) {
+	var out, errOut strings.Builder
+	code := writeJSON("call", &out, &errOut, map[string]any{"modularity": math.NaN()})
+	if code != 1 || out.Len() != 0 || !strings.Contains(errOut.String(), "ragforge-plan call: writing the output: cannot encode as JSON: the value at .modularity is NaN") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
+// TestCallAnswersNaNAndEmptyAnalyticsInJSON: the two answers a user got
+// as `json: unsupported value: NaN` (over MCP) or an empty line and exit
+// 0 (call) on a code graph of Scopes without CALLS or DEPENDS_ON: run_cypher
+// returning NaN and the infinities answers them as Cypher's words, and
+// both analytics tools exit 1 saying which relationships to load.
+func TestCallAnswersNaNAndEmptyAnalyticsInJSON(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.RequireGDS(t, d)
+	neo4jtest.Run(t, d, `UNWIND range(1, 5) AS i CREATE (:File {path: 'f.go'})-[:CONTAINS]->(:Scope {uuid: 'u' + i, name: 'F' + i, type: 'function', file: 'f.go'})`, nil)
+	flags := serverFlags(t)
+	for _, f := range []string{"json", "text"} {
+		code, out, errOut := execute(t, append([]string{"call", codeRAG, "--raw-cypher", "--tool", "run_cypher", "--format", f,
+			"--args", `{"query": "RETURN 0.0/0.0 AS nan, 1.0/0.0 AS inf, [-1.0/0.0] AS ninf"}`}, flags...)...)
+		var res struct {
+			Rows []map[string]any `json:"rows"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || len(res.Rows) != 1 {
+			t.Fatalf("run_cypher --format %s: exit %d (%v), stdout %q, stderr %q", f, code, err, out, errOut)
+		}
+		if r := res.Rows[0]; r["nan"] != "NaN" || r["inf"] != "Infinity" || !reflect.DeepEqual(r["ninf"], []any{"-Infinity"}) {
+			t.Errorf("run_cypher --format %s: %v", f, r)
+		}
+	}
+	for _, tool := range []string{"find_important_scope", "find_scope_clusters"} {
+		code, out, errOut := execute(t, append([]string{"call", codeRAG, "--tool", tool}, flags...)...)
+		if code != 1 || out != "" || !strings.Contains(errOut, "the 5 Scope nodes in the graph have no CALLS or DEPENDS_ON relationship between them") ||
+			!strings.Contains(errOut, "load relationships of type CALLS, DEPENDS_ON between Scope nodes") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", tool, code, out, errOut)
+		}
 	}
 }

@@ -80,8 +80,9 @@ func runEmbed(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		out.Error = err.Error()
 	}
+	code := 0
 	if *format == "json" {
-		writeJSON(stdout, out)
+		code = writeJSON("embed", stdout, stderr, out)
 	} else {
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "index\tnodes\tembedded\tcurrent\tempty\tcleared\tseconds\tnodes/s\t")
@@ -97,5 +98,5 @@ func runEmbed(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(err)
 	}
-	return 0
+	return code
 }

@@ -97,7 +97,7 @@ func runEvalRetrieval(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	report.Latency1000 = latencyReport{Tools: len(pool), Messages: len(msgs), P50: p50, P99: p99}
 	if *format == "json" {
-		return encodeJSON(stdout, stderr, report)
+		return writeJSON("eval-retrieval", stdout, stderr, report)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "data set\tsplit\tlang\ttools\tmsgs\tR@1\tR@5\tR@12\tMRR\tsel.recall\tfallback\tmean k\ttokens\tp50\tp99\t")

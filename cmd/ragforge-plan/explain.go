@@ -83,16 +83,14 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return reportCallError("explain", err, string(*format), stdout, stderr)
 	}
 	if *format == "json" {
-		writeJSON(stdout, explainOutput{Cypher: st.Cypher, Params: st.Params, Filter: st.Filter, Fetch: st.Fetch, Next: st.Next, Embed: st.Embed, Uses: st.Uses})
-		return 0
+		return writeJSON("explain", stdout, stderr, explainOutput{Cypher: st.Cypher, Params: st.Params, Filter: st.Filter, Fetch: st.Fetch, Next: st.Next, Embed: st.Embed, Uses: st.Uses})
 	}
 	fmt.Fprintln(stdout, st.Cypher)
 	fmt.Fprintln(stdout)
 	fmt.Fprintln(stdout, "params:")
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(st.Params)
+	if code := writeJSON("explain", stdout, stderr, st.Params); code != 0 {
+		return code
+	}
 	if st.Filter != nil {
 		fmt.Fprintf(stdout, "\nthen matched in Go: %s %q (case-sensitive: %v) on the value column, over every candidate until the limit or the deadline\n",
 			st.Filter.Mode, st.Filter.Pattern, st.Filter.CaseSensitive)
@@ -119,7 +117,7 @@ func reportCallError(cmd string, err error, format string, stdout, stderr io.Wri
 	var ce *tools.CallError
 	if errors.As(err, &ce) {
 		if format == "json" {
-			writeJSON(stdout, map[string]any{"error": ce})
+			writeJSON(cmd, stdout, stderr, map[string]any{"error": ce})
 		} else {
 			fmt.Fprintln(stderr, ce.Error())
 		}

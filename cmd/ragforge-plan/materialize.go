@@ -127,8 +127,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 				State: p.StateLabel(), Reason: p.Reason, Uses: p.Usage, Nodes: p.Nodes})
 		}
 		if *format == "json" {
-			writeJSON(stdout, map[string]any{"fields": nonNilSlice(lines)})
-			return 0
+			return writeJSON("materialize", stdout, stderr, map[string]any{"fields": nonNilSlice(lines)})
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ENTITY\tFIELD\tSTATE\tDECISION\tAPPLY WOULD")
@@ -154,7 +153,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 		case "drop":
 			as, err = x.Drop(ctx, only)
 		}
-		printActions(as, string(*format), stdout)
+		code := printActions(as, string(*format), stdout, stderr)
 		if err != nil {
 			var le *materialize.LockedError
 			if errors.As(err, &le) || ctx.Err() != nil {
@@ -166,7 +165,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 			}
 			return fail(err)
 		}
-		return 0
+		return code
 	case "status":
 		st, err := x.Status(ctx)
 		if err != nil {
@@ -182,8 +181,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 			st = kept
 		}
 		if *format == "json" {
-			writeJSON(stdout, map[string]any{"fields": nonNilSlice(st)})
-			return 0
+			return writeJSON("materialize", stdout, stderr, map[string]any{"fields": nonNilSlice(st)})
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ENTITY\tFIELD\tPROPERTY\tSTATUS\tREADABLE\tROWS\tINDEX\tUPDATED")
@@ -209,8 +207,9 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 		if err != nil {
 			return fail(err)
 		}
+		code := 0
 		if *format == "json" {
-			writeJSON(stdout, map[string]any{"fields": nonNilSlice(drift)})
+			code = writeJSON("materialize", stdout, stderr, map[string]any{"fields": nonNilSlice(drift)})
 		} else {
 			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ENTITY\tFIELD\tSTATUS\tNODES\tDRIFT")
@@ -232,7 +231,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 				return 1
 			}
 		}
-		return 0
+		return code
 	}
 	return 2
 }
@@ -264,10 +263,11 @@ func planAction(p *materialize.FieldPlan) string {
 	return "none"
 }
 
-func printActions(as []materialize.Action, format string, w io.Writer) {
+// printActions prints what apply, refresh or drop did and returns the
+// exit code of printing it.
+func printActions(as []materialize.Action, format string, w, stderr io.Writer) int {
 	if format == "json" {
-		writeJSON(w, map[string]any{"fields": nonNilSlice(as)})
-		return
+		return writeJSON("materialize", w, stderr, map[string]any{"fields": nonNilSlice(as)})
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ENTITY\tFIELD\tACTION\tROWS\tNODES/S")
@@ -279,6 +279,7 @@ func printActions(as []materialize.Action, format string, w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", a.Entity, a.Name, a.Did, a.Rows, rate)
 	}
 	tw.Flush()
+	return 0
 }
 
 func contains[T comparable](list []T, v T) bool {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -144,14 +143,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		})
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(report); err != nil {
-			fmt.Fprintf(stderr, "ragforge-plan plan: %v\n", err)
-			return 1
-		}
-		return 0
+		return writeJSON("plan", stdout, stderr, report)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	win := 0

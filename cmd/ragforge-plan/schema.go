@@ -66,8 +66,9 @@ func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		report.Error = err.Error()
 	}
+	code := 0
 	if *format == "json" {
-		writeJSON(stdout, report)
+		code = writeJSON("schema apply", stdout, stderr, report)
 	} else {
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		for _, o := range out {
@@ -87,5 +88,5 @@ func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "ragforge-plan schema apply: %v\n", err)
 		return 1
 	}
-	return 0
+	return code
 }

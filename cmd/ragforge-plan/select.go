@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -94,7 +93,7 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	if *format == "json" {
-		return encodeJSON(stdout, stderr, sel)
+		return writeJSON("select", stdout, stderr, sel)
 	}
 	if opts.Debug {
 		if err := sel.WriteDebug(stdout); err != nil {
@@ -107,17 +106,6 @@ func runSelect(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if sel.Fallback {
 		fmt.Fprintf(stderr, "fallback: %s (%d tools)\n", sel.Reason, len(sel.Selected))
-	}
-	return 0
-}
-
-// encodeJSON writes v as indented JSON and returns the exit code.
-func encodeJSON(stdout, stderr io.Writer, v any) int {
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		fmt.Fprintf(stderr, "ragforge-plan: %v\n", err)
-		return 1
 	}
 	return 0
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/jsonout"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -66,7 +66,7 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			report.Errors = append(report.Errors, vetError{File: e.Pos.File, Line: e.Pos.Line, Col: e.Pos.Col, Path: e.Path, Message: e.Msg})
 		}
 		if *format == "json" {
-			writeJSON(stdout, report)
+			writeJSON("vet", stdout, stderr, report)
 		} else {
 			fmt.Fprintln(stderr, ces.Error())
 			fmt.Fprintf(stderr, "%d problem(s)\n", len(ces))
@@ -90,8 +90,7 @@ func runVet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	catalog := e.Tools()
 	report.Tools = catalog.Names()
 	if *format == "json" {
-		writeJSON(stdout, report)
-		return 0
+		return writeJSON("vet", stdout, stderr, report)
 	}
 	fmt.Fprintf(stdout, "ok: %d entities, %d fields, %d computed fields, %d relationships; %d tools: %s\n",
 		report.Entities, report.Fields, report.ComputedFields, report.Relationships, len(report.Tools), strings.Join(report.Tools, ", "))
@@ -108,10 +107,18 @@ func count(r *vetReport, m *model.Model) {
 }
 
 // writeJSON prints v as indented JSON, the machine-readable form of every
-// command's output.
-func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+// command's output, and returns the exit code: 0, or 1 when v cannot be
+// encoded (then nothing is printed on stdout and stderr says what and
+// where, e.g. a NaN) or stdout cannot be written. cmd names the command
+// in the message.
+func writeJSON(cmd string, stdout, stderr io.Writer, v any) int {
+	b, err := jsonout.Indent(v)
+	if err == nil {
+		_, err = stdout.Write(b)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ragforge-plan %s: writing the output: %v\n", cmd, err)
+		return 1
+	}
+	return 0
 }

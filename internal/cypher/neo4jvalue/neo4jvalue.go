@@ -149,7 +149,11 @@ func (c *Converter) Value(name string, v any) (out any, ok bool) {
 			c.drop(name)
 			return nil, false
 		}
-		return x, true
+		out := make([]any, len(x))
+		for i, f := range x {
+			out[i] = float(f)
+		}
+		return out, true
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, y := range x {
