@@ -19,7 +19,7 @@
 //     vectors and texts that share words (or near-spellings of them) score
 //     higher. It is NOT semantic ("car" and "automobile" are unrelated to
 //     it); it exists for tests, demos and trying a config out without an
-//     embedding service.
+//     embedding service, and says so in the tools it serves ([Caveat]).
 //
 // The vectors stored in an index and the queries compared with it must
 // come from the same embedder and model: vectors of different models are
@@ -46,6 +46,19 @@ import (
 // safe for concurrent use.
 type Embedder interface {
 	Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error)
+}
+
+// Caveat says what e's vectors capture when it is not meaning, and how to
+// get a model that captures it: semantic_search's and find_similar's
+// descriptions and results repeat it, so neither an agent nor its user
+// takes a shared word for a shared meaning. It is "" for an embedder that
+// says nothing ([OpenAI], an application's own); [Offline] says its
+// vectors are lexical.
+func Caveat(e Embedder) string {
+	if c, ok := e.(interface{ Caveat() string }); ok {
+		return c.Caveat()
+	}
+	return ""
 }
 
 // Func adapts a function to [Embedder], for applications whose embedding

@@ -46,6 +46,15 @@ const (
 // normalizer folds case, compatibility forms and accents ("Ｃafé" → "cafe").
 var normalizer = transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), cases.Fold(), norm.NFC)
 
+// lexical is [Offline]'s [Caveat]: short, as every catalog with it carries
+// it in semantic_search's description.
+const lexical = "Vectors are lexical (offline embedder: shared words), not semantic: synonyms do not match; " +
+	"for meaning, serve with --embedder openai (an OpenAI-compatible /embeddings model)."
+
+// Caveat says that Offline's vectors are lexical, not semantic, and how
+// to configure a real model ([Caveat]).
+func (Offline) Caveat() string { return lexical }
+
 // errNothingToEmbed is Offline's answer to a text of only white space.
 var errNothingToEmbed = errors.New("embedder: nothing to embed: the text is empty")
 

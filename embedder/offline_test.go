@@ -164,3 +164,20 @@ func BenchmarkOfflineEmbed(b *testing.B) {
 		}
 	}
 }
+
+// TestOnlyTheOfflineEmbedderSaysItsVectorsAreLexical: Offline's caveat
+// says its vectors are lexical, not semantic, and names the flag of a
+// real model; OpenAI and an application's Func say nothing.
+func TestOnlyTheOfflineEmbedderSaysItsVectorsAreLexical(t *testing.T) {
+	c := embedder.Caveat(embedder.Offline{})
+	for _, want := range []string{"lexical", "not semantic", "--embedder openai"} {
+		if !strings.Contains(c, want) {
+			t.Errorf("Offline's caveat %q does not say %q", c, want)
+		}
+	}
+	for name, e := range map[string]embedder.Embedder{"OpenAI": &embedder.OpenAI{}, "Func": embedder.Func(nil), "none": nil} {
+		if c := embedder.Caveat(e); c != "" {
+			t.Errorf("%s: caveat %q, want none", name, c)
+		}
+	}
+}

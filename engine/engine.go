@@ -179,6 +179,7 @@ func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 	if opts.Embedder == nil {
 		topts.NoSemanticSearch = true
 	}
+	topts.EmbedderCaveat = embedder.Caveat(opts.Embedder)
 	// A declared tree adds the tree tools, run by their handlers (package
 	// tree), listed before the application's own tools.
 	trees, err := tree.New(m, tree.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Now: opts.Now})
@@ -205,7 +206,7 @@ func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 	}
 	// An analytics block adds the graph analytics tools when the server has GDS (package analytics).
 	topts.CustomTools = append(topts.CustomTools, analytics.New(m, analytics.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, GDS: caps.GDS}).Tools()...)
-	topts.CustomTools = append(topts.CustomTools, similar.New(m, similar.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout})...)
+	topts.CustomTools = append(topts.CustomTools, similar.New(m, similar.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, EmbedderCaveat: topts.EmbedderCaveat})...)
 	cat, err := planner.Generate(m, topts)
 	if err != nil {
 		return nil, err

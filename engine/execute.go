@@ -9,6 +9,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jvalue"
 	"github.com/ragforge/ragforge/planner"
@@ -126,6 +127,9 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 			return nil, err
 		}
 		res.Notes = append(res.Notes, note)
+	}
+	if c := embedder.Caveat(e.opts.Embedder); err == nil && st.Embed != nil && c != "" {
+		res.Notes = append(res.Notes, c)
 	}
 	return res, err
 }

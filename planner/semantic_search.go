@@ -79,6 +79,9 @@ func generateSemanticSearch(g *tools.Generator) *tools.Generated {
 		}
 	}
 	b.WriteString(strings.Join(idx, ", ") + ".")
+	if c := g.EmbedderCaveat(); c != "" {
+		b.WriteString("\n" + c)
+	}
 	l := g.Limits()
 	in := tools.Object(
 		tools.EntityTypeProp(tools.OfferEntities(offers)),

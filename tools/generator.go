@@ -45,6 +45,10 @@ func (g *Generator) Model() *model.Model { return g.m }
 // Limits are the catalog's limits, defaults filled.
 func (g *Generator) Limits() Limits { return g.c.limits }
 
+// EmbedderCaveat is [Options.EmbedderCaveat]: "" unless the embedder's
+// vectors are not semantic.
+func (g *Generator) EmbedderCaveat() string { return g.opts.EmbedderCaveat }
+
 // Capabilities are the server's capabilities the catalog is for.
 func (g *Generator) Capabilities() Capabilities { return g.c.caps }
 

@@ -14,6 +14,10 @@ type Options struct {
 	// NoSemanticSearch leaves out semantic_search, e.g. when no embedder is
 	// configured to embed the agent's query.
 	NoSemanticSearch bool
+	// EmbedderCaveat is what the embedder's vectors capture when it is not
+	// meaning (embedder.Caveat): semantic_search's description ends with
+	// it, and the engine notes it in each of its results.
+	EmbedderCaveat string
 	// NoRelationships leaves out explore_relationships and find_paths.
 	NoRelationships bool
 	// NoSpecialized leaves out the specialized search tools

@@ -7,12 +7,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/embed/embedtest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
@@ -182,11 +184,41 @@ func TestCallWithTheOfflineEmbedderOffersSemanticSearch(t *testing.T) {
 			ID    string  `json:"id"`
 			Score float64 `json:"score"`
 		} `json:"entities"`
+		Notes []string `json:"notes"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if len(res.Entities) == 0 || res.Entities[0].ID != "n1" {
 		t.Errorf("want n1 first:\n%s", out)
+	}
+	// The answer and the tool's description say the vectors are lexical
+	// and how to serve a real model.
+	lexical := embedder.Caveat(embedder.Offline{})
+	if !slices.Contains(res.Notes, lexical) || !strings.Contains(lexical, "not semantic") || !strings.Contains(lexical, "--embedder openai") {
+		t.Errorf("notes %q; want %q", res.Notes, lexical)
+	}
+	code, out, errOut = execute(t, append([]string{"tools", notes, "--format", "mcp", "--embedder", "offline"}, serverFlags(t)...)...)
+	if code != 0 || !strings.Contains(out, lexical) {
+		t.Errorf("tools --embedder offline: exit %d, stderr %s; want semantic_search's description to say %q:\n%s", code, errOut, lexical, out)
+	}
+	// README's flags for an OpenAI-compatible server (OpenAI, Ollama,
+	// vLLM, text-embeddings-inference), here a local one answering with
+	// the offline vectors: the query is embedded there, and neither the
+	// answer nor the description says lexical.
+	srv := embedtest.New(t)
+	srv.Dimensions = vi.Dimensions // a model whose vectors fit the index
+	openai := []string{"--embedder", "openai", "--embedder-url", srv.URL, "--embedder-model", "nomic-embed-text"}
+	code, out, errOut = execute(t, append(call, openai...)...)
+	res.Entities, res.Notes = nil, nil
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || len(res.Entities) == 0 || res.Entities[0].ID != "n1" || srv.Requests() != 1 {
+		t.Fatalf("--embedder openai: exit %d (%v), %d requests, stderr %s:\n%s", code, err, srv.Requests(), errOut, out)
+	}
+	if strings.Contains(strings.Join(res.Notes, " "), "lexical") {
+		t.Errorf("--embedder openai: notes %q say lexical", res.Notes)
+	}
+	code, out, _ = execute(t, append([]string{"tools", notes, "--format", "mcp"}, append(openai, serverFlags(t)...)...)...)
+	if code != 0 || !strings.Contains(out, "semantic_search") || strings.Contains(out, "lexical") {
+		t.Errorf("tools --embedder openai: exit %d; want semantic_search, not lexical:\n%s", code, out)
 	}
 }

@@ -163,6 +163,9 @@ func (r *reader) run(a Args, res *Result) error {
 
 	cands := map[string]*candidate{}
 	if a.Mode != Structural {
+		if c := f.opts.EmbedderCaveat; c != "" {
+			res.Notes = append(res.Notes, c)
+		}
 		if !r.hasVector {
 			res.Notes = append(res.Notes, fmt.Sprintf("this %s has no stored vector in index %s yet (run `ragforge-plan embed CONFIG --field %s.%s`), so semantic similarity is not available for it", f.e.Name, f.vi.Name, f.e.Name, f.vi.Field))
 		} else if err := r.nearest(a, cands); err != nil {

@@ -76,6 +76,11 @@ type Options struct {
 	Database string
 	// Timeout bounds the read transaction (neo4jtx.DefaultTimeout if zero).
 	Timeout time.Duration
+	// EmbedderCaveat is what the server's embedder's vectors capture when
+	// it is not meaning (embedder.Caveat): the stored vectors semantic
+	// mode compares are the ones it made, so the description and every
+	// semantic or hybrid result say it.
+	EmbedderCaveat string
 }
 
 // ToolName is the find_similar tool of an entity (Scope →
@@ -147,6 +152,9 @@ func (f *finder) describe() string {
 	fmt.Fprintf(&b, "%s entities most like one %s, best first.", f.e.Name, f.e.Name)
 	if f.vi != nil {
 		fmt.Fprintf(&b, " semantic: nearest by its stored %s vector.", f.vi.Field)
+		if c := f.opts.EmbedderCaveat; c != "" {
+			b.WriteString(" " + c)
+		}
 	}
 	if len(f.via) > 0 {
 		fmt.Fprintf(&b, " structural: shared neighbours over %s (≤%d neighbours, ≤%d candidates each).", strings.Join(f.via, ", "), MaxNeighbours, MaxFanout)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/graphschema/schemaapply"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
@@ -169,6 +170,13 @@ func expected(n, mode, measure string, k int) []ranked {
 // setUp loads the graph and returns an engine over it.
 func setUp(t *testing.T) *engine.Engine {
 	t.Helper()
+	return newEngine(t)(nil)
+}
+
+// newEngine loads the graph and returns a function that builds an engine
+// over it with an embedder (none when nil).
+func newEngine(t *testing.T) func(engine.Embedder) *engine.Engine {
+	t.Helper()
 	d := neo4jtest.Open(t)
 	m, err := config.Load("testdata/items.yaml")
 	if err != nil {
@@ -187,11 +195,13 @@ WITH i UNWIND $tags AS tag MERGE (t:Tag {name: tag, user_id: CASE WHEN tag START
 	for _, c := range cites {
 		neo4jtest.Run(t, d, `MATCH (a:Item {key: $a}), (b:Item {key: $b}) CREATE (a)-[:CITES]->(b)`, map[string]any{"a": c[0], "b": c[1]})
 	}
-	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database()})
-	if err != nil {
-		t.Fatal(err)
+	return func(emb engine.Embedder) *engine.Engine {
+		e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Embedder: emb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
 	}
-	return e
 }
 
 func call(t *testing.T, e *engine.Engine, user string, args map[string]any) (*similar.Result, error) {
@@ -271,5 +281,36 @@ func TestFindSimilarSaysWhatItCannotDo(t *testing.T) {
 	}
 	if !slices.Contains([]string{"semantic", "structural", "hybrid"}, res.Mode) {
 		t.Errorf("mode %q", res.Mode)
+	}
+}
+
+// TestFindSimilarSaysTheOfflineVectorsAreLexical: on a server whose
+// embedder is the offline one, the tool's description and every answer
+// that compares vectors (semantic, hybrid) say they are lexical, not
+// semantic, and how to serve a real model; a structural answer does not,
+// nor does any answer without that embedder.
+func TestFindSimilarSaysTheOfflineVectorsAreLexical(t *testing.T) {
+	lexical := embedder.Caveat(embedder.Offline{})
+	build := newEngine(t)
+	e := build(embedder.Offline{})
+	if d := e.Tools().Tool("find_similar_item").Description; !strings.Contains(d, lexical) {
+		t.Errorf("description %q does not say %q", d, lexical)
+	}
+	for mode, want := range map[string]bool{"semantic": true, "hybrid": true, "structural": false} {
+		res, err := call(t, e, "alice", map[string]any{"id": "i1", "mode": mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(res.Notes, lexical) != want {
+			t.Errorf("%s: notes %q; want the lexical note: %v", mode, res.Notes, want)
+		}
+	}
+	plain := build(nil)
+	if d := plain.Tools().Tool("find_similar_item").Description; strings.Contains(d, "lexical") {
+		t.Errorf("without the offline embedder, the description says %q", d)
+	}
+	res, err := call(t, plain, "alice", map[string]any{"id": "i1", "mode": "semantic"})
+	if err != nil || slices.Contains(res.Notes, lexical) {
+		t.Errorf("without the offline embedder: notes %q, %v", res.Notes, err)
 	}
 }
