@@ -15,11 +15,11 @@ import (
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/fixture"
 	"github.com/ragforge/ragforge/internal/history/change"
 	"github.com/ragforge/ragforge/internal/history/gitimport"
 	"github.com/ragforge/ragforge/internal/history/historytest"
 	"github.com/ragforge/ragforge/internal/history/historytools"
-	"github.com/ragforge/ragforge/internal/fixture"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
