@@ -177,16 +177,16 @@ func (h *historian) empty(ctx context.Context, tx neo4j.ManagedTransaction, q qu
 			return "", "", err
 		}
 	}
-	of := q.s.what
+	kind := ""
 	if q.kind != "" {
-		of = q.kind + " changes of " + strings.TrimPrefix(of, "any ")
+		kind = q.kind + " "
 	}
 	if !t.IsZero() {
 		hint := "widen the window, or give relative_to latest_change to count relative_period back from it"
 		if anchored, _ := q.w.anchored(q.tool); anchored || q.w.RelativePeriod == "" {
 			hint = "widen the window"
 		}
-		return fmt.Sprintf("no change in this window; the latest recorded change of %s was at %s: %s", of, timeOf(t), hint), timeOf(t), nil
+		return fmt.Sprintf("no change in this window; the latest recorded %schange of %s was at %s: %s", kind, q.s.what, timeOf(t), hint), timeOf(t), nil
 	}
 	if q.kind == "" && q.s.sel == nil && len(q.s.types) == len(h.types) {
 		return nothingRecorded, "", nil
@@ -194,5 +194,5 @@ func (h *historian) empty(ctx context.Context, tx neo4j.ManagedTransaction, q qu
 	if t, err = h.latest(ctx, tx, scope{types: h.types}, "", q.tn); err != nil || t.IsZero() {
 		return nothingRecorded, "", err
 	}
-	return fmt.Sprintf("there is no recorded change of %s; the latest recorded change of any tracked entity was at %s", of, timeOf(t)), "", nil
+	return fmt.Sprintf("there is no recorded %schange of %s; the latest recorded change of any tracked entity was at %s", kind, q.s.what, timeOf(t)), "", nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -92,9 +93,11 @@ func (r *repo) display(entity, key string) map[string]any {
 	return nil
 }
 
-// call runs a tool and returns its result as JSON-decoded into out.
+// call runs a tool and returns its result as JSON-decoded into out,
+// which it zeroes first (a reused result keeps nothing of an earlier one).
 func call(t *testing.T, e *engine.Engine, ctx context.Context, name string, args map[string]any, out any) error {
 	t.Helper()
+	reflect.ValueOf(out).Elem().SetZero()
 	raw, _ := json.Marshal(args)
 	res, err := e.Execute(ctx, engine.Call{Name: name, Arguments: raw})
 	if err != nil {
