@@ -60,7 +60,7 @@ func (h *historian) compareVersions() tools.CustomTool {
 		tools.Prop{Name: "from_change", Schema: str("change id: compare from just after it")}, tools.Prop{Name: "to_change", Schema: str("change id: up to and including it")})...).Require("entity_type")
 	return tool(h, CompareVersions,
 		"What changed in one entity between two times or two recorded changes (ids from get_entity_change_history): each changed field's value before and after (a relationship's property as TYPE->key.property), with a unified diff for text, and lines added and removed. "+
-			"Name the entity by key or by conditions only it meets, as get_entity_change_history.",
+			"Name the entity by key or by conditions only it meets, as in "+EntityHistory+".",
 		in,
 		func(ctx context.Context, tn string, a compareArgs) (any, error) {
 			if a.From != "" && a.FromChange != "" || a.To != "" && a.ToChange != "" {

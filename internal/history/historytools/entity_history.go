@@ -36,8 +36,8 @@ func (h *historian) entityHistory() tools.CustomTool {
 	in := tools.Object(append(h.oneProps(), limitProp(), tools.Prop{Name: "include_diff", Schema: &tools.Schema{Type: "boolean"}})...).Require("entity_type")
 	return tool(h, EntityHistory,
 		"The recorded changes of one entity, newest first: kind, time, fields changed with old and new values (a relationship write's: the relationship, its properties'), lines added and removed, provenance or commit; with the entity's display fields. "+
-			"Name it by key, or by conditions as in query_entities that only it meets (e.g. its name, and its file when names repeat); several matches are listed to choose from. "+
-			"A change whose commit renamed the file carries renamed_from, and renames lists where the history runs back through one. include_diff adds each change's unified diff.",
+			"Name it by key (its unique field) or by conditions, as in query_entities, that only it meets (e.g. on its name); when several meet them, the error lists them. "+
+			"A change whose commit renamed the file carries renamed_from; renames says where the history runs back through one. include_diff adds each change's unified diff.",
 		in,
 		func(ctx context.Context, tn string, a entityHistoryArgs) (any, error) {
 			n := limit(a.Limit)

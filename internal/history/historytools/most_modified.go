@@ -24,8 +24,8 @@ func (h *historian) mostModified() tools.CustomTool {
 	in := tools.Object(append(append(h.targetProps(), windowProps()...), limitProp(),
 		tools.Prop{Name: "order_by", Schema: &tools.Schema{Type: "string", Enum: MostModifiedOrders, Description: "default changes; churn is lines added + removed"}})...)
 	return tool(h, MostModified,
-		"The entities changed most in a window (all time without one), by number of changes or by churn, each with its key, display fields and lines added and removed. "+
-			"conditions narrow entity_type's entities as in query_entities (e.g. only functions and methods).",
+		"The entities changed most in a window (all time without one; relative_to as in "+RecentlyModified+"), by number of changes or by churn: key, display fields, lines added and removed. "+
+			"conditions, as in query_entities, narrow entity_type's entities (e.g. to some kinds or a path).",
 		in,
 		func(ctx context.Context, tn string, a mostModifiedArgs) (any, error) {
 			by := a.OrderBy

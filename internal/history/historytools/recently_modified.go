@@ -21,9 +21,9 @@ func (h *historian) recentlyModified() tools.CustomTool {
 	in := tools.Object(append(append(h.targetProps(), windowProps()...),
 		tools.Prop{Name: "kind", Schema: &tools.Schema{Type: "string", Enum: change.Kinds}}, limitProp())...)
 	return tool(h, RecentlyModified,
-		"Entities changed in a time window (default "+DefaultPeriod+"), most recently changed first, each with its key, display fields, last change time and change count in the window. "+
-			"conditions narrow entity_type's entities as in query_entities (e.g. by name, kind, path prefix). "+
-			"On a graph not changed lately, relative_to latest_change counts the period back from the latest change; an empty answer says when that was.",
+		"Entities changed in a window (default "+DefaultPeriod+"), last changed first: key, display fields, last change time, changes in the window. "+
+			"conditions on entity_type's fields and relationships, as in query_entities, narrow them (e.g. IN a list of values, STARTS WITH a path). "+
+			"relative_to latest_change counts relative_period back from the latest recorded change instead of now (a graph not changed lately); an empty answer says when that change was.",
 		in,
 		func(ctx context.Context, tn string, a recentlyModifiedArgs) (any, error) {
 			if a.RelativePeriod == "" && a.Since == "" && a.Until == "" {

@@ -54,7 +54,7 @@ func (h *historian) statistics() tools.CustomTool {
 	in := tools.Object(append(append(h.targetProps(), windowProps()...),
 		tools.Prop{Name: "bucket", Schema: &tools.Schema{Type: "string", Enum: tools.Buckets, Description: "also tally per time bucket (UTC)"}})...)
 	return tool(h, Statistics,
-		"Change statistics in a window (all time without one): changes and lines added and removed in total, by kind, by entity type, and per time bucket when asked. conditions narrow entity_type's entities as in query_entities.",
+		"Changes and lines added and removed in a window (all time without one; relative_to as in "+RecentlyModified+"): in total, by kind, by entity type, per time bucket when asked; only of entity_type's entities meeting conditions (query_entities') when given.",
 		in,
 		func(ctx context.Context, tn string, a statisticsArgs) (any, error) {
 			f := h.t.Q.Fields

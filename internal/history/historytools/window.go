@@ -34,7 +34,7 @@ func windowProps() []tools.Prop {
 	return []tools.Prop{
 		{Name: "relative_period", Schema: str("today, yesterday, this_week, last_week, this_month, last_month, this_year, last_year, last_N_minutes|hours|days|weeks|months")},
 		{Name: "relative_to", Schema: &tools.Schema{Type: "string", Enum: RelativeTo,
-			Description: "what relative_period counts back from: now (default) or the latest recorded change of the entities asked about, included"}},
+			Description: "what relative_period counts from: now (default), or the latest recorded change of the entities asked about (included)"}},
 		{Name: "since", Schema: str("YYYY-MM-DD[THH:MM[:SS]][Z|±HH:MM], inclusive")},
 		{Name: "until", Schema: str("exclusive")},
 	}
