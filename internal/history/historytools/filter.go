@@ -154,7 +154,10 @@ func (h *historian) latest(ctx context.Context, tx neo4j.ManagedTransaction, s s
 	if kind != "" {
 		params["kind"] = kind
 	}
-	recs, err := rows(ctx, tx, match+"RETURN max(c."+h.t.Q.Fields.Timestamp+") AS latest", params)
+	// In the time's order, so that an index on it (schema apply adds
+	// one) finds the latest without reading every Change.
+	ts := "c." + h.t.Q.Fields.Timestamp
+	recs, err := rows(ctx, tx, match+"WITH "+ts+" AS latest WHERE latest IS NOT NULL\nRETURN latest ORDER BY latest DESC LIMIT 1", params)
 	if err != nil || len(recs) == 0 {
 		return time.Time{}, err
 	}
