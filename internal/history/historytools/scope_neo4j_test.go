@@ -8,14 +8,11 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/ragforge/ragforge/config"
-	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/cypher/readonly"
 	"github.com/ragforge/ragforge/internal/cypher/scope"
 	"github.com/ragforge/ragforge/internal/history/historytools"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tenant"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // statement is one statement a read transaction ran.
@@ -70,22 +67,10 @@ func (t recordingTx) Run(ctx context.Context, cypher string, params map[string]a
 // reads is compared with the bound tenant.
 func TestEveryStatementIsProvenInTheTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
-	m, err := config.Load("../../../testdata/configs/valid/memory-graph.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := example(t, "memory-graph")
 	rec := &recorder{}
-	opts := engine.Options{Driver: d, Database: neo4jtest.Database(), Now: func() time.Time { return now },
-		Tools: tools.Options{History: true, Capabilities: &tools.Capabilities{FullText: true}}}
-	writer, err := engine.New(t.Context(), m, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Driver = recordingDriver{d, rec}
-	e, err := engine.New(t.Context(), m, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	clock := func() time.Time { return now }
+	writer, e := historyEngine(t, d, m, clock), historyEngine(t, recordingDriver{d, rec}, m, clock)
 	alice := tenant.With(context.Background(), "alice")
 	keys := map[string]string{}
 	for _, c := range []struct {

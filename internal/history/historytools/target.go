@@ -40,14 +40,8 @@ type tracked struct {
 
 func newTracked(m *model.Model, name string) (*tracked, error) {
 	e := m.Entity(name)
-	var err error
-	q := func(s string) string {
-		out, e := ident.Quote(s)
-		if e != nil && err == nil {
-			err = e
-		}
-		return out
-	}
+	var qr ident.Quoter
+	q := qr.Quote
 	t := &tracked{e: e, label: q(e.Name), key: q(e.UniqueField)}
 	for _, f := range m.DisplayFields(e) {
 		t.display = append(t.display, q(f))
@@ -60,8 +54,8 @@ func newTracked(m *model.Model, name string) (*tracked, error) {
 			t.path = q(g.ScopeFile)
 		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("historytools: %w", err)
+	if qr.Err != nil {
+		return nil, fmt.Errorf("historytools: %w", qr.Err)
 	}
 	return t, nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/history/historytest"
 	"github.com/ragforge/ragforge/internal/history/historytools"
@@ -270,12 +269,7 @@ func TestAHistoryRunsBackThroughRenames(t *testing.T) {
 		WITH s, x WHERE x.c = 'c4'
 		CREATE (s)-[:HAS_CHANGE]->(:Change {uuid: 'c4:scope', entity_type: 'Scope', entity_key: 'scope-n', kind: 'updated', commit: 'c4',
 			timestamp: datetime({year: 2026, month: 1, day: 4, timezone: 'Z'}), lines_added: 1, lines_removed: 1, renamed_from: 'pkg/old.go'})`, nil)
-	m := codeRAG(t)
-	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: func() time.Time { return now },
-		Tools: tools.Options{History: true, Capabilities: &tools.Capabilities{FullText: true}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := historyEngine(t, d, example(t, "code-rag"), func() time.Time { return now })
 
 	var hist historytools.EntityHistoryResult
 	mustCall(t, e, historytools.EntityHistory, map[string]any{"entity_type": "File", "key": "pkg/new.go", "limit": 2}, &hist)
@@ -318,16 +312,8 @@ func TestAHistoryRunsBackThroughRenames(t *testing.T) {
 // and an empty answer or an anchored window counts only its own changes.
 func TestConditionsAndLatestChangesKeepToTheTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
-	m, err := config.Load("../../../testdata/configs/valid/memory-graph.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	clock := now
-	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: func() time.Time { return clock },
-		Tools: tools.Options{History: true, Capabilities: &tools.Capabilities{FullText: true}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := historyEngine(t, d, example(t, "memory-graph"), func() time.Time { return clock })
 	as := func(tn string) context.Context { return tenant.With(context.Background(), tn) }
 	create := func(tn, name string, at time.Time) string {
 		t.Helper()

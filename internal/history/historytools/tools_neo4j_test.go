@@ -52,30 +52,38 @@ func importRepo(t *testing.T) *repo {
 	d := neo4jtest.Open(t)
 	dir, commits := historytest.Build(t)
 	g := historytest.Load(t, d, dir)
-	if _, err := gitimport.Import(context.Background(), d, codeRAG(t), dir, gitimport.Options{Database: neo4jtest.Database()}); err != nil {
+	if _, err := gitimport.Import(context.Background(), d, example(t, "code-rag"), dir, gitimport.Options{Database: neo4jtest.Database()}); err != nil {
 		t.Fatal(err)
 	}
 	return &repo{d: d, g: g, want: historytest.Expected(g, commits, change.Unified)}
 }
 
-func codeRAG(t *testing.T) *model.Model {
+// example loads an example config (code-rag, memory-graph).
+func example(t *testing.T, name string) *model.Model {
 	t.Helper()
-	m, err := config.Load("../../../testdata/configs/valid/code-rag.yaml")
+	m, err := config.Load("../../../testdata/configs/valid/" + name + ".yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-// engine offers the history tools over the repository with the clock.
-func (r *repo) engine(t *testing.T, clock func() time.Time) *engine.Engine {
+// historyEngine offers m's history (and write) tools on d, relative
+// periods counting from clock.
+func historyEngine(t *testing.T, d neo4j.DriverWithContext, m *model.Model, clock func() time.Time) *engine.Engine {
 	t.Helper()
-	e, err := engine.New(t.Context(), codeRAG(t), engine.Options{Driver: r.d, Database: neo4jtest.Database(), Now: clock,
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: clock,
 		Tools: tools.Options{History: true, Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// engine offers the history tools over the repository with the clock.
+func (r *repo) engine(t *testing.T, clock func() time.Time) *engine.Engine {
+	t.Helper()
+	return historyEngine(t, r.d, example(t, "code-rag"), clock)
 }
 
 // display is what the tools show of an entity of the repository:
@@ -257,16 +265,8 @@ func TestCompareVersionsJoinsTheDiffsBetweenTwoChanges(t *testing.T) {
 // field's first and last value with a diff, and bob sees none of alice's.
 func TestWrittenVersionsCompareFieldByFieldInTheTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
-	m, err := config.Load("../../../testdata/configs/valid/memory-graph.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	clock := now
-	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: func() time.Time { return clock },
-		Tools: tools.Options{History: true, Capabilities: &tools.Capabilities{FullText: true}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := historyEngine(t, d, example(t, "memory-graph"), func() time.Time { return clock })
 	alice := tenant.With(context.Background(), "alice")
 	var w struct {
 		EntityKey string `json:"entity_key"`
@@ -340,7 +340,7 @@ func TestWrittenVersionsCompareFieldByFieldInTheTenant(t *testing.T) {
 	if stats.Total.Changes != 0 {
 		t.Errorf("bob sees %d of alice's changes", stats.Total.Changes)
 	}
-	err = call(t, e, tenant.With(context.Background(), "bob"), historytools.EntityHistory, map[string]any{"entity_type": "Concept", "key": w.EntityKey}, &got)
+	err := call(t, e, tenant.With(context.Background(), "bob"), historytools.EntityHistory, map[string]any{"entity_type": "Concept", "key": w.EntityKey}, &got)
 	var ce *tools.CallError
 	if !errors.As(err, &ce) {
 		t.Errorf("bob reading alice's concept: %v, want not found", err)
