@@ -62,7 +62,7 @@ type Quoter struct {
 	Err error
 }
 
-// Quote returns name quoted, or "``" and records the error when it does
+// Quote returns name quoted, or "“" and records the error when it does
 // not follow the rules.
 func (q *Quoter) Quote(name string) string {
 	out, err := Quote(name)
