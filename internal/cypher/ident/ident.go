@@ -62,8 +62,8 @@ type Quoter struct {
 	Err error
 }
 
-// Quote returns name quoted, or "“" and records the error when it does
-// not follow the rules.
+// Quote returns name quoted; when name does not follow the rules it
+// returns two backticks (an empty name) and records the error.
 func (q *Quoter) Quote(name string) string {
 	out, err := Quote(name)
 	if err != nil {
