@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/history/gitimport"
 	"github.com/ragforge/ragforge/internal/history/historytest"
 	"github.com/ragforge/ragforge/internal/history/historytools"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
@@ -365,5 +366,45 @@ func TestConditionsAndLatestChangesKeepToTheTenant(t *testing.T) {
 	ce := callError(t, e, as("carol"), historytools.EntityHistory, map[string]any{"entity_type": "Concept", "conditions": conds(cond("name", "=", "chess"))})
 	if !strings.Contains(ce.Problems[0].Message, "no Concept meets the conditions") {
 		t.Errorf("carol naming chess: %+v", ce.Problems)
+	}
+}
+
+// TestAnImportedRenameShowsInTheHistory: the git import of a repository
+// whose third commit renames old.go to new.go and changes Q in it; the
+// file's history and Q's say where they run back through the rename.
+func TestAnImportedRenameShowsInTheHistory(t *testing.T) {
+	d := neo4jtest.Open(t)
+	day := func(n int) time.Time { return time.Date(2026, 1, n, 10, 0, 0, 0, time.UTC) }
+	v1 := "package demo\n\n// P is one.\nfunc P() int {\n\treturn 1\n}\n\n// Q is two.\nfunc Q() int {\n\treturn 2\n}\n"
+	v2 := strings.Replace(v1, "return 1", "return 11", 1)
+	v3 := strings.Replace(v2, "return 2", "return 22", 1)
+	dir, commits := historytest.BuildFrom(t, []historytest.Commit{
+		{Subject: "add old.go", Author: "Ada", Time: day(5), Files: map[string]string{"go.mod": "module example.com/demo\n\ngo 1.22\n", "old.go": v1}},
+		{Subject: "change P", Author: "Bo", Time: day(6), Files: map[string]string{"old.go": v2}},
+		{Subject: "rename old.go to new.go, change Q", Author: "Ada", Time: day(7), Files: map[string]string{"old.go": "", "new.go": v3}},
+	})
+	historytest.Load(t, d, dir)
+	m := example(t, "code-rag")
+	if _, err := gitimport.Import(context.Background(), d, m, dir, gitimport.Options{Database: neo4jtest.Database()}); err != nil {
+		t.Fatal(err)
+	}
+	e := historyEngine(t, d, m, func() time.Time { return now })
+	want := []historytools.Rename{{From: "old.go", To: "new.go", Commit: commits[2].Hash, Timestamp: day(7).Format(time.RFC3339Nano)}}
+	for _, c := range []struct {
+		entity string
+		args   map[string]any
+		total  int64
+	}{
+		{"File", map[string]any{"entity_type": "File", "key": "new.go"}, 3},
+		{"Scope", map[string]any{"entity_type": "Scope", "conditions": conds(cond("name", "=", "Q"))}, 2},
+	} {
+		var hist historytools.EntityHistoryResult
+		mustCall(t, e, historytools.EntityHistory, c.args, &hist)
+		for i := range hist.Renames {
+			hist.Renames[i].Change = ""
+		}
+		if hist.Total != c.total || hist.Changes[0].RenamedFrom != "old.go" || !cmp.Equal(hist.Renames, want) {
+			t.Errorf("%s's history %+v, want %d changes and the rename %+v", c.entity, hist, c.total, want)
+		}
 	}
 }
