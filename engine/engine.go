@@ -198,7 +198,7 @@ func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 	topts.CustomTools = append(append(append(append(trees.Tools(), writes.Tools()...), traversal...), explores...), opts.Tools.CustomTools...)
 	if opts.Tools.History {
 		// A change_tracking block's history tools (package historytools).
-		histories, err := historytools.New(m, historytools.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Now: opts.Now})
+		histories, err := historytools.New(m, historytools.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Now: opts.Now, Computed: opts.Computed})
 		if err != nil {
 			return nil, err
 		}

@@ -157,7 +157,7 @@ func TestCatalogBudgets(t *testing.T) {
 	}
 	for _, p := range paths {
 		m := load(t, p)
-		e := served(t, p, true, tools.Options{Aggregations: true, RawCypher: m.Tenant == nil})
+		e := served(t, p, true, tools.Options{Aggregations: true, RawCypher: m.Tenant == nil, History: true})
 		for _, tool := range e.Tools().Tools {
 			for _, f := range format.Formats() {
 				if n := catalogTokens(t, []*tools.Tool{tool}, f); n > budgetTool {

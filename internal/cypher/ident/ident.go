@@ -53,3 +53,24 @@ func Quote(name string) (string, error) {
 	}
 	return "`" + strings.ReplaceAll(name, "`", "``") + "`", nil
 }
+
+// Quoter quotes the names of a statement written from many at once,
+// keeping the first error for the end, so the writing reads as Cypher
+// rather than as error checks.
+type Quoter struct {
+	// Err is the first name Quote refused.
+	Err error
+}
+
+// Quote returns name quoted; when name does not follow the rules it
+// returns two backticks (an empty name) and records the error.
+func (q *Quoter) Quote(name string) string {
+	out, err := Quote(name)
+	if err != nil {
+		if q.Err == nil {
+			q.Err = err
+		}
+		return "``"
+	}
+	return out
+}

@@ -40,6 +40,15 @@ func TestQuoteRefusesNamesOutsideTheRules(t *testing.T) {
 	}
 }
 
+func TestQuoterKeepsTheFirstRefusal(t *testing.T) {
+	var q ident.Quoter
+	got := []string{q.Quote("Scope"), q.Quote("a b"), q.Quote("1x"), q.Quote("uuid")}
+	var e *ident.Error
+	if !errors.As(q.Err, &e) || e.Name != "a b" || got[0] != "`Scope`" || got[1] != "``" || got[3] != "`uuid`" {
+		t.Errorf("Quoter wrote %q and kept %v; want the valid names quoted and the first refusal, of \"a b\"", got, q.Err)
+	}
+}
+
 // The schema is the single source of truth for the identifier rules; this
 // package repeats the pattern only because it must not import the schema.
 func TestPatternIsTheSchemasIdentifierPattern(t *testing.T) {

@@ -54,14 +54,8 @@ func New(m *model.Model) (*Tracking, error) {
 	if m.Tenant != nil {
 		t.TenantField = m.Tenant.Field
 	}
-	var err error
-	q := func(s string) string {
-		out, e := ident.Quote(s)
-		if e != nil && err == nil {
-			err = e
-		}
-		return out
-	}
+	var qr ident.Quoter
+	q := qr.Quote
 	t.Q.Label, t.Q.Rel = q(t.Label), q(t.Relationship)
 	if t.TenantField != "" {
 		t.Q.Tenant = q(t.TenantField)
@@ -71,8 +65,8 @@ func New(m *model.Model) (*Tracking, error) {
 		byRole[r[0]] = q(r[1])
 	}
 	t.Q.Fields = model.ChangeFieldsOf(byRole)
-	if err != nil {
-		return nil, fmt.Errorf("change: %w", err)
+	if qr.Err != nil {
+		return nil, fmt.Errorf("change: %w", qr.Err)
 	}
 	return t, nil
 }

@@ -54,6 +54,15 @@ func Commits() []Commit {
 // returns its directory and the commits with their hashes.
 func Build(t testing.TB) (string, []Commit) {
 	t.Helper()
+	return BuildFrom(t, Commits())
+}
+
+// BuildFrom writes commits, oldest first, into a new git repository
+// under t.TempDir() (a file removed and another added with its content
+// in one commit is a rename to git) and returns its directory and the
+// commits with their hashes.
+func BuildFrom(t testing.TB, commits []Commit) (string, []Commit) {
+	t.Helper()
 	dir := t.TempDir()
 	git := func(env []string, args ...string) string {
 		t.Helper()
@@ -66,7 +75,6 @@ func Build(t testing.TB) (string, []Commit) {
 		return strings.TrimSpace(string(out))
 	}
 	git(nil, "init", "-q", "-b", "main")
-	commits := Commits()
 	for i, c := range commits {
 		for p, content := range c.Files {
 			if content == "" {

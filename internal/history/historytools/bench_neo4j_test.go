@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,17 +43,22 @@ func BenchmarkToolsOnThisRepository(b *testing.B) {
 		args string
 	}{
 		{historytools.EntityHistory, `{"entity_type":"File","key":"engine/engine.go","limit":20}`},
+		{historytools.EntityHistory + "/by_name", `{"entity_type":"Scope","conditions":[{"field":"name","operator":"=","value":"New"},{"field":"file","operator":"=","value":"engine/engine.go"}],"limit":20}`},
 		{historytools.RecentlyModified, `{"relative_period":"last_3_months","limit":20}`},
+		{historytools.RecentlyModified + "/latest", `{"relative_period":"last_7_days","relative_to":"latest_change","limit":20}`},
 		{historytools.MostModified, `{"entity_type":"Scope","order_by":"churn","limit":20}`},
+		{historytools.MostModified + "/functions", `{"entity_type":"Scope","order_by":"churn","limit":20,"conditions":[{"field":"type","operator":"IN","value":["function","method"]}]}`},
 		{historytools.Statistics, `{"bucket":"day"}`},
 		{historytools.CompareVersions, `{"entity_type":"File","key":"engine/engine.go","from":"2000-01-01"}`},
 	}
 	for _, c := range calls {
 		b.Run(c.name, func(b *testing.B) {
+			// A name's /variant calls the tool with other arguments.
+			tool, _, _ := strings.Cut(c.name, "/")
 			var took []time.Duration
 			for b.Loop() {
 				start := time.Now()
-				if _, err := e.Execute(context.Background(), engine.Call{Name: c.name, Arguments: json.RawMessage(c.args)}); err != nil {
+				if _, err := e.Execute(context.Background(), engine.Call{Name: tool, Arguments: json.RawMessage(c.args)}); err != nil {
 					b.Fatal(err)
 				}
 				took = append(took, time.Since(start))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/cypher/neo4jvalue"
 	"github.com/ragforge/ragforge/internal/history/change"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -20,8 +21,7 @@ const CompareVersions = "compare_entity_versions"
 const MaxCompared = 1000
 
 type compareArgs struct {
-	EntityType string `json:"entity_type"`
-	Key        string `json:"key"`
+	one
 	From       string `json:"from"`
 	To         string `json:"to"`
 	FromChange string `json:"from_change"`
@@ -37,8 +37,9 @@ type FieldVersion struct {
 
 // CompareResult is what changed between two versions of an entity.
 type CompareResult struct {
-	EntityType string `json:"entity_type"`
-	Key        string `json:"key"`
+	EntityType string         `json:"entity_type"`
+	Key        string         `json:"key"`
+	Display    map[string]any `json:"display,omitempty"`
 	// From and To are the window's ends: changes after From up to To.
 	From    string                  `json:"from,omitempty"`
 	To      string                  `json:"to,omitempty"`
@@ -53,13 +54,14 @@ type CompareResult struct {
 }
 
 func (h *historian) compareVersions() tools.CustomTool {
-	str := func(d string) map[string]any { return map[string]any{"type": "string", "description": d} }
+	str := func(d string) *tools.Schema { return &tools.Schema{Type: "string", Description: d} }
+	in := tools.Object(append(h.oneProps(),
+		tools.Prop{Name: "from", Schema: str("datetime; default: before the first change")}, tools.Prop{Name: "to", Schema: str("datetime; default: now")},
+		tools.Prop{Name: "from_change", Schema: str("change id: compare from just after it")}, tools.Prop{Name: "to_change", Schema: str("change id: up to and including it")})...).Require("entity_type")
 	return tool(h, CompareVersions,
-		"What changed in one entity between two times or two recorded changes (ids from get_entity_change_history): each changed field's value before and after (a relationship's property as TYPE->key.property), with a unified diff for text, and lines added and removed.",
-		map[string]any{"required": []string{"entity_type", "key"}, "properties": map[string]any{
-			"entity_type": h.entityTypeProp(), "key": str("the entity's unique field"),
-			"from": str("datetime; default: before the first change"), "to": str("datetime; default: now"),
-			"from_change": str("change id: compare from just after it"), "to_change": str("change id: up to and including it")}},
+		"What changed in one entity between two times or two recorded changes (ids from get_entity_change_history): each changed field's value before and after (a relationship's property as TYPE->key.property), with a unified diff for text, and lines added and removed. "+
+			"Name the entity by key or by conditions only it meets, as in "+EntityHistory+".",
+		in,
 		func(ctx context.Context, tn string, a compareArgs) (any, error) {
 			if a.From != "" && a.FromChange != "" || a.To != "" && a.ToChange != "" {
 				return nil, tools.Fail(CompareVersions, "", nil, "give from or from_change, and to or to_change, not both of a pair")
@@ -68,20 +70,20 @@ func (h *historian) compareVersions() tools.CustomTool {
 			if _, err := parseTimes(CompareVersions, timeArg{a.From, "/from", &from}, timeArg{a.To, "/to", &to}); err != nil {
 				return nil, err
 			}
-			e, node, err := h.node(CompareVersions, a.EntityType)
-			if err != nil {
-				return nil, err
-			}
-			q := "MATCH " + node + "\nOPTIONAL MATCH (n)-[:" + h.t.Q.Rel + "]->(c:" + h.t.Q.Label + ")" + h.tenantWhere("c") +
-				"\nWITH n, c ORDER BY c." + h.t.Q.Fields.Timestamp + ", c." + h.t.Q.Fields.Key + " LIMIT $max" +
-				"\nRETURN collect(c " + h.projection() + ") AS changes"
-			out, err := h.read(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-				recs, err := rows(ctx, tx, q, map[string]any{"key": a.Key, "tenant": tn, "max": int64(MaxCompared + 1)})
+			return h.read(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+				t, key, err := h.resolve(ctx, tx, CompareVersions, a.one, tn)
+				if err != nil {
+					return nil, err
+				}
+				q := "MATCH " + h.node(t) + "\nOPTIONAL MATCH (n)-[:" + h.t.Q.Rel + "]->(c:" + h.t.Q.Label + ")" + h.tenantWhere("c") +
+					"\nWITH n, c ORDER BY c." + h.t.Q.Fields.Timestamp + ", c." + h.t.Q.Fields.Key + " LIMIT $max" +
+					"\nRETURN collect(c " + h.projection() + ") AS changes, " + h.displayOf("n", []string{t.e.Name}) + " AS display"
+				recs, err := rows(ctx, tx, q, map[string]any{"key": key, "tenant": tn, "max": int64(MaxCompared + 1)})
 				if err != nil {
 					return nil, err
 				}
 				if len(recs) == 0 {
-					return nil, notFound(CompareVersions, e, a.Key)
+					return nil, notFound(CompareVersions, t.e, key)
 				}
 				var all []Change
 				for _, v := range recs[0].Values[0].([]any) {
@@ -95,23 +97,25 @@ func (h *historian) compareVersions() tools.CustomTool {
 					}
 					return all[i].ID < all[j].ID
 				})
-				lo, hi, err := span(all, a, from, to)
+				lo, hi, err := span(all, a, fmt.Sprint(key), from, to)
 				if err != nil {
 					return nil, err
 				}
-				r := h.compare(e.Name, a.Key, all[lo:hi], from, to)
+				r := h.compare(t.e.Name, fmt.Sprint(key), all[lo:hi], from, to)
+				conv := neo4jvalue.New(ctx, h.m, MaxDisplayString)
+				r.Display = display(conv, recs[0].Values[1])
 				if cut {
 					r.Notes = append(r.Notes, fmt.Sprintf("only the entity's first %d changes were read", MaxCompared))
 				}
+				r.Notes = append(r.Notes, conv.Notes()...)
 				return r, nil
 			})
-			return out, err
 		})
 }
 
 // span returns the index range of the changes after the start and up to
 // the end, the ends given as times or as change ids.
-func span(all []Change, a compareArgs, from, to time.Time) (lo, hi int, err error) {
+func span(all []Change, a compareArgs, key string, from, to time.Time) (lo, hi int, err error) {
 	lo, hi = 0, len(all)
 	find := func(id, path string) (int, error) {
 		for i, c := range all {
@@ -119,7 +123,7 @@ func span(all []Change, a compareArgs, from, to time.Time) (lo, hi int, err erro
 				return i, nil
 			}
 		}
-		return 0, tools.Fail(CompareVersions, path, nil, "%s has no change %q (list its changes with %s)", a.Key, id, EntityHistory)
+		return 0, tools.Fail(CompareVersions, path, nil, "%s has no change %q (list its changes with %s)", key, id, EntityHistory)
 	}
 	if a.FromChange != "" {
 		i, err := find(a.FromChange, "/from_change")
@@ -166,6 +170,9 @@ func (h *historian) compare(typ, key string, cs []Change, from, to time.Time) Co
 	var diffs []string
 	for _, c := range cs {
 		r.Changes = append(r.Changes, c.ID)
+		if c.RenamedFrom != "" {
+			r.Notes = append(r.Notes, fmt.Sprintf("commit %s in this range renamed the file from %s", c.Commit, c.RenamedFrom))
+		}
 		for _, name := range c.ChangedFields {
 			fv := fields[c.field(name)]
 			if fv == nil {

@@ -15,17 +15,18 @@ var MostModifiedOrders = []string{"changes", "churn"}
 
 type mostModifiedArgs struct {
 	window
-	EntityType string `json:"entity_type"`
-	OrderBy    string `json:"order_by"`
-	Limit      int    `json:"limit"`
+	target
+	OrderBy string `json:"order_by"`
+	Limit   int    `json:"limit"`
 }
 
 func (h *historian) mostModified() tools.CustomTool {
-	props := windowProps(map[string]any{"entity_type": h.entityTypeProp(), "limit": limitProp(),
-		"order_by": map[string]any{"type": "string", "enum": MostModifiedOrders, "description": "default changes; churn is lines added + removed"}})
+	in := tools.Object(append(append(h.targetProps(), windowProps()...), limitProp(),
+		tools.Prop{Name: "order_by", Schema: &tools.Schema{Type: "string", Enum: MostModifiedOrders, Description: "default changes; churn is lines added + removed"}})...)
 	return tool(h, MostModified,
-		"The entities changed most in a window (all time without one): by number of changes or by churn, with lines added and removed.",
-		map[string]any{"properties": props},
+		"The entities changed most in a window (all time without one; relative_to as in "+RecentlyModified+"), by number of changes or by churn: key, display fields, lines added and removed. "+
+			"conditions, as in query_entities, narrow entity_type's entities (e.g. to some kinds or a path).",
+		in,
 		func(ctx context.Context, tn string, a mostModifiedArgs) (any, error) {
 			by := a.OrderBy
 			switch by {
@@ -35,8 +36,12 @@ func (h *historian) mostModified() tools.CustomTool {
 			default:
 				return nil, tools.Fail(MostModified, "/order_by", MostModifiedOrders, "%s is not an order", by)
 			}
+			q, err := h.newQuery(MostModified, a.target, a.window, "", tn)
+			if err != nil {
+				return nil, err
+			}
 			// by is one of two fixed column names, never the agent's text.
 			order := map[string]string{"changes": "changes DESC, churn DESC", "churn": "churn DESC, changes DESC"}[by]
-			return h.modified(ctx, MostModified, a.window, a.EntityType, "", tn, order, by, limit(a.Limit))
+			return h.modified(ctx, q, order, by, limit(a.Limit))
 		})
 }

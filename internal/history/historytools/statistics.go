@@ -16,8 +16,8 @@ const Statistics = "get_change_statistics"
 
 type statisticsArgs struct {
 	window
-	EntityType string `json:"entity_type"`
-	Bucket     string `json:"bucket"`
+	target
+	Bucket string `json:"bucket"`
 }
 
 // Tally counts changes and their lines.
@@ -45,20 +45,18 @@ type StatisticsResult struct {
 	ByKind       map[string]Tally `json:"by_kind"`
 	ByEntityType map[string]Tally `json:"by_entity_type"`
 	Buckets      []BucketTally    `json:"buckets,omitempty"`
-	Notes        []string         `json:"notes,omitempty"`
+	// LatestChange is as in ModifiedResult.
+	LatestChange string   `json:"latest_change,omitempty"`
+	Notes        []string `json:"notes,omitempty"`
 }
 
 func (h *historian) statistics() tools.CustomTool {
-	props := windowProps(map[string]any{"entity_type": h.entityTypeProp(),
-		"bucket": map[string]any{"type": "string", "enum": tools.Buckets, "description": "also tally per time bucket (UTC)"}})
+	in := tools.Object(append(append(h.targetProps(), windowProps()...),
+		tools.Prop{Name: "bucket", Schema: &tools.Schema{Type: "string", Enum: tools.Buckets, Description: "also tally per time bucket (UTC)"}})...)
 	return tool(h, Statistics,
-		"Change statistics in a window (all time without one): changes and lines added and removed in total, by kind, by entity type, and per time bucket when asked.",
-		map[string]any{"properties": props},
+		"Changes and lines added and removed in a window (all time without one; relative_to as in "+RecentlyModified+"): in total, by kind, by entity type, per time bucket when asked; only of entity_type's entities meeting conditions (query_entities') when given.",
+		in,
 		func(ctx context.Context, tn string, a statisticsArgs) (any, error) {
-			match, params, err := h.changeFilter(Statistics, a.window, a.EntityType, "", tn)
-			if err != nil {
-				return nil, err
-			}
 			f := h.t.Q.Fields
 			bucket := "null"
 			if a.Bucket != "" {
@@ -68,19 +66,25 @@ func (h *historian) statistics() tools.CustomTool {
 					return nil, tools.Fail(Statistics, "/bucket", tools.Buckets, "%s is not a bucket", a.Bucket)
 				}
 			}
-			q := match + "RETURN c." + f.Kind + " AS kind, c." + f.EntityType + " AS type, " + bucket + " AS bucket, count(c) AS changes, " +
-				"sum(coalesce(c." + f.LinesAdded + ", 0)) AS added, sum(coalesce(c." + f.LinesRemoved + ", 0)) AS removed"
-			out, err := h.read(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-				recs, err := rows(ctx, tx, q, params)
+			q, err := h.newQuery(Statistics, a.target, a.window, "", tn)
+			if err != nil {
+				return nil, err
+			}
+			return h.read(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+				fr, err := h.frame(ctx, tx, q)
+				if err != nil {
+					return nil, err
+				}
+				stmt := fr.match + "RETURN c." + f.Kind + " AS kind, c." + f.EntityType + " AS type, " + bucket + " AS bucket, count(c) AS changes, " +
+					"sum(coalesce(c." + f.LinesAdded + ", 0)) AS added, sum(coalesce(c." + f.LinesRemoved + ", 0)) AS removed"
+				recs, err := rows(ctx, tx, stmt, fr.params)
 				if err != nil {
 					return nil, err
 				}
 				r := StatisticsResult{ByKind: map[string]Tally{}, ByEntityType: map[string]Tally{}}
-				if from, ok := params["from"]; ok {
-					r.From = timeOf(from)
-				}
-				if to, ok := params["to"]; ok {
-					r.To = timeOf(to)
+				r.From, r.To = fr.window()
+				if !fr.latest.IsZero() {
+					r.LatestChange = timeOf(fr.latest)
 				}
 				buckets := map[string]*Tally{}
 				for _, rec := range recs {
@@ -114,8 +118,14 @@ func (h *historian) statistics() tools.CustomTool {
 						r.Buckets = r.Buckets[:MaxBuckets]
 					}
 				}
+				if r.Total.Changes == 0 {
+					note, latest, err := h.empty(ctx, tx, q, fr)
+					if err != nil {
+						return nil, err
+					}
+					r.Notes, r.LatestChange = append(r.Notes, note), latest
+				}
 				return r, nil
 			})
-			return out, err
 		})
 }

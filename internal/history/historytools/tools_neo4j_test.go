@@ -4,20 +4,25 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/internal/fixture"
 	"github.com/ragforge/ragforge/internal/history/change"
 	"github.com/ragforge/ragforge/internal/history/gitimport"
 	"github.com/ragforge/ragforge/internal/history/historytest"
 	"github.com/ragforge/ragforge/internal/history/historytools"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -25,31 +30,82 @@ import (
 // now is the clock of the tests: a week after the last commit.
 var now = time.Date(2026, 2, 10, 12, 0, 0, 0, time.UTC)
 
+// repo is the test repository loaded as a code graph with its history
+// imported.
+type repo struct {
+	d neo4j.DriverWithContext
+	g *fixture.Graph
+	// want are the Changes Go expects.
+	want []historytest.Change
+}
+
 // imported loads the test repository's tree and history and returns an
 // engine offering the history tools, with the Changes Go expects.
 func imported(t *testing.T) (*engine.Engine, []historytest.Change) {
 	t.Helper()
+	r := importRepo(t)
+	return r.engine(t, func() time.Time { return now }), r.want
+}
+
+func importRepo(t *testing.T) *repo {
+	t.Helper()
 	d := neo4jtest.Open(t)
 	dir, commits := historytest.Build(t)
 	g := historytest.Load(t, d, dir)
-	m, err := config.Load("../../../testdata/configs/valid/code-rag.yaml")
+	if _, err := gitimport.Import(context.Background(), d, example(t, "code-rag"), dir, gitimport.Options{Database: neo4jtest.Database()}); err != nil {
+		t.Fatal(err)
+	}
+	return &repo{d: d, g: g, want: historytest.Expected(g, commits, change.Unified)}
+}
+
+// example loads an example config (code-rag, memory-graph).
+func example(t *testing.T, name string) *model.Model {
+	t.Helper()
+	m, err := config.Load("../../../testdata/configs/valid/" + name + ".yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gitimport.Import(context.Background(), d, m, dir, gitimport.Options{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
-	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: func() time.Time { return now },
+	return m
+}
+
+// historyEngine offers m's history (and write) tools on d, relative
+// periods counting from clock.
+func historyEngine(t *testing.T, d neo4j.DriverWithContext, m *model.Model, clock func() time.Time) *engine.Engine {
+	t.Helper()
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: clock,
 		Tools: tools.Options{History: true, Capabilities: &tools.Capabilities{FullText: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e, historytest.Expected(g, commits, change.Unified)
+	return e
 }
 
-// call runs a tool and returns its result as JSON-decoded into out.
+// engine offers the history tools over the repository with the clock.
+func (r *repo) engine(t *testing.T, clock func() time.Time) *engine.Engine {
+	t.Helper()
+	return historyEngine(t, r.d, example(t, "code-rag"), clock)
+}
+
+// display is what the tools show of an entity of the repository:
+// code-rag's Scope shows the fields its analytics show (name, type,
+// file), File its name.
+func (r *repo) display(entity, key string) map[string]any {
+	if entity == "File" {
+		return map[string]any{"name": path.Base(key)}
+	}
+	for _, s := range r.g.Scopes {
+		if s.UUID == key {
+			return map[string]any{"name": s.Name, "type": s.Type, "file": s.File}
+		}
+	}
+	return nil
+}
+
+// call runs a tool and returns its result as JSON-decoded into out,
+// which it zeroes first (a reused result keeps nothing of an earlier one).
 func call(t *testing.T, e *engine.Engine, ctx context.Context, name string, args map[string]any, out any) error {
 	t.Helper()
+	reflect.ValueOf(out).Elem().SetZero()
 	raw, _ := json.Marshal(args)
 	res, err := e.Execute(ctx, engine.Call{Name: name, Arguments: raw})
 	if err != nil {
@@ -118,13 +174,15 @@ func modified(want []historytest.Change, from, to time.Time) map[string]historyt
 }
 
 func TestRecentlyAndMostModifiedAgreeWithTheCommits(t *testing.T) {
-	e, want := imported(t)
+	r := importRepo(t)
+	e, want := r.engine(t, func() time.Time { return now }), r.want
 	// last_month is January 2026: commits 1 and 2.
 	var recent historytools.ModifiedResult
 	mustCall(t, e, historytools.RecentlyModified, map[string]any{"relative_period": "last_month"}, &recent)
 	exp := modified(want, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
 	var expList []historytools.Modified
 	for _, m := range exp {
+		m.Display = r.display(m.EntityType, m.Key)
 		expList = append(expList, m)
 	}
 	sort.Slice(expList, func(i, j int) bool {
@@ -147,7 +205,8 @@ func TestRecentlyAndMostModifiedAgreeWithTheCommits(t *testing.T) {
 			best = m
 		}
 	}
-	if len(most.Entities) != 1 || most.Entities[0] != best || len(most.Notes) == 0 {
+	best.Display = r.display("Scope", best.Key)
+	if len(most.Entities) != 1 || !cmp.Equal(most.Entities[0], best) || len(most.Notes) == 0 {
 		t.Errorf("most churned scope %+v, want %+v and a note of the cut", most, best)
 	}
 }
@@ -206,16 +265,8 @@ func TestCompareVersionsJoinsTheDiffsBetweenTwoChanges(t *testing.T) {
 // field's first and last value with a diff, and bob sees none of alice's.
 func TestWrittenVersionsCompareFieldByFieldInTheTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
-	m, err := config.Load("../../../testdata/configs/valid/memory-graph.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	clock := now
-	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Now: func() time.Time { return clock },
-		Tools: tools.Options{History: true, Capabilities: &tools.Capabilities{FullText: true}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := historyEngine(t, d, example(t, "memory-graph"), func() time.Time { return clock })
 	alice := tenant.With(context.Background(), "alice")
 	var w struct {
 		EntityKey string `json:"entity_key"`
@@ -289,7 +340,7 @@ func TestWrittenVersionsCompareFieldByFieldInTheTenant(t *testing.T) {
 	if stats.Total.Changes != 0 {
 		t.Errorf("bob sees %d of alice's changes", stats.Total.Changes)
 	}
-	err = call(t, e, tenant.With(context.Background(), "bob"), historytools.EntityHistory, map[string]any{"entity_type": "Concept", "key": w.EntityKey}, &got)
+	err := call(t, e, tenant.With(context.Background(), "bob"), historytools.EntityHistory, map[string]any{"entity_type": "Concept", "key": w.EntityKey}, &got)
 	var ce *tools.CallError
 	if !errors.As(err, &ce) {
 		t.Errorf("bob reading alice's concept: %v, want not found", err)

@@ -19,11 +19,6 @@ const (
 	textFields
 )
 
-// displayNames are the fields a hit shows when the entity has them: what
-// names and describes a node, so an agent can tell hits apart without a
-// second call.
-var displayNames = []string{"name", "title", "canonical_name", "type", "content_type", "kind", "description", "summary"}
-
 // entityInfo is what explore needs of one entity.
 type entityInfo struct {
 	e *model.Entity
@@ -50,14 +45,10 @@ func newEntityInfo(m *model.Model, e *model.Entity) *entityInfo {
 		ei.top = n
 	}
 	ei.top = min(ei.top, MaxTop)
-	hidden := func(f *model.Field) bool {
-		return !f.Exposed || f.Name == e.UniqueField || m.Tenant != nil && f.Name == m.Tenant.Field || isVectorProperty(e, f.Name)
-	}
-	for _, name := range displayNames {
-		if f := e.Field(name); f != nil && !hidden(f) {
-			ei.display = append(ei.display, name)
-		}
-	}
+	hidden := func(f *model.Field) bool { return !m.Shown(e, f) }
+	// A hit shows what names and describes its node (model.DisplayFields),
+	// so an agent can tell hits apart without a second call.
+	ei.display = m.DisplayFields(e)
 	if f := e.Field(ex.RecencyField); f != nil && f.Type.Kind() == model.Datetime {
 		ei.recency = f
 		if !hidden(f) && !slices.Contains(ei.display, f.Name) {
@@ -85,11 +76,6 @@ func newEntityInfo(m *model.Model, e *model.Entity) *entityInfo {
 		}
 	}
 	return ei
-}
-
-// isVectorProperty reports whether name holds one of e's embeddings.
-func isVectorProperty(e *model.Entity, name string) bool {
-	return slices.ContainsFunc(e.VectorIndexes, func(vi *model.VectorIndex) bool { return vi.Property == name })
 }
 
 // relInfo describes the declared relationship types: edges of other types
