@@ -24,7 +24,7 @@ func runFixture(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	src := fs.String("src", "", "Go source tree to load (default $(go env GOROOT)/src)")
 	scale := fs.Int("scale", 1, "load every Scope this many times (synthetic copies, for benchmarks)")
 	batch := fs.Int("batch", fixture.DefaultBatchSize, "rows per UNWIND statement")
-	dryRun := fs.Bool("dry-run", false, "parse and print the counts; write nothing")
+	dryRun := fs.Bool("dry-run", false, "parse, type-check and print the counts; write nothing")
 	conn := addConnectionFlags(fs)
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
