@@ -36,10 +36,13 @@ type sampleQuestion struct {
 const netHTTP = `{"field": "file", "operator": "STARTS WITH", "value": "net/http/"}, ` +
 	`{"not": [{"field": "file", "operator": "ENDS WITH", "value": "_test.go"}]}`
 
-// sampleQuestions show three kinds of question the tools answer in one
+// sampleQuestions show four kinds of question the tools answer in one
 // call each: ordering by a computed field (line_count is no stored
 // property), a relationship test (the types containing a ServeHTTP method,
-// i.e. the http.Handler implementations), and alternatives of text tests.
+// i.e. the http.Handler implementations), alternatives of text tests, and
+// the call graph (what calls DetectContentType: where net/http sniffs a
+// body's type, in its subpackages too; CALLS comes from Go's type checker
+// when the fixture loads).
 var sampleQuestions = []sampleQuestion{
 	{
 		question: "Which are the 10 largest functions and methods of net/http?",
@@ -66,6 +69,16 @@ var sampleQuestions = []sampleQuestion{
 			`{"field": "signature", "operator": "ENDS WITH", "value": ") http.Handler"}]}], ` +
 			`"order_by": [{"field": "file"}, {"field": "name"}], "fields": ["signature", "file"], "limit": 50}`,
 		columns: func(e sampleEntity) []any { return []any{e.field("signature"), e.field("file")} },
+	},
+	{
+		question: "What calls DetectContentType, i.e. where does net/http sniff a body's content type?",
+		tool:     "query_entities",
+		args: `{"entity_type": "Scope", "conditions": [{"via": "CALLS", "direction": "outgoing", "entity": "Scope", ` +
+			`"conditions": [{"field": "name", "operator": "=", "value": "DetectContentType"}, {"field": "file", "operator": "=", "value": "net/http/sniff.go"}]}, ` + netHTTP + `], ` +
+			`"order_by": [{"field": "file"}, {"field": "startLine"}], "fields": ["name", "signature", "file", "startLine"], "limit": 50}`,
+		columns: func(e sampleEntity) []any {
+			return []any{e.field("signature"), fmt.Sprint(e.field("file"), ":", e.field("startLine"))}
+		},
 	},
 }
 
@@ -101,12 +114,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("demo", stderr,
 		"usage: ragforge-plan demo [--url URL] [--token-file FILE] [--timeout D]",
 		"Asks a running `ragforge-plan serve testdata/configs/valid/code-rag.yaml --transport http`, as an MCP client",
-		"(the official Go SDK), three questions about net/http (`fixture load --src $(go env GOROOT)/src/net/http`",
+		"(the official Go SDK), four questions about net/http (`fixture load --src $(go env GOROOT)/src/net/http`",
 		"loads it), and prints each question, the tool call that answers it and the answer. scripts/quickstart runs it.",
 	)
 	url := fs.String("url", "http://127.0.0.1:8080"+mcpserver.Path, "the server's MCP endpoint")
 	tokenFile := fs.String("token-file", "", "send the bearer token on the first line of `FILE` (one of serve's --tokens)")
-	timeout := fs.Duration("timeout", 60*time.Second, "time limit of the whole demo: connecting and the three calls")
+	timeout := fs.Duration("timeout", 60*time.Second, "time limit of the whole demo: connecting and the four calls")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -173,7 +186,7 @@ func askSampleQuestions(ctx context.Context, url, token string, w io.Writer) ([]
 		}
 		offered[t.Name] = true
 	}
-	fmt.Fprintf(w, "Connected to %s as an MCP client: %d tools. Three questions an agent could ask:\n", url, len(offered))
+	fmt.Fprintf(w, "Connected to %s as an MCP client: %d tools. Four questions an agent could ask:\n", url, len(offered))
 	var answers []sampleAnswer
 	for i, q := range sampleQuestions {
 		if !offered[q.tool] {

@@ -4,12 +4,17 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/tools/go/packages"
 
 	"github.com/ragforge/ragforge/internal/fixture"
 	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
@@ -44,13 +49,13 @@ func TestDemoAnswersTheSampleQuestionsOnNetHTTPThroughServe(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	t.Logf("demo output:\n%s", out.String())
-	want := sampleAnswersFrom(g)
+	want := append(sampleAnswersFrom(g), callersByTheTypeChecker(t, "net/http", "DetectContentType"))
 	for i, a := range answers {
 		var got []string
 		for _, e := range a.Entities {
 			got = append(got, row(sampleQuestions[i].columns(e)...))
 		}
-		if !slices.Equal(got, want[i]) || a.Truncated != (i == 0) {
+		if len(got) == 0 || !slices.Equal(got, want[i]) || a.Truncated != (i == 0) {
 			t.Errorf("question %d, %q: got (truncated %v)\n  %s\nwant\n  %s", i+1, sampleQuestions[i].question,
 				a.Truncated, strings.Join(got, "\n  "), strings.Join(want[i], "\n  "))
 		}
@@ -60,8 +65,8 @@ func TestDemoAnswersTheSampleQuestionsOnNetHTTPThroughServe(t *testing.T) {
 	}
 
 	code, stdout, stderr := execute(t, "demo", "--url", s.url, "--token-file", tokenFile)
-	first, _, _ := strings.Cut(want[2][0], " | ")
-	if code != 0 || !strings.Contains(stdout, sampleQuestions[2].question) || !strings.Contains(stdout, first) {
+	first, _, _ := strings.Cut(want[3][0], " | ")
+	if code != 0 || !strings.Contains(stdout, sampleQuestions[3].question) || !strings.Contains(stdout, first) {
 		t.Errorf("demo --token-file: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, _, stderr = execute(t, "demo", "--url", s.url)
@@ -128,4 +133,82 @@ func row(columns ...any) string {
 		cells[i] = fmt.Sprint(c)
 	}
 	return strings.Join(cells, " | ")
+}
+
+// callersByTheTypeChecker computes, with go/packages and Go's type checker
+// alone (not through the fixture), the answer to the demo's call-graph
+// question: the top-level functions and methods of the packages under
+// GOROOT/src/dir (test files left out) whose bodies, closures included,
+// call the function name of package dir, as "signature | file:line" rows
+// ordered by file and line.
+func callersByTheTypeChecker(t *testing.T, dir, name string) []string {
+	t.Helper()
+	src, err := fixture.GOROOTSrc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo,
+		Dir: filepath.Join(src, dir), Env: append(os.Environ(), "CGO_ENABLED=0"), Fset: token.NewFileSet()}
+	pkgs, err := packages.Load(cfg, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target types.Object
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 {
+			t.Fatalf("%s: %v", p.ID, p.Errors)
+		}
+		if p.PkgPath == dir {
+			target = p.Types.Scope().Lookup(name)
+		}
+	}
+	if _, ok := target.(*types.Func); !ok {
+		t.Fatalf("%s.%s is no function: %v", dir, name, target)
+	}
+	type caller struct {
+		file      string
+		line      int
+		signature string
+	}
+	var callers []caller
+	for _, p := range pkgs {
+		for _, f := range p.Syntax {
+			for _, decl := range f.Decls {
+				calls := false
+				ast.Inspect(decl, func(n ast.Node) bool {
+					if call, ok := n.(*ast.CallExpr); ok {
+						fun := ast.Unparen(call.Fun)
+						if sel, ok := fun.(*ast.SelectorExpr); ok {
+							fun = sel.Sel
+						}
+						if id, ok := fun.(*ast.Ident); ok && p.TypesInfo.Uses[id] == target {
+							calls = true
+						}
+					}
+					return !calls
+				})
+				if !calls {
+					continue
+				}
+				fd, ok := decl.(*ast.FuncDecl)
+				if !ok {
+					t.Fatalf("%s calls %s outside a function; this test renders functions only", cfg.Fset.Position(decl.Pos()), name)
+				}
+				pos := cfg.Fset.Position(fd.Pos())
+				text, err := os.ReadFile(pos.Filename)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rel, _ := filepath.Rel(src, pos.Filename)
+				callers = append(callers, caller{filepath.ToSlash(rel), pos.Line,
+					strings.Join(strings.Fields(string(text[pos.Offset:cfg.Fset.Position(fd.Body.Lbrace).Offset])), " ")})
+			}
+		}
+	}
+	slices.SortFunc(callers, func(a, b caller) int { return cmp.Or(strings.Compare(a.file, b.file), a.line-b.line) })
+	var rows []string
+	for _, c := range callers {
+		rows = append(rows, row(c.signature, fmt.Sprint(c.file, ":", c.line)))
+	}
+	return rows
 }

@@ -38,7 +38,7 @@ var commands = map[string]command{
 	"schema":         {runSchema, "create the indexes and constraints a config declares, idempotently, and wait until they are online"},
 	"init":           {runInit, "draft a config from a live graph's labels, property types, relationships and indexes"},
 	"serve":          {runServe, "serve a config's tools to MCP clients (stdio or streamable HTTP)"},
-	"demo":           {runDemo, "ask a running code-RAG server three sample questions as an MCP client (scripts/quickstart)"},
+	"demo":           {runDemo, "ask a running code-RAG server four sample questions as an MCP client (scripts/quickstart)"},
 }
 
 func main() {

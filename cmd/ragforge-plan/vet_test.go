@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
@@ -129,5 +130,40 @@ func TestVetWithAServerReportsACypherFieldCallingAnUnknownProcedureAndGoesOn(t *
 	}
 	if code != 1 || strings.Contains(errOut, "readonly:") || t.Failed() {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// TestVetWithAServerPassesTheCodeRAGConfigOnAFreshFixtureLoad holds the
+// code-RAG config to the graph the project's own loader builds: every
+// label, property and relationship it declares is there (CALLS and
+// DEPENDS_ON to both targets included), except the change history that no
+// `history import` has recorded yet, which vet names as such and lets
+// pass.
+func TestVetWithAServerPassesTheCodeRAGConfigOnAFreshFixtureLoad(t *testing.T) {
+	d := neo4jtest.Open(t)
+	fixturetest.LoadNetHTTP(t, d)
+	code, out, errOut := execute(t, append(append([]string{"vet"}, serverFlags(t)...), "../../testdata/configs/valid/code-rag.yaml")...)
+	if code != 0 {
+		t.Fatalf("code-rag.yaml on a fresh net/http load: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(errOut), "\n") {
+		if !strings.Contains(line, ": warning: ") {
+			t.Errorf("not a warning: %s", line)
+			continue
+		}
+		if strings.Contains(line, "Change") && !strings.Contains(line, "no change is recorded yet") {
+			t.Errorf("a warning about the change history that does not say it is not recorded yet: %s", line)
+		}
+	}
+	for _, want := range []string{"warning: no relationship has the type HAS_CHANGE: no change is recorded yet",
+		"warning: no node has the label Change: no change is recorded yet"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("no %q in\n%s", want, errOut)
+		}
+	}
+	for _, absent := range []string{"CALLS", "DEPENDS_ON", "ExternalLibrary"} {
+		if strings.Contains(errOut, absent) {
+			t.Errorf("vet reports %s:\n%s", absent, errOut)
+		}
 	}
 }

@@ -17,7 +17,12 @@
 // config's is an error: every semantic_search call would fail.
 //
 // A database without nodes (other than ragforge's own) is not checked (one warning says so): a config
-// is usually written before its data is loaded.
+// is usually written before its data is loaded. Likewise a change history
+// not recorded yet: when the graph has neither the change_tracking label
+// nor its relationship type (nor a name close to either, which would be a
+// misspelling), the Change entity and the relationships to it are a
+// warning each, naming what records them (`ragforge-plan history import`,
+// the write tools); once either exists, they are checked as any other.
 package schemacheck
 
 import (
@@ -73,7 +78,7 @@ func Check(ctx context.Context, d neo4j.DriverWithContext, database string, cm *
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{ctx: ctx, d: d, db: database, s: s}
+	c := &checker{ctx: ctx, d: d, db: database, s: s, unrecorded: unrecordedHistory(m.ChangeTracking, s)}
 	if len(s.DataLabels()) == 0 {
 		var pos model.Pos
 		if len(m.Entities) > 0 {
@@ -95,8 +100,33 @@ type checker struct {
 	d   neo4j.DriverWithContext
 	db  string
 	s   *introspect.Schema
-	out []Finding
-	err error
+	// unrecorded is the config's change tracking when the graph holds no
+	// change history yet (unrecordedHistory), else nil.
+	unrecorded *model.ChangeTracking
+	out        []Finding
+	err        error
+}
+
+// unrecordedHistory returns ct (resolved) when the graph has neither its
+// Change label nor its relationship type, nor a name close to either: no
+// change was recorded yet, which is how every graph starts.
+func unrecordedHistory(ct *model.ChangeTracking, s *introspect.Schema) *model.ChangeTracking {
+	if ct == nil {
+		return nil
+	}
+	r := ct.Resolved()
+	if s.Label(r.Label) != nil || s.RelTypes[r.Relationship] != nil ||
+		computed.Suggest(r.Label, s.DataLabels()) != "" || computed.Suggest(r.Relationship, s.RelTypeNames()) != "" {
+		return nil
+	}
+	return &r
+}
+
+// notRecordedYet says what records a change history that is not there yet.
+func (c *checker) notRecordedYet() string {
+	return fmt.Sprintf("no change is recorded yet: change_tracking writes %s nodes and %s relationships "+
+		"(`ragforge-plan history import --git DIR` for a repository's commits, the write tools for their writes); until then the history tools and relationships to %s find nothing",
+		c.unrecorded.Label, c.unrecorded.Relationship, c.unrecorded.Label)
 }
 
 func (c *checker) add(sev Severity, pos model.Pos, path, format string, args ...any) {
@@ -105,6 +135,10 @@ func (c *checker) add(sev Severity, pos model.Pos, path, format string, args ...
 
 func (c *checker) entity(path string, e *model.Entity, ce *computed.Entity) {
 	label := c.s.Label(e.Name)
+	if label == nil && c.unrecorded != nil && e.Name == c.unrecorded.Label {
+		c.add(Warning, e.Pos, path+".name", "no node has the label %s: %s", e.Name, c.notRecordedYet())
+		return
+	}
 	if label == nil {
 		c.add(Error, e.Pos, path+".name", "no node has the label %s, so every tool returns nothing for it%s (labels: %s)",
 			e.Name, didYouMean(e.Name, c.s.DataLabels()), strings.Join(c.s.DataLabels(), ", "))
@@ -176,6 +210,10 @@ func (c *checker) property(path string, f *model.Field, owner string, props map[
 // target in the declared direction, and has the declared properties.
 func (c *checker) relationship(path string, e *model.Entity, r *model.Relationship) {
 	t := c.s.RelTypes[r.Type]
+	if t == nil && c.unrecorded != nil && r.Type == c.unrecorded.Relationship {
+		c.add(Warning, r.Pos, path+".type", "no relationship has the type %s: %s", r.Type, c.notRecordedYet())
+		return
+	}
 	if t == nil {
 		names := c.s.RelTypeNames()
 		c.add(Error, r.Pos, path+".type", "no relationship has the type %s, so explore_relationships finds nothing through it%s (types: %s)",

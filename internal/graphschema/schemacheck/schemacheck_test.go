@@ -104,3 +104,28 @@ func TestCheckWarnsAboutIndexesAndUnlistedEnumValuesAndFailsOnVectorDimensions(t
 	}
 	matchPrefixes(t, got, want)
 }
+
+func TestCheckLetsAnUnrecordedHistoryPassButNotAHalfOne(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, "CREATE CONSTRAINT doc_id FOR (n:Doc) REQUIRE n.id IS UNIQUE", nil)
+	neo4jtest.Run(t, d, "CREATE (:Doc {id: 'd1'})", nil)
+	// No Change and no HAS_CHANGE: nothing recorded yet, a warning each.
+	matchPrefixes(t, check(t, d, "testdata/history.yaml"), []string{
+		"testdata/history.yaml:8:9: warning: no relationship has the type HAS_CHANGE: no change is recorded yet: change_tracking writes Change nodes and HAS_CHANGE relationships (`ragforge-plan history import --git DIR`",
+		"testdata/history.yaml:9:5: warning: no node has the label Change: no change is recorded yet",
+	})
+	// A Change without its relationship is a broken history: errors.
+	neo4jtest.Run(t, d, "CREATE CONSTRAINT change_uuid FOR (n:Change) REQUIRE n.uuid IS UNIQUE", nil)
+	neo4jtest.Run(t, d, "CREATE (:Change {uuid: 'c1'})", nil)
+	matchPrefixes(t, check(t, d, "testdata/history.yaml"), []string{
+		"testdata/history.yaml:8:9: error: no relationship has the type HAS_CHANGE, so explore_relationships finds nothing through it",
+		"testdata/history.yaml:14:9: error: no relationship has the type HAS_CHANGE, so explore_relationships finds nothing through it",
+	})
+	// A history under a name close to the config's is a misspelling: errors.
+	neo4jtest.Run(t, d, "MATCH (c:Change) DETACH DELETE c", nil)
+	neo4jtest.Run(t, d, "MATCH (doc:Doc) CREATE (doc)-[:HAS_CHANGES]->(:Changes {uuid: 'c2'})", nil)
+	matchPrefixes(t, check(t, d, "testdata/history.yaml"), []string{
+		"testdata/history.yaml:8:9: error: no relationship has the type HAS_CHANGE, so explore_relationships finds nothing through it; did you mean HAS_CHANGES?",
+		"testdata/history.yaml:9:5: error: no node has the label Change, so every tool returns nothing for it; did you mean Changes?",
+	})
+}

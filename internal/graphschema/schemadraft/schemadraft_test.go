@@ -65,9 +65,10 @@ func TestDraftOfTheNetHTTPFixtureLoadsAndChecksCleanOnItsGraph(t *testing.T) {
 	}
 	want := map[string][]string{
 		"Directory":       {"CONTAINS outgoing Directory,File", "CONTAINS incoming Directory", "IMPORTS incoming File"},
-		"ExternalLibrary": {"IMPORTS incoming File"},
+		"ExternalLibrary": {"DEPENDS_ON incoming Scope", "IMPORTS incoming File"},
 		"File":            {"CONTAINS outgoing Scope", "CONTAINS incoming Directory", "IMPORTS outgoing Directory,ExternalLibrary"},
-		"Scope":           {"CONTAINS outgoing Scope", "CONTAINS incoming File,Scope"},
+		"Scope": {"CALLS outgoing Scope", "CALLS incoming Scope", "CONTAINS outgoing Scope", "CONTAINS incoming File,Scope",
+			"DEPENDS_ON outgoing ExternalLibrary,Scope", "DEPENDS_ON incoming Scope"},
 	}
 	for name, w := range want {
 		if !slices.Equal(rels[name], w) {
