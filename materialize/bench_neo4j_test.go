@@ -80,7 +80,7 @@ func loadScaled(b *testing.B, d neo4j.DriverWithContext) int64 {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := fixture.Parse(src)
+	g, err := fixture.ParseDeclarations(src)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -251,7 +251,7 @@ func loadStdlib(tb testing.TB, d neo4j.DriverWithContext) *fixture.Graph {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	g, err := fixture.Parse(src)
+	g, err := fixture.ParseDeclarations(src)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func loadStandardLibraryTree(t *testing.T) *fixture.Graph {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	g, err := fixture.Parse(src)
+	g, err := fixture.ParseDeclarations(src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func BenchmarkCreateDiagram10kFiles(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := fixture.Parse(src)
+	g, err := fixture.ParseDeclarations(src)
 	if err != nil {
 		b.Fatal(err)
 	}
