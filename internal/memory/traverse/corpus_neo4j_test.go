@@ -15,6 +15,10 @@ import (
 	"github.com/ragforge/ragforge/tools"
 )
 
+// nextToPerson2 are the rows of the pairs of alice's people who know each
+// other, one of them named "… person 2".
+var nextToPerson2 = []string{"alice person 1 | alice person 2", "alice person 2 | alice person 1", "alice person 2 | alice person 3", "alice person 3 | alice person 2"}
+
 // scoped are statements that keep every node they read in alice's tenant,
 // in the shapes an agent writes (OR, NOT, XOR, CASE, OPTIONAL MATCH,
 // UNION, CALL, EXISTS, COUNT and COLLECT subqueries, list and pattern
@@ -30,13 +34,13 @@ var scoped = []struct {
 }{
 	{"MATCH (p:Person {user_id: $tenant})-[r]-(q:Person) WHERE q.user_id = $tenant AND (q.name CONTAINS $m OR p.name CONTAINS $m) RETURN p.name, q.name LIMIT 5",
 		map[string]any{"m": "person 2"},
-		[]string{"alice person 1 | alice person 2", "alice person 2 | alice person 1", "alice person 2 | alice person 3", "alice person 3 | alice person 2"}},
+		nextToPerson2},
 	{"MATCH (p:Person {user_id: $tenant})-[r]-(q:Person) USING JOIN ON q WHERE q.user_id = $tenant AND (q.name CONTAINS $m OR p.name CONTAINS $m) RETURN p.name, q.name LIMIT 5",
 		map[string]any{"m": "person 2"},
-		[]string{"alice person 1 | alice person 2", "alice person 2 | alice person 1", "alice person 2 | alice person 3", "alice person 3 | alice person 2"}},
+		nextToPerson2},
 	{"MATCH (p:Person {user_id: $tenant})-[r]-(q:Person) USING JOIN ON p WHERE q.user_id = $tenant AND (q.name CONTAINS $m OR p.name CONTAINS $m) RETURN p.name, q.name LIMIT 5",
 		map[string]any{"m": "person 2"},
-		[]string{"alice person 1 | alice person 2", "alice person 2 | alice person 1", "alice person 2 | alice person 3", "alice person 3 | alice person 2"}},
+		nextToPerson2},
 	{"MATCH (p:Person) WHERE (p.user_id = $tenant AND p.age > 25) OR (p.user_id = $tenant AND p.age < 22) RETURN p.marker", nil,
 		[]string{"alice-p-1", "alice-p-6"}},
 	{"MATCH (p:Person) WHERE p.user_id = $tenant AND p.age = 21 OR p.user_id = $tenant AND p.age = 26 RETURN p.marker", nil,

@@ -10,7 +10,6 @@ import (
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/memory/write"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // TestEveryWriteAppliesOnceWhenRetriedAfterAFault makes the database fail
@@ -28,11 +27,7 @@ func TestEveryWriteAppliesOnceWhenRetriedAfterAFault(t *testing.T) {
 	neo4jtest.Open(t)
 	p := neo4jtest.NewProxy(t)
 	d := p.Driver(t)
-	e, err := engine.New(t.Context(), memoryModel(t), engine.Options{Driver: d, Database: neo4jtest.Database(), Timeout: 2 * time.Second,
-		Now: func() time.Time { return clock }, Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEngine(t, d, memoryModel(t), "", func(o *engine.Options) { o.Timeout = 2 * time.Second })
 	faults := []neo4jtest.ProxyMode{neo4jtest.LoseCommitReply, neo4jtest.HoldCommitReply, neo4jtest.Refuse, neo4jtest.Forward}
 	const concepts = 5
 	prov := map[string]any{"source": "chat-1", "confidence": 0.9}
