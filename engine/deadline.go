@@ -27,6 +27,16 @@ var ErrUnavailable = neo4jtx.ErrUnavailable
 // Cause says what the driver saw and Unwrap returns the driver's error.
 type UnavailableError = neo4jtx.UnavailableError
 
+// ErrCommitUnknown is what errors.Is finds in the error of a write whose
+// commit went unanswered (see [CommitUnknownError]).
+var ErrCommitUnknown = neo4jtx.ErrCommitUnknown
+
+// CommitUnknownError is the error of a write whose commit was sent and
+// never answered (the connection lost, or the deadline passed, during the
+// commit): it may have been applied. Retryable reports true: every write
+// tool is idempotent, so the same call applies it once.
+type CommitUnknownError = neo4jtx.CommitUnknownError
+
 // WithBookmarks returns ctx carrying a new bookmark chain: every call
 // Executed with the returned context (or one derived from it) sees the
 // writes of the calls before it in the chain, even on a cluster that
@@ -65,13 +75,15 @@ func (e *Engine) deadlineError(ctx context.Context, tr *neo4jtx.Tracker) error {
 		return neo4jtx.Classify(context.Background(), e.opts.Driver, context.DeadlineExceeded, false)
 	case neo4jtx.Running:
 		return &neo4jtx.TimeoutError{Err: context.DeadlineExceeded}
+	case neo4jtx.Committing:
+		return &neo4jtx.CommitUnknownError{Cause: "the call's deadline passed before Neo4j answered the commit", Err: context.DeadlineExceeded}
 	}
 	return context.DeadlineExceeded
 }
 
 // callError gives a failed call's error the form its reader acts on: the
-// database unavailable as the retryable error itself (whichever handler
-// met it), out of memory as a CallError naming the arguments that narrow
+// database unavailable and a write's commit unanswered as the retryable
+// errors themselves (whichever handler met them), out of memory as a CallError naming the arguments that narrow
 // the work, a failure of an agent-written statement that readonly.Fault
 // finds its fault (refused, unplannable, refused by Neo4j as it ran,
 // past the deadline) as a CallError on the statement, and any other
@@ -80,11 +92,14 @@ func (e *Engine) deadlineError(ctx context.Context, tr *neo4jtx.Tracker) error {
 // the error or the deadline came first.
 func (e *Engine) callError(ctx context.Context, tool string, err error) error {
 	var un *UnavailableError
+	var cu *CommitUnknownError
 	var to *neo4jtx.TimeoutError
 	var oom *neo4jtx.OutOfMemoryError
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &cu):
+		return cu
 	case errors.As(err, &un):
 		return un
 	case errors.As(err, &oom):

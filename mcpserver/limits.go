@@ -1,19 +1,13 @@
 package mcpserver
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // unauthorizedLinger is how long a connection refused with 401 stays open
@@ -62,7 +56,7 @@ func trusted(next http.Handler) http.Handler {
 }
 
 // limits applies the session caps (all sessions, and each token's), the
-// batch limit and the write timeout to requests that passed
+// JSON-RPC checks of a body (checkBody) and the write timeout to requests that passed
 // authentication, then hands them to next (the SDK's streamable handler).
 type limits struct {
 	s    *Server
@@ -93,7 +87,7 @@ func (l *limits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			defer l.releaseSession(user, w)
 		}
-		if !l.checkBatch(w, r) {
+		if !checkBody(w, r, l.opts.MaxBatch) {
 			return
 		}
 	}
@@ -147,71 +141,6 @@ func (l *limits) releaseSession(user string, w http.ResponseWriter) {
 	if l.pending[user]--; l.pending[user] == 0 {
 		delete(l.pending, user)
 	}
-}
-
-// checkBatch refuses a JSON-RPC batch longer than MaxBatch, answering
-// 400 with a JSON-RPC error, before any of it runs; r.Body is left to
-// read from the start. Only a body that opens with '[' is buffered (up to
-// the SDK's body limit, which the SDK would read anyway).
-func (l *limits) checkBatch(w http.ResponseWriter, r *http.Request) bool {
-	br := bufio.NewReader(r.Body)
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{br, r.Body}
-	for {
-		b, err := br.Peek(1)
-		if err != nil {
-			return true // empty or unreadable: the SDK says so
-		}
-		switch b[0] {
-		case ' ', '\t', '\r', '\n':
-			br.ReadByte()
-			continue
-		case '[':
-		default:
-			return true
-		}
-		break
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
-		} else {
-			http.Error(w, "failed to read body", http.StatusBadRequest)
-		}
-		return false
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if _, err := dec.Token(); err != nil {
-		return true
-	}
-	for n := 0; dec.More(); n++ {
-		if n == l.opts.MaxBatch {
-			jsonrpcError(w, http.StatusBadRequest, fmt.Sprintf(
-				"a JSON-RPC batch may hold at most %d messages (--max-batch): none of this one ran; send it in smaller batches", l.opts.MaxBatch))
-			return false
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return true // malformed: the SDK says so
-		}
-	}
-	return true
-}
-
-// jsonrpcError answers status with a JSON-RPC error (no id: the request
-// was not read as one), which MCP clients show as the call's error.
-func jsonrpcError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{
-		"jsonrpc": "2.0", "id": nil,
-		"error": map[string]any{"code": -32000, "message": msg},
-	})
 }
 
 // stallWriter bounds each write to the client by timeout, moving the

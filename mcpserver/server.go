@@ -256,15 +256,18 @@ func jsonResult(v any) (*mcp.CallToolResult, error) {
 
 // errorResult turns an error into a tool result the model reads: the
 // message as text, for a *tools.CallError its problems (path, message,
-// valid choices) as structured content, and for an unavailable database
-// or a token at its call limit (whose messages say to retry) {"error",
-// "retryable": true}.
+// valid choices) as structured content, for an unavailable database or a
+// token at its call limit (whose messages say to retry) {"error",
+// "retryable": true}, and for a write whose commit went unanswered
+// {"error", "retryable": true, "may_have_applied": true}.
 func errorResult(err error) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
 	var ce *tools.CallError
 	switch {
 	case errors.As(err, &ce):
 		res.StructuredContent = ce
+	case errors.Is(err, engine.ErrCommitUnknown):
+		res.StructuredContent = map[string]any{"error": err.Error(), "retryable": true, "may_have_applied": true}
 	case errors.Is(err, engine.ErrUnavailable), errors.Is(err, errTooManyCalls):
 		res.StructuredContent = map[string]any{"error": err.Error(), "retryable": true}
 	}

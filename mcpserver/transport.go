@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"time"
@@ -115,6 +116,22 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 	return o
 }
 
+// Check refuses session caps that can lock a token out without a word:
+// a per-token cap whose product with the number of tokens exceeds the
+// global cap lets the first tokens take every session, so a later one
+// gets none (issue 34: 40 sessions, 30 per token, three tokens — the
+// third got none). The zero per-token cap, a share of the global one,
+// never does.
+func (o HTTPOptions) Check() error {
+	o = o.withDefaults()
+	if n := len(o.Tokens); n > 1 && o.MaxSessionsPerToken*n > o.MaxSessions {
+		return fmt.Errorf("--max-sessions-per-token %d × %d tokens = %d is more than --max-sessions %d: the first tokens could hold every session and lock the others out; "+
+			"give --max-sessions-per-token at most %d (--max-sessions / tokens; 0 shares it so), or --max-sessions at least %d",
+			o.MaxSessionsPerToken, n, o.MaxSessionsPerToken*n, o.MaxSessions, o.MaxSessions/n, o.MaxSessionsPerToken*n)
+	}
+	return nil
+}
+
 // orDefault sets a limit that is not positive to its default.
 func orDefault[T int | time.Duration](v *T, def T) {
 	if *v <= 0 {
@@ -142,10 +159,14 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 }
 
 // ServeHTTP serves the streamable-HTTP transport (HTTPHandler) on ln with
-// o's limits until ctx is done, then drains: new calls are refused,
+// o's limits (refused when [HTTPOptions.Check] refuses them) until ctx is
+// done, then drains: new calls are refused,
 // running ones get up to grace to finish, and the listener and connections
 // are closed.
 func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions, grace time.Duration) error {
+	if err := o.Check(); err != nil {
+		return fmt.Errorf("mcpserver: %w", err)
+	}
 	o = o.withDefaults()
 	maxConns := o.MaxConns
 	if lim := openFileLimit(); lim > 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
+	"github.com/ragforge/ragforge/internal/jsonout"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -68,8 +69,23 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code := writeJSON("call", stdout, stderr, res); code != 0 || *format == "json" {
 		return code
 	}
-	fmt.Fprintf(stderr, "%d result(s) in %v\n", res.Count, time.Since(start).Round(time.Millisecond))
+	b, _ := jsonout.Indent(res) // writeJSON has just encoded it
+	fmt.Fprintf(stderr, "%s in %v\n", counted(b), time.Since(start).Round(time.Millisecond))
 	return 0
+}
+
+// counted says how many results an answer holds: its "count", which
+// every tool that returns a list of results (generated or not: traverse,
+// explore, the tree tools) sets; an answer without one (a write, an
+// aggregate's value) is "done".
+func counted(answer []byte) string {
+	var a struct {
+		Count *int `json:"count"`
+	}
+	if json.Unmarshal(answer, &a) != nil || a.Count == nil {
+		return "done"
+	}
+	return fmt.Sprintf("%d result(s)", *a.Count)
 }
 
 // openEngine connects to the server and builds the engine `call` and

@@ -96,3 +96,18 @@ func TestCallAnswersNaNAndEmptyAnalyticsInJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestCallCountsTheResultsOfAHandlerTool: traverse's answer counts its
+// own rows, and call's summary says so (it said "0 result(s)" above 5
+// rows); an answer without a count says done.
+func TestCallCountsTheResultsOfAHandlerTool(t *testing.T) {
+	neo4jtest.Open(t)
+	args := append([]string{"call", memoryGraph, "--tenant", "alice", "--tool", "traverse", "--args", `{"cypher": "UNWIND range(1, 5) AS i RETURN i"}`}, serverFlags(t)...)
+	code, out, errOut := execute(t, args...)
+	if code != 0 || !strings.Contains(out, `"count": 5`) || !strings.HasPrefix(errOut, "5 result(s) in ") {
+		t.Errorf("exit %d: %s\n%s", code, out, errOut)
+	}
+	if got := counted([]byte(`{"entity_key": "k", "message": "Created"}`)); got != "done" {
+		t.Errorf("an answer without a count: %q", got)
+	}
+}

@@ -37,7 +37,8 @@ type connection struct {
 const defaultConnectTimeout = 30 * time.Second
 
 // exitUnavailable is the exit code of a call that could not reach the
-// database (sysexits' EX_TEMPFAIL): scripts retry it, unlike exit 1.
+// database, or of a write whose commit went unanswered (sysexits'
+// EX_TEMPFAIL): scripts retry it, unlike exit 1.
 const exitUnavailable = 75
 
 // errPasswordFlag is what --password answers: the flag exists only to say

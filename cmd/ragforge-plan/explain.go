@@ -112,7 +112,8 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 // reportCallError prints a bad call's problems (as JSON with --format
 // json) and returns exit code 1; other errors are printed as they are,
-// and an unavailable database exits exitUnavailable (retry the call).
+// and an unavailable database or a write whose commit went unanswered
+// exits exitUnavailable (retry the call: a write applies once).
 func reportCallError(cmd string, err error, format string, stdout, stderr io.Writer) int {
 	var ce *tools.CallError
 	if errors.As(err, &ce) {
@@ -124,7 +125,7 @@ func reportCallError(cmd string, err error, format string, stdout, stderr io.Wri
 		return 1
 	}
 	fmt.Fprintf(stderr, "ragforge-plan %s: %v\n", cmd, err)
-	if errors.Is(err, engine.ErrUnavailable) {
+	if errors.Is(err, engine.ErrUnavailable) || errors.Is(err, engine.ErrCommitUnknown) {
 		return exitUnavailable
 	}
 	return 1

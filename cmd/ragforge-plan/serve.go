@@ -77,6 +77,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
 			return 2
 		}
+		if err := lf.http(tokens).Check(); err != nil {
+			fmt.Fprintf(stderr, "ragforge-plan serve: %s: %v\n", *tokensFile, err)
+			return 2
+		}
 	}
 	m, err := config.Load(configs...)
 	if err != nil {

@@ -117,3 +117,32 @@ func TestServeRefusesALimitThatIsNotPositive(t *testing.T) {
 		}
 	}
 }
+
+// TestServeRefusesAPerTokenSessionCapThatCanLockATokenOut: 30 sessions
+// per token for three tokens is 90, more than --max-sessions 40, so the
+// first two could hold every session and the third get none (issue 34);
+// start-up refuses it naming both flags and the caps that fit, before
+// connecting. 13 per token (13 × 3 ≤ 40) and the default share pass that
+// check (and fail only later, on the missing password).
+func TestServeRefusesAPerTokenSessionCapThatCanLockATokenOut(t *testing.T) {
+	tokens := filepath.Join(t.TempDir(), "tokens.json")
+	if err := os.WriteFile(tokens, []byte(`[{"token": "a"}, {"token": "b"}, {"token": "c"}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	serve := func(extra ...string) (int, string) {
+		args := append([]string{"serve", codeRAG, "--transport", "http", "--addr", "127.0.0.1:0", "--tokens", tokens, "--uri", "bolt://127.0.0.1:1", "--password-file", filepath.Join(t.TempDir(), "none")}, extra...)
+		code, _, errOut := execute(t, args...)
+		return code, errOut
+	}
+	code, errOut := serve("--max-sessions", "40", "--max-sessions-per-token", "30")
+	for _, want := range []string{"--max-sessions-per-token 30 × 3 tokens = 90 is more than --max-sessions 40", "at most 13", "--max-sessions at least 90"} {
+		if code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("30 per token of 40: exit %d, %s; want exit 2 saying %q", code, errOut, want)
+		}
+	}
+	for _, ok := range [][]string{{"--max-sessions", "40", "--max-sessions-per-token", "13"}, {"--max-sessions", "40"}} {
+		if code, errOut := serve(ok...); code == 2 || strings.Contains(errOut, "max-sessions-per-token") {
+			t.Errorf("%v: exit %d, %s; want the caps accepted", ok, code, errOut)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package neo4jtest
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -46,6 +47,15 @@ const (
 	// Cut closes every open connection and each new one as soon as it is
 	// accepted: a server killed, or restarting.
 	Cut
+	// LoseCommitReply forwards, but once a client sends a Bolt COMMIT,
+	// Neo4j's answer to it is dropped and the connection closed: a server
+	// that committed and died before the client heard.
+	LoseCommitReply
+	// HoldCommitReply forwards, but once a client sends a Bolt COMMIT,
+	// Neo4j's answer to it is dropped and the connection kept open and
+	// silent: a server that committed and froze, so the client's deadline
+	// passes during the commit.
+	HoldCommitReply
 )
 
 // UnavailableModes are the modes in which the database is unavailable
@@ -63,6 +73,10 @@ func (m ProxyMode) String() string {
 		return "never answered"
 	case Cut:
 		return "cut"
+	case LoseCommitReply:
+		return "commit's answer lost"
+	case HoldCommitReply:
+		return "commit never answered"
 	}
 	return "unknown"
 }
@@ -87,6 +101,9 @@ type link struct {
 	client, server net.Conn
 	// frozen drops what arrives instead of passing it on (Hang).
 	frozen atomic.Bool
+	// committing is set when the client sent a COMMIT in a mode that
+	// loses its answer.
+	committing atomic.Bool
 }
 
 func (l *link) close() {
@@ -152,7 +169,7 @@ func (p *Proxy) Set(mode ProxyMode) error {
 			l.frozen.Store(true)
 		}
 	case Forward:
-		if p.mode == Hang {
+		if p.mode == Hang || p.mode == HoldCommitReply {
 			p.closeLinksLocked()
 		}
 	}
@@ -203,7 +220,7 @@ func (p *Proxy) serve(c net.Conn) {
 	p.mu.Unlock()
 	l := &link{client: c}
 	switch mode {
-	case Forward:
+	case Forward, LoseCommitReply, HoldCommitReply:
 		s, err := net.Dial("tcp", p.target)
 		if err != nil {
 			c.Close()
@@ -242,12 +259,33 @@ func (p *Proxy) drop(l *link) {
 	p.mu.Unlock()
 }
 
+// boltCommit is a Bolt COMMIT message in its chunk: size 2, a struct of
+// no fields (0xB0) with signature 0x12, the end marker.
+var boltCommit = []byte{0x00, 0x02, 0xB0, 0x12, 0x00, 0x00}
+
 // pump copies src to dst until either closes, dropping what arrives
-// while the link is frozen; then it drops the link.
+// while the link is frozen or, in the commit modes, Neo4j's answers after
+// the client's COMMIT; then it drops the link.
 func (p *Proxy) pump(l *link, dst, src net.Conn) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
+		if n > 0 && src == l.client && bytes.Contains(buf[:n], boltCommit) {
+			p.mu.Lock()
+			mode := p.mode
+			p.mu.Unlock()
+			// Marked before the COMMIT goes on, so its answer is dropped.
+			l.committing.Store(mode == LoseCommitReply || mode == HoldCommitReply)
+		}
+		if n > 0 && src == l.server && l.committing.Load() {
+			p.mu.Lock()
+			mode := p.mode
+			p.mu.Unlock()
+			if mode == HoldCommitReply {
+				continue
+			}
+			break
+		}
 		if n > 0 && !l.frozen.Load() {
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				break

@@ -48,6 +48,58 @@ func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailab
 // Retryable is true: the call can be made again unchanged.
 func (e *UnavailableError) Retryable() bool { return true }
 
+// ErrCommitUnknown is what errors.Is finds in every [*CommitUnknownError].
+var ErrCommitUnknown = errors.New("the write's commit outcome is unknown")
+
+// CommitUnknownError is a write whose commit was sent and never answered:
+// the connection was lost, or the call's deadline passed, after the work
+// was done and before Neo4j said whether it committed. The write may have
+// been applied or not; the caller cannot tell and must not be told it
+// failed. Retrying the same call is safe: every write tool is idempotent
+// (a retried create finds the node it made, a retried update sets the
+// same values, and neither records a second Change).
+type CommitUnknownError struct {
+	// Cause says what the driver saw, for the operator.
+	Cause string
+	// Err is the driver's error.
+	Err error
+}
+
+func (e *CommitUnknownError) Error() string {
+	return fmt.Sprintf("the database stopped answering while this write was committing (%s): it may have been applied or not; "+
+		"retrying the same call is safe, as every write tool is idempotent (a retry finds what the first attempt wrote and records no second change)", e.Cause)
+}
+
+// Unwrap returns the driver's error.
+func (e *CommitUnknownError) Unwrap() error { return e.Err }
+
+// Is reports target == ErrCommitUnknown.
+func (e *CommitUnknownError) Is(target error) bool { return target == ErrCommitUnknown }
+
+// Retryable is true: the same call can be made again, and applies once.
+func (e *CommitUnknownError) Retryable() bool { return true }
+
+// serverAnswered reports whether err is Neo4j's own answer (a FAILURE):
+// a commit Neo4j refused was not applied.
+func serverAnswered(err error) bool {
+	var ne *neo4j.Neo4jError
+	return errors.As(err, &ne)
+}
+
+// describeCommit says why a commit went unanswered.
+func describeCommit(ctx context.Context, err error) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "the call's deadline passed before Neo4j answered the commit"
+	}
+	var limit *neo4j.TransactionExecutionLimit
+	if errors.As(err, &limit) {
+		if last := lastCause(limit.Errors); last != nil {
+			err = last
+		}
+	}
+	return describe(err)
+}
+
 // TimeoutError is a statement that the server accepted and that ran past
 // the transaction timeout (the call's deadline): the call asked for too
 // much work, not the database's fault.
@@ -146,11 +198,14 @@ func stopRetry(err error) error {
 //
 //   - an out-of-memory statement: [*OutOfMemoryError];
 //   - Neo4j's transaction timeout, or the deadline of ctx passing after
-//     the server answered the statement (answered): [*TimeoutError];
+//     the server answered the statement (answered) while the connection
+//     still held: [*TimeoutError];
 //   - the deadline passing before the server answered, connectivity
-//     errors (refused, reset, closed, no connection from the pool), the
-//     driver out of retries, a database starting or without a leader:
-//     [*UnavailableError], naming d's address;
+//     errors at any stage (refused, reset, closed, no connection from the
+//     pool, a connection lost while the statement ran), the driver out of
+//     retries, a database starting or without a leader:
+//     [*UnavailableError], naming d's address; a connection lost is never
+//     the statement's timeout, whenever the deadline passed;
 //   - anything else (a cancelled ctx, a bad statement, a security error,
 //     the work's own errors) comes back unchanged.
 func Classify(ctx context.Context, d neo4j.DriverWithContext, err error, answered bool) error {
@@ -173,7 +228,7 @@ func Classify(ctx context.Context, d neo4j.DriverWithContext, err error, answere
 		switch {
 		case last != nil && errors.As(last, &ne) && slices.Contains(outOfMemoryCodes, ne.Code):
 			return &OutOfMemoryError{Code: ne.Code, Msg: ne.Msg}
-		case ctxDeadline && answered:
+		case ctxDeadline && answered && !lost(last):
 			return &TimeoutError{Err: err}
 		case last != nil:
 			return &UnavailableError{Cause: describe(last), Err: err}
@@ -198,7 +253,7 @@ func Classify(ctx context.Context, d neo4j.DriverWithContext, err error, answere
 	switch {
 	// The driver reports a deadline as the context's error, or as a read
 	// or write on the connection that timed out.
-	case errors.Is(err, context.DeadlineExceeded) || ctxDeadline && connectivity(err):
+	case errors.Is(err, context.DeadlineExceeded) || ctxDeadline && connectivity(err) && !lost(err):
 		if answered {
 			return &TimeoutError{Err: err}
 		}
@@ -238,6 +293,21 @@ func connectivity(err error) bool {
 	var ce *neo4j.ConnectivityError
 	var ne net.Error
 	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// lost reports a connection that failed rather than one whose read the
+// deadline cut: closed by the server, reset, refused, or any network
+// error other than a timeout.
+func lost(err error) bool {
+	if err == nil {
+		return false
+	}
+	var ce *neo4j.ConnectivityError
+	if errors.As(err, &ce) && ce.Inner != nil {
+		err = ce.Inner
+	}
+	var ne net.Error
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &ne) && !ne.Timeout()
 }
 
 // describe says what err is, without the driver's type prefix.

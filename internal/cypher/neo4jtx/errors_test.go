@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"syscall"
 	"testing"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -60,7 +62,11 @@ func TestClassifyTellsAnUnavailableDatabaseFromASlowStatement(t *testing.T) {
 		{"deadline before an answer", expired, context.DeadlineExceeded, false, "unavailable"},
 		{"read timed out before an answer", expired, &neo4j.ConnectivityError{Inner: errors.New("i/o timeout")}, false, "unavailable"},
 		{"deadline while running", expired, context.DeadlineExceeded, true, "timeout"},
-		{"retries stopped by the deadline while running", expired, &neo4j.TransactionExecutionLimit{Cause: "context deadline exceeded", Errors: []error{io.EOF}}, true, "timeout"},
+		{"retries of a connection lost while running, stopped by the deadline", expired, &neo4j.TransactionExecutionLimit{Cause: "context deadline exceeded", Errors: []error{io.EOF}}, true, "unavailable"},
+		{"retries of a read the deadline cut while running", expired, &neo4j.TransactionExecutionLimit{Cause: "context deadline exceeded", Errors: []error{errors.New("read cut")}}, true, "timeout"},
+		{"connection closed while running, past the deadline", expired, &neo4j.ConnectivityError{Inner: io.EOF}, true, "unavailable"},
+		{"connection reset while running, past the deadline", expired, &neo4j.ConnectivityError{Inner: &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}}, true, "unavailable"},
+		{"read cut by the deadline while running", expired, &neo4j.ConnectivityError{Inner: errors.New("Timeout while reading from connection")}, true, "timeout"},
 		{"server timeout", context.Background(), &neo4j.Neo4jError{Code: "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration", Msg: "terminated"}, true, "timeout"},
 		{"bad statement", context.Background(), syntax, true, "same"},
 		{"wrong password", context.Background(), &neo4j.Neo4jError{Code: "Neo.ClientError.Security.Unauthorized", Msg: "The client is unauthorized"}, false, "same"},

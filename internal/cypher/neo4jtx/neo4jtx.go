@@ -12,7 +12,9 @@
 //   - report failures the same way ([Classify]): a database that cannot
 //     be reached is an [*UnavailableError] (retryable), a statement that
 //     ran past the deadline a [*TimeoutError], a statement Neo4j ran out of
-//     memory for an [*OutOfMemoryError].
+//     memory for an [*OutOfMemoryError], and a write whose commit was sent
+//     but never answered (the connection lost, the deadline passed) a
+//     [*CommitUnknownError]: it may have been applied.
 //
 // Statements outside a tool call (materialization, introspection, schema
 // apply, capability checks) run through [Query] instead: neo4j.ExecuteQuery's
@@ -63,6 +65,9 @@ const (
 	// Running: the server accepted a statement of the current attempt and
 	// is running it.
 	Running
+	// Committing: a write's work is done and its commit is sent; until
+	// Neo4j answers, whether the write was applied is unknown.
+	Committing
 )
 
 // Tracker records the phase of one call's transactions, so that a caller
@@ -138,6 +143,17 @@ func run(ctx context.Context, d neo4j.DriverWithContext, database string, mode n
 		// Each attempt (the driver retries) waits for its own answer.
 		tr.set(Waiting)
 		out, err := work(trackedTx{tx, tr})
+		switch {
+		case err != nil && ctx.Err() == nil && neo4j.IsRetryable(err):
+			// The driver retries: the next attempt waits for a connection
+			// again. (A read the deadline cut is not retried; it stays
+			// Running, for Classify.)
+			tr.set(Waiting)
+		case err != nil:
+		case mode == neo4j.AccessModeWrite:
+			// The driver commits once the work returns.
+			tr.set(Committing)
+		}
 		return out, stopRetry(err)
 	}
 	var out any
@@ -148,6 +164,9 @@ func run(ctx context.Context, d neo4j.DriverWithContext, database string, mode n
 		out, err = sess.ExecuteWrite(ctx, body, txOpts...)
 	}
 	if err != nil {
+		if tr.Phase() == Committing && !serverAnswered(err) {
+			return nil, &CommitUnknownError{Cause: describeCommit(ctx, err), Err: err}
+		}
 		return nil, Classify(ctx, d, err, tr.Phase() == Running)
 	}
 	return out, nil

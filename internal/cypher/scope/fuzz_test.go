@@ -43,7 +43,8 @@ func FuzzScopeConjuncts(f *testing.F) {
 // fuzzOps are the operators the plan fuzzer builds trees of.
 var fuzzOps = []string{"Filter", "AllNodesScan", "NodeByLabelScan", "NodeIndexSeek", "Expand(All)", "OptionalExpand(All)", "Expand(Into)",
 	"Projection", "Apply", "CartesianProduct", "SemiApply", "RollUpApply", "Union", "Limit", "EagerAggregation", "ProcedureCall",
-	"DirectedAllRelationshipsScan", "ProjectEndpoints", "VarLengthExpand(All)", "Argument", "Unwind", "Optional", "Mystery"}
+	"DirectedAllRelationshipsScan", "ProjectEndpoints", "VarLengthExpand(All)", "Argument", "Unwind", "Optional", "Mystery",
+	"NodeHashJoin", "NodeLeftOuterHashJoin", "NodeRightOuterHashJoin"}
 
 // FuzzScopeCheck: Check never panics on a plan of any shape, and never
 // accepts a plan that reads nodes without any tenant predicate at all.

@@ -10,7 +10,10 @@
 // field with the tenant parameter, or a Filter above the operator whose
 // predicate has the top-level conjunct v.field = $tenant, with only
 // row-by-row operators between the two (a LIMIT, DISTINCT or aggregation
-// in between has already looked at the other tenants' rows). Operators the
+// in between has already looked at the other tenants' rows). A node hash
+// join (Neo4j's choice on some statistics, whatever the statement's text)
+// binds its join nodes in both inputs as one variable: one input's proof
+// of a join node scopes it in the other's rows (joins.go). Operators the
 // check does not know, variable-length patterns, shortest paths, count
 // store reads and subquery expressions hidden inside another operator's
 // expression are refused, as is a plan in which one printed name stands
@@ -50,13 +53,13 @@ func Check(plan *readonly.Op, field, param string) error {
 	if plan == nil {
 		return &Refusal{Reason: "Neo4j returned no plan to check"}
 	}
-	c := &checker{m: newMatcher(field, param), bound: map[string][]*node{}}
+	c := &checker{m: newMatcher(field, param), bound: map[string][]*node{}, provenOf: map[*node]set{}}
 	root := c.index(plan, nil)
 	c.m.caseNests = !c.caseNamed(root)
 	if err := c.unique(); err != nil {
 		return err
 	}
-	return c.walk(root, set{}, set{})
+	return c.walk(root, set{}, map[string]*readonly.Op{})
 }
 
 // node is an operator with its parent, for the name check.
@@ -70,6 +73,8 @@ type checker struct {
 	m *matcher
 	// bound lists the operators binding each name.
 	bound map[string][]*node
+	// provenOf memoizes proven.
+	provenOf map[*node]set
 }
 
 type set map[string]bool
@@ -139,9 +144,10 @@ func (c *checker) binds(n *node) []string {
 }
 
 // unique refuses a plan in which one printed name is bound in two inputs
-// of an operator that are not alternatives of one UNION: Neo4j prints a
-// variable shadowed in a subquery under its plain name, so a predicate
-// above both could be about either variable.
+// of an operator that are not alternatives of one UNION nor the two sides
+// of a node hash join on that name: Neo4j prints a variable shadowed in a
+// subquery under its plain name, so a predicate above both could be about
+// either variable.
 func (c *checker) unique() error {
 	names := slices.Sorted(maps.Keys(c.bound))
 	for _, v := range names {
@@ -151,10 +157,15 @@ func (c *checker) unique() error {
 				// One binding above the other is a rebinding, which the walk
 				// handles (a filter above it is about the new variable);
 				// bindings in two inputs of one operator are ambiguous
-				// unless they are alternatives of a UNION.
+				// unless they are alternatives of a UNION or the sides
+				// of a join on the name.
 				lca := common(ns[i], ns[j])
-				if lca != ns[i] && lca != ns[j] && (lca == nil || !isUnion(lca.op.Operator)) && bothOut(v, lca, ns[i], ns[j]) {
-					return &Refusal{Variable: v, Reason: fmt.Sprintf("the name %s stands for two different variables in this query (one inside a subquery, %s and %s): give each its own name so the tenant check can tell them apart", v, describe(ns[i].op), describe(ns[j].op))}
+				if lca != ns[i] && lca != ns[j] && (lca == nil || !isUnion(lca.op.Operator) && !joinsOn(lca, v)) && bothOut(v, lca, ns[i], ns[j]) {
+					where := "in two places of its plan"
+					if lca != nil {
+						where = "in two inputs of " + describe(lca.op)
+					}
+					return &Refusal{Variable: v, Reason: fmt.Sprintf("the name %s stands for two different variables in this query, bound by %s and by %s %s (a variable of a CALL { … } or an EXISTS { … } reusing an outer name, or a WITH swapping names): give each its own name so the tenant check can tell them apart", v, describe(ns[i].op), describe(ns[j].op), where)}
 				}
 			}
 		}
@@ -208,9 +219,10 @@ func common(a, b *node) *node {
 
 // walk checks n and below. scoped holds the variables a filter above n
 // keeps in the tenant with only row-by-row operators in between; late
-// holds those a filter above kept too late (above a barrier), for the
-// error message.
-func (c *checker) walk(n *node, scoped, late set) error {
+// holds those a filter above kept too late, each with the operator it came
+// after (a barrier, or the semi-apply whose deciding input n is in), for
+// the error message.
+func (c *checker) walk(n *node, scoped set, late map[string]*readonly.Op) error {
 	op := n.op
 	if loc := nestedPlan.FindStringIndex(op.Details); loc != nil {
 		return &Refusal{Reason: fmt.Sprintf("%s evaluates %q inside an expression (e.g. within CASE), where the nodes it reads cannot be checked: write it as its own MATCH, OPTIONAL MATCH, WHERE EXISTS { … } or CALL { … } step", op.Operator, op.Details[loc[0]:loc[1]])}
@@ -306,9 +318,12 @@ func (c *checker) walk(n *node, scoped, late set) error {
 		s, l := below, late
 		switch k := kindOf(op.Operator); {
 		case k == barrier, k == semi && i > 0:
-			s, l = set{}, union(late, below)
+			s, l = set{}, maps.Clone(late)
+			for v := range below {
+				l[v] = op
+			}
 		}
-		if err := c.walk(ch, s, l); err != nil {
+		if err := c.walk(ch, c.joined(n, i, s), l); err != nil {
 			return err
 		}
 	}
@@ -357,8 +372,9 @@ func (c *checker) refuse(op *readonly.Op) error {
 	return &Refusal{Reason: fmt.Sprintf("variable-length patterns are refused (%s): their inner nodes cannot be checked against the tenant; match each hop as its own pattern with WHERE x.%s = $%s", describe(op), c.m.field, c.m.param)}
 }
 
-// unscoped is the refusal for a node variable no filter scopes.
-func (c *checker) unscoped(v string, op *readonly.Op, how string, tooLate bool) error {
+// unscoped is the refusal for a node variable no filter scopes; after is
+// the operator a tenant predicate on it came too late after, if any.
+func (c *checker) unscoped(v string, op *readonly.Op, how string, after *readonly.Op) error {
 	where := op.Operator
 	if how == "" {
 		how = op.Details
@@ -373,8 +389,12 @@ func (c *checker) unscoped(v string, op *readonly.Op, how string, tooLate bool) 
 		fix = fmt.Sprintf("name it, e.g. (x), and add WHERE x.%s = $%s", c.m.field, c.m.param)
 	}
 	msg := fmt.Sprintf("%s (introduced by %s) is not scoped to the tenant: %s", subject, where, fix)
-	if tooLate {
-		msg += " before any LIMIT, SKIP, DISTINCT, aggregation or OPTIONAL MATCH — a tenant predicate after them comes too late, and one inside EXISTS { … } or a pattern comprehension must be in that subquery's own WHERE"
+	switch {
+	case after == nil:
+	case kindOf(after.Operator) == semi:
+		msg += fmt.Sprintf(" inside the subquery that reads it (Neo4j plans it as the deciding input of %s: an EXISTS { … }, COUNT { … }, COLLECT { … } or pattern comprehension), not outside it: a tenant predicate outside comes too late", describe(after))
+	default:
+		msg += fmt.Sprintf(" where it is read, before %s: a tenant predicate after a LIMIT, SKIP, ORDER BY … LIMIT, DISTINCT, aggregation or OPTIONAL MATCH comes too late, as they have already looked at other tenants' rows", describe(after))
 	}
 	return &Refusal{Variable: v, Reason: msg}
 }
@@ -391,11 +411,5 @@ func identifiers(ns []*node) []string {
 	for _, n := range ns {
 		out = append(out, n.op.Identifiers...)
 	}
-	return out
-}
-
-func union(a, b set) set {
-	out := maps.Clone(a)
-	maps.Copy(out, b)
 	return out
 }

@@ -33,10 +33,16 @@ func memoryModel(t testing.TB) *model.Model {
 	return m
 }
 
-func newEngine(t testing.TB, d neo4j.DriverWithContext, m *model.Model, tn string) *engine.Engine {
+// newEngine builds the engine of m on d, writing at clock, with tn as
+// its default tenant; adjust changes its options.
+func newEngine(t testing.TB, d neo4j.DriverWithContext, m *model.Model, tn string, adjust ...func(*engine.Options)) *engine.Engine {
 	t.Helper()
-	e, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tenant: tn, Now: func() time.Time { return clock },
-		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}})
+	opts := engine.Options{Driver: d, Database: neo4jtest.Database(), Tenant: tn, Now: func() time.Time { return clock },
+		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}}}
+	for _, f := range adjust {
+		f(&opts)
+	}
+	e, err := engine.New(t.Context(), m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
