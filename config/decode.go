@@ -54,6 +54,7 @@ type rawChangeTracking struct {
 			EndLine   string `json:"end_line"`
 			Name      string `json:"name"`
 		} `json:"scope"`
+		Order string `json:"order"`
 	} `json:"git"`
 }
 
@@ -63,7 +64,7 @@ func decodeChangeTracking(r *rawChangeTracking, pos model.Pos) *model.ChangeTrac
 	ct := &model.ChangeTracking{Entities: r.Entities, Label: r.Change.Label, Relationship: r.Change.Relationship, MaxDiffBytes: r.MaxDiffBytes, Pos: pos}
 	ct.Fields = model.ChangeFieldsOf(r.Change.Fields)
 	if g := r.Git; g != nil {
-		ct.Git = &model.GitImport{FileEntity: g.File.Entity, FilePath: g.File.Path}
+		ct.Git = &model.GitImport{FileEntity: g.File.Entity, FilePath: g.File.Path, Order: g.Order}
 		if s := g.Scope; s != nil {
 			ct.Git.ScopeEntity, ct.Git.ScopeFile, ct.Git.ScopeStart, ct.Git.ScopeEnd, ct.Git.ScopeName = s.Entity, s.File, s.StartLine, s.EndLine, s.Name
 		}

@@ -308,6 +308,9 @@ func encodeChangeTracking(c *model.ChangeTracking) map[string]any {
 			}
 			git["scope"] = scope
 		}
+		if g.Order != "" {
+			git["order"] = g.Order
+		}
 		out["git"] = git
 	}
 	return out

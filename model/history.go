@@ -167,4 +167,7 @@ type GitImport struct {
 	// ScopeName is the scope's declared-name field, "" when the config
 	// names none (scopes are then matched by their lines alone).
 	ScopeName string
+	// Order is the change relationship's property the import numbers a
+	// node's changes by (1 for the oldest), "" for none.
+	Order string
 }

@@ -144,9 +144,13 @@ func TestImportFollowsDeclarationsAsGitLogLDoes(t *testing.T) {
 	if len(renamed) != 1 || renamed[0]["from"] != "a/x.go" {
 		t.Errorf("the move's Change of b/x.go: %v, want renamed_from a/x.go", renamed)
 	}
-	older := historytest.Query(t, d, "MATCH (:File {path: 'b/x.go'})-[:HAS_CHANGE]->(c:Change) RETURN count(c) AS n", nil)
-	if older[0]["n"] != int64(7) {
-		t.Errorf("b/x.go has %v Changes, want 7 (its history runs back through the move)", older[0]["n"])
+	older := historytest.Query(t, d, "MATCH (:File {path: 'b/x.go'})-[r:HAS_CHANGE]->(c:Change) WITH r, c ORDER BY c.timestamp RETURN collect(r.order) AS order", nil)
+	if got := fmt.Sprint(older[0]["order"]); got != "[1 2 3 4 5 6 7]" {
+		t.Errorf("b/x.go's changes are numbered %s, want 1 to 7, oldest first (its history runs back through the move)", got)
+	}
+	unnumbered := historytest.Query(t, d, "MATCH ()-[r:HAS_CHANGE]->() WHERE r.order IS NULL RETURN count(r) AS n", nil)
+	if unnumbered[0]["n"] != int64(0) {
+		t.Errorf("%v changes without an order", unnumbered[0]["n"])
 	}
 }
 

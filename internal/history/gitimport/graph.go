@@ -140,13 +140,7 @@ func (im *importer) parse(blob, path string, c *Commit) ([]decl, error) {
 // this one read (and on their scopes) that this import did not make
 // again, so a rerun after a change of attribution leaves no wrong link.
 func (im *importer) removeStale(ctx context.Context) error {
-	var paths []string
-	for p, f := range im.files_ {
-		if f != nil {
-			paths = append(paths, p)
-		}
-	}
-	sort.Strings(paths)
+	paths := im.headPaths()
 	var stale []string
 	for from := 0; from < len(paths); from += im.opts.BatchSize {
 		chunk := paths[from:min(from+im.opts.BatchSize, len(paths))]
@@ -173,6 +167,35 @@ func (im *importer) removeStale(ctx context.Context) error {
 			return fmt.Errorf("gitimport: deleting earlier imports' changes: %w", err)
 		}
 		im.stats.Stale += len(chunk)
+	}
+	return nil
+}
+
+// headPaths lists, sorted, the paths of the graph's files this import
+// met.
+func (im *importer) headPaths() []string {
+	var paths []string
+	for p, f := range im.files_ {
+		if f != nil {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// number numbers the changes of the files this import met, and of their
+// scopes, on the config's order property, oldest first.
+func (im *importer) number(ctx context.Context) error {
+	if im.orderQ == "" {
+		return nil
+	}
+	paths := im.headPaths()
+	for from := 0; from < len(paths); from += im.opts.BatchSize {
+		chunk := paths[from:min(from+im.opts.BatchSize, len(paths))]
+		if _, err := neo4jtx.Query(ctx, im.d, im.opts.Database, neo4j.AccessModeWrite, im.orderQ, map[string]any{"paths": chunk, tenant.Param: im.opts.Tenant}); err != nil {
+			return fmt.Errorf("gitimport: numbering the changes: %w", err)
+		}
 	}
 	return nil
 }

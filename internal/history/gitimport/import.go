@@ -77,6 +77,9 @@ func Import(ctx context.Context, d neo4j.DriverWithContext, m *model.Model, dir 
 	if readErr == nil {
 		readErr = im.removeStale(ctx)
 	}
+	if readErr == nil {
+		readErr = im.number(ctx)
+	}
 	im.stats.Duration = time.Since(start)
 	return im.stats, readErr
 }

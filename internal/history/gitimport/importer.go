@@ -24,8 +24,10 @@ type importer struct {
 	scope *model.Entity
 	// lookupQ reads files and their scopes; fileQ and scopeQ write
 	// Changes of files and of scopes ("" without scopes); staleQ lists
-	// the import-made Changes of files (and of their scopes, staleScopeQ).
-	lookupQ, fileQ, scopeQ, staleQ, staleScopeQ string
+	// the import-made Changes of files (and of their scopes, staleScopeQ);
+	// orderQ numbers the changes of files and of their scopes ("" when
+	// the config names no order property).
+	lookupQ, fileQ, scopeQ, staleQ, staleScopeQ, orderQ string
 	// prefix is the imported directory's path in the repository.
 	prefix  string
 	blobs   *blobReader
@@ -116,6 +118,18 @@ func (im *importer) statements() error {
 			"MERGE (c:" + c.Label + " {" + c.Fields.Key + ": r.key})\n" +
 			"SET c += r.props, c." + c.Fields.Timestamp + " = r.at" + tenantSet + "\n" +
 			"MERGE (n)-[:" + c.Rel + "]->(c)"
+	}
+	if im.git.Order != "" {
+		// Numbered oldest first, ties by key, so a rerun numbers alike.
+		number := func(match string) string {
+			return "CALL (p) {\n" + match + "-[r:" + c.Rel + "]->(c:" + c.Label + ")\n" +
+				"WITH r ORDER BY c." + c.Fields.Timestamp + ", c." + c.Fields.Key + "\n" +
+				"WITH collect(r) AS rs\nUNWIND range(1, size(rs)) AS i\nWITH rs[i - 1] AS r, i\nSET r." + q(im.git.Order) + " = i\n}\n"
+		}
+		im.orderQ = "UNWIND $paths AS p\n" + number("MATCH (:"+q(im.file.Name)+" {"+q(im.git.FilePath)+": p"+tp+"})")
+		if im.scope != nil {
+			im.orderQ += number("MATCH (:" + q(im.scope.Name) + " {" + q(im.git.ScopeFile) + ": p" + tp + "})")
+		}
 	}
 	im.fileQ = write(im.file, im.git.FilePath)
 	if im.scope != nil {
