@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ragforge/ragforge/internal/fixture/fixturetest"
+	"github.com/ragforge/ragforge/internal/history/historytest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
@@ -164,6 +166,38 @@ func TestVetWithAServerPassesTheCodeRAGConfigOnAFreshFixtureLoad(t *testing.T) {
 	for _, absent := range []string{"CALLS", "DEPENDS_ON", "ExternalLibrary"} {
 		if strings.Contains(errOut, absent) {
 			t.Errorf("vet reports %s:\n%s", absent, errOut)
+		}
+	}
+}
+
+// TestVetWithAServerPassesTheCodeRAGConfigAfterAHistoryImport: after
+// `fixture load` and `history import` of a repository, every part of the
+// code-RAG config is in the graph, HAS_CHANGE's order property included,
+// so vet has nothing to say about the change history.
+func TestVetWithAServerPassesTheCodeRAGConfigAfterAHistoryImport(t *testing.T) {
+	d := neo4jtest.Open(t)
+	at := time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC)
+	dir, _ := historytest.BuildFrom(t, []historytest.Commit{
+		{Subject: "start", Author: "Ada", Time: at, Files: map[string]string{
+			"go.mod":   "module example.com/demo\n\ngo 1.22\n",
+			"sub/s.go": "package sub\n\nfunc S() string {\n\treturn \"s\"\n}\n",
+			"a.go":     "package demo\n\nimport (\n\t\"strings\"\n\n\t\"example.com/demo/sub\"\n)\n\ntype T struct{}\n\nfunc (T) M() string {\n\treturn strings.ToUpper(Name)\n}\n\nvar Name = sub.S()\n\nfunc F() string {\n\treturn T{}.M()\n}\n",
+		}},
+		{Subject: "change F", Author: "Bo", Time: at.Add(time.Hour), Files: map[string]string{
+			"a.go": "package demo\n\nimport (\n\t\"strings\"\n\n\t\"example.com/demo/sub\"\n)\n\ntype T struct{}\n\nfunc (T) M() string {\n\treturn strings.ToUpper(Name)\n}\n\nvar Name = sub.S()\n\nfunc F() string {\n\treturn T{}.M() + \"!\"\n}\n",
+		}},
+	})
+	historytest.Load(t, d, dir)
+	if code, _, errOut := execute(t, append([]string{"history", "import", "--git", dir, codeRAG}, neo4jtest.Flags(t)...)...); code != 0 {
+		t.Fatalf("history import: exit %d\n%s", code, errOut)
+	}
+	code, out, errOut := execute(t, append(append([]string{"vet"}, serverFlags(t)...), codeRAG)...)
+	if code != 0 {
+		t.Fatalf("code-rag.yaml after a history import: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, absent := range []string{"HAS_CHANGE", "no change is recorded", "order"} {
+		if strings.Contains(errOut, absent) {
+			t.Errorf("vet reports %s after a history import:\n%s", absent, errOut)
 		}
 	}
 }

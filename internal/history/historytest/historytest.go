@@ -81,6 +81,9 @@ func BuildFrom(t testing.TB, commits []Commit) (string, []Commit) {
 				git(nil, "rm", "-q", p)
 				continue
 			}
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(filepath.Join(dir, p), []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
