@@ -147,6 +147,7 @@ type rawField struct {
 	Min         *float64 `json:"min"`
 	Max         *float64 `json:"max"`
 	StoredAs    string   `json:"stored_as"`
+	NullValues  []string `json:"null_values"`
 }
 
 type rawComputed struct {
@@ -418,6 +419,10 @@ func field(rf rawField, c capability) *model.Field {
 		Max:         rf.Max,
 		Modes:       c.Modes,
 		Operators:   c.Operators,
+		NullValues:  rf.NullValues,
+	}
+	if f.Type.Kind() == model.Number && rf.StoredAs == string(model.Text) {
+		f.StoredAs = model.Text
 	}
 	if f.Type.Kind() == model.Datetime {
 		f.StoredAs = model.Temporal

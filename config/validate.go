@@ -350,6 +350,9 @@ func encodeField(f *model.Field) map[string]any {
 	if f.Values != nil {
 		out["values"] = f.Values
 	}
+	if f.NullValues != nil {
+		out["null_values"] = f.NullValues
+	}
 	if f.Indexed {
 		out["indexed"] = true
 	}
