@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragforge/ragforge/internal/textvalue"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -216,6 +217,9 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 		arg = b.expr(r)
 		if k == model.Datetime && r.f.StoredAs == model.ISOString {
 			arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
+		}
+		if k == model.Datetime && r.f.StoredAs == model.Text {
+			arg = textvalue.DatetimeCypher(arg)
 		}
 	}
 	var group *fieldRef

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ragforge/ragforge/internal/textvalue"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -299,8 +300,8 @@ func (b *builder) timeSide(r fieldRef) string {
 	switch {
 	case epoch(r.f):
 		return x
-	case r.f.StoredAs == model.ISOString:
-		return isoInstant(x)
+	case textTime(r.f):
+		return stringInstant(r.f, x)
 	}
 	return "CASE WHEN " + x + " IS :: DATE NOT NULL THEN datetime({date: " + x + ", timezone: 'Z'}).epochMillis WHEN " + x +
 		" IS NOT NULL THEN datetime({datetime: " + x + ", timezone: 'Z'}).epochMillis END"
@@ -318,4 +319,31 @@ const isoPattern = `\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?)
 // failing the whole statement in datetime().
 func isoInstant(x string) string {
 	return "CASE WHEN " + x + " =~ '" + isoPattern + "' THEN datetime(" + x + ").epochMillis END"
+}
+
+// textTime reports whether datetime field f is held as a string (stored_as
+// iso_string or text): every such form starts with its wall-clock date, so
+// instantSpan's string range seeks it in a range index.
+func textTime(f *model.Field) bool {
+	return f.StoredAs == model.ISOString || f.StoredAs == model.Text
+}
+
+// stringInstant reads the string x of datetime field f (textTime) as epoch
+// milliseconds, null for a string not in the storage's forms.
+func stringInstant(f *model.Field, x string) string {
+	if f.StoredAs == model.Text {
+		return "(" + textvalue.DatetimeCypher(x) + ").epochMillis"
+	}
+	return isoInstant(x)
+}
+
+// sortExpr is what an order_by on field r sorts by, and its key: a
+// datetime stored as text sorts by its instant (text order would put a
+// "NULL" marker among the dates), anything else by its read.
+func (b *builder) sortExpr(r fieldRef) (string, *SortKey) {
+	x := b.expr(r)
+	if r.f.Type.Kind() == model.Datetime && r.f.StoredAs == model.Text {
+		return stringInstant(r.f, x), &SortKey{Name: r.f.Name, Epoch: "ms"}
+	}
+	return x, fieldKey(r.f)
 }

@@ -3,8 +3,6 @@ package planner
 import (
 	"strings"
 	"time"
-
-	"github.com/ragforge/ragforge/model"
 )
 
 // precisionUnit truncates t to the precision in loc and returns the
@@ -88,7 +86,7 @@ func (b *builder) instantSpan(r fieldRef, lo, hi *int64) []string {
 			out = append(out, x+" < "+b.param(*hi))
 		}
 		return out
-	case r.f.StoredAs == model.ISOString:
+	case textTime(r.f):
 		if lo != nil {
 			if day, ok := isoDay(*lo - maxOffset); ok {
 				out = append(out, x+" >= "+b.param(day))
@@ -99,7 +97,7 @@ func (b *builder) instantSpan(r fieldRef, lo, hi *int64) []string {
 				out = append(out, x+" < "+b.param(day))
 			}
 		}
-		side := isoInstant(x)
+		side := stringInstant(r.f, x)
 		if lo != nil {
 			out = append(out, side+" >= "+b.param(*lo))
 		}
@@ -115,7 +113,7 @@ func (b *builder) instantSpan(r fieldRef, lo, hi *int64) []string {
 // per temporal type, the alternatives instantSpan ORs; nil for an epoch or
 // ISO-string field, whose span is one range.
 func (b *builder) spanTypes(r fieldRef, lo, hi *int64) []string {
-	if epoch(r.f) || r.f.StoredAs == model.ISOString {
+	if epoch(r.f) || textTime(r.f) {
 		return nil
 	}
 	x := b.expr(r)
