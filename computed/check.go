@@ -17,7 +17,7 @@ import (
 // supportedSummary names the whole supported set in rejection messages, so
 // a user who wrote something else learns what to write instead.
 const supportedSummary = "supported: + - * / % ** unary -, == != < <= > >=, and or not, ?:, ??, " +
-	"contains startsWith endsWith matches in, len abs ceil floor round lower upper trim min max, " +
+	"contains startsWith endsWith matches in, len abs ceil floor round lower upper trim min max, to_float to_int to_datetime, " +
 	"now days_since hours_since days_between year month day hour weekday truncate, field names and literals"
 
 // functions are the supported calls with their arity.
@@ -26,6 +26,7 @@ var functions = map[string]int{
 	"lower": 1, "upper": 1, "trim": 1, "min": 2, "max": 2,
 	"now": 0, "days_since": 1, "hours_since": 1, "days_between": 2,
 	"year": 1, "month": 1, "day": 1, "hour": 1, "weekday": 1, "truncate": 2,
+	"to_float": 1, "to_int": 1, "to_datetime": 1,
 }
 
 // truncUnits are the units truncate accepts, smallest first. The unit must
@@ -407,6 +408,11 @@ func (ch *checker) call(n ast.Node, name string, argNodes []ast.Node) node {
 			return args[0]
 		}
 		k = kindString
+	case "to_float", "to_int", "to_datetime":
+		if !want(0, args[0].kind() == kindString, "a string") {
+			return args[0]
+		}
+		k = map[string]kind{"to_float": kindFloat, "to_int": kindInt, "to_datetime": kindDatetime}[name]
 	case "min", "max":
 		if !want(0, args[0].kind().numeric(), "numbers") || !want(1, args[1].kind().numeric(), "numbers") {
 			return args[0]

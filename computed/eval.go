@@ -111,6 +111,9 @@ func (g *gen) expr(n node) string {
 	case *ref:
 		if x.stored != nil {
 			v := g.slot(slot{field: x.name})
+			if x.stored.NumberText() {
+				return fmt.Sprintf("_%s(%s)", map[bool]string{true: "to_int", false: "to_float"}[x.k == kindInt], v)
+			}
 			if x.k == kindDatetime {
 				return fmt.Sprintf("_dt(%s, %q)", v, x.stored.StoredAs)
 			}
@@ -209,6 +212,9 @@ var helpers = func() []expr.Option {
 		"_hour":         fn1(datePart("hour", time.Time.Hour)),
 		"_weekday":      fn1(datePart("weekday", isoWeekday)),
 		"_truncate":     fn2(fnTruncate),
+		"_to_float":     fn1(textNumber(false)),
+		"_to_int":       fn1(textNumber(true)),
+		"_to_datetime":  fn1(func(x any) (any, error) { return dt(x, model.Text) }),
 		"_dt": func(args ...any) (any, error) {
 			return dt(args[0], model.DatetimeStorage(args[1].(string)))
 		},

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ragforge/ragforge/internal/textvalue"
 )
 
 // FuzzCompile feeds arbitrary expressions through parse, check and compile:
@@ -33,7 +35,8 @@ func FuzzCompile(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Fragment: %v", err)
 		}
-		allowed := map[string]bool{"HALF_UP": true, "Z": true, isoJava: true}
+		allowed := map[string]bool{"HALF_UP": true, "Z": true, isoJava: true,
+			textvalue.Number: true, textvalue.Integer: true, textvalue.Datetime: true, " ": true, "T": true}
 		for _, fl := range ce.Fields {
 			if fl.tree == nil {
 				continue
@@ -57,7 +60,7 @@ func FuzzCompile(f *testing.F) {
 }
 
 var (
-	keywords = regexp.MustCompile(`^(CASE|CONTAINS|STARTS|ENDS|WITH|WHERE|WHEN|THEN|ELSE|END|AND|OR|NOT|IS|NULL|IN|DATE|true|false|null|toFloat|nullIf|coalesce|size|abs|ceil|floor|round|toLower|toUpper|trim|datetime|date|epochMillis|epochSeconds|timezone|year|month|day|hour|dayOfWeek|truncate|fromepochmillis|duration|nanoseconds|nanosecond|ZONED|DATETIME|n|__rf_m[0-9]+|__rf_t[0-9]+)$`)
+	keywords = regexp.MustCompile(`^(CASE|CONTAINS|STARTS|ENDS|WITH|WHERE|WHEN|THEN|ELSE|END|AND|OR|NOT|IS|NULL|IN|DATE|true|false|null|toFloat|nullIf|coalesce|size|abs|ceil|floor|round|toLower|toUpper|trim|datetime|date|epochMillis|epochSeconds|timezone|year|month|day|hour|dayOfWeek|truncate|fromepochmillis|duration|nanoseconds|nanosecond|ZONED|DATETIME|n|toInteger|replace|__rf_m[0-9]+|__rf_t[0-9]+|__rf_c[0-9]+|__rf_dt)$`)
 	identOK  = map[string]bool{}
 )
 

@@ -23,6 +23,7 @@ func testEntity(computed ...[3]string) *model.Entity {
 		{"d1", model.Datetime, model.Temporal}, {"d2", model.Datetime, model.ISOString},
 		{"d3", model.Timestamp, model.EpochMillis}, {"d4", model.Datetime, model.EpochSeconds},
 		{"loc", model.Point, ""},
+		{"t1", model.Number, model.Text}, {"t2", model.Integer, model.Text}, {"t3", model.Datetime, model.Text},
 	} {
 		e.Fields = append(e.Fields, &model.Field{Name: f.name, Type: f.t, StoredAs: f.s})
 	}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 
+	"github.com/ragforge/ragforge/internal/textvalue"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -469,12 +470,41 @@ func fnMinMax(isMax bool) func(a, b any) (any, error) {
 	}
 }
 
+// textNumber reads text as textvalue.ParseNumber does: a value that is not
+// text, or text of another form, is null, as Cypher's =~ makes it.
+func textNumber(integer bool) func(x any) (any, error) {
+	return func(x any) (any, error) {
+		s, ok := x.(string)
+		if !ok {
+			return nil, nil
+		}
+		v, ok := textvalue.ParseNumber(s, integer)
+		if !ok {
+			return nil, nil
+		}
+		return v, nil
+	}
+}
+
 // dt converts a stored datetime to one meaning: a time.Time in UTC.
 func dt(v any, storage model.DatetimeStorage) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
 	switch storage {
+	case model.Text:
+		s, ok := v.(string)
+		if !ok {
+			return nil, nil // Cypher's =~ on a non-string is null
+		}
+		t, ok, err := textvalue.ParseDatetime(s)
+		if !ok {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("invalid datetime %q: %v", s, err)
+		}
+		return t, nil
 	case model.ISOString:
 		s, ok := v.(string)
 		if !ok {
