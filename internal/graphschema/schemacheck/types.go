@@ -203,17 +203,20 @@ func (c *checker) textValues(path string, f *model.Field, owner string, rel bool
 			bad = append(bad, fmt.Sprintf("%q", s))
 		}
 	}
-	form := map[bool]string{true: "datetime (such as 1996-07-04 or 1996-07-04 00:00:00.000)", false: string(f.Type)}[f.Type.Kind() == model.Datetime]
+	form := map[model.Type]string{model.Number: "a number", model.Integer: "an integer"}[f.Type]
+	if f.Type.Kind() == model.Datetime {
+		form = "a datetime (such as 1996-07-04 or 1996-07-04 00:00:00.000)"
+	}
 	switch {
 	case parsed == 0 && len(values) > 0:
 		held := "only null markers"
 		if len(bad) > 0 {
 			held = strings.Join(bad[:min(3, len(bad))], ", ")
 		}
-		c.add(Error, f.Pos, path+".stored_as", "no sampled %s.%s text reads as a %s, so every value reads as null; the graph holds %s",
+		c.add(Error, f.Pos, path+".stored_as", "no sampled %s.%s text reads as %s, so every value reads as null; the graph holds %s",
 			owner, f.Name, form, held)
 	case len(bad) > 0:
-		c.add(Warning, f.Pos, path+".null_values", "%d of %d sampled %s.%s texts are not a %s and read as null: %s (list them in null_values if they mean no value)",
+		c.add(Warning, f.Pos, path+".null_values", "%d of %d sampled %s.%s texts are not %s and read as null: %s (list them in null_values if they mean no value)",
 			len(bad), len(values), owner, f.Name, form, strings.Join(bad[:min(3, len(bad))], ", "))
 	}
 }
