@@ -178,6 +178,11 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 	if ci {
 		x = "toLower(" + x + ")"
 	}
+	if r.f.Type.Kind() == model.Datetime && r.f.StoredAs == model.Text {
+		// A marker ("NULL", "") is a null datetime, as every other read
+		// of the field makes it.
+		x = stringInstant(r.f, x)
+	}
 	switch c.Operator {
 	case "IS NULL":
 		return x + " IS NULL", nil
