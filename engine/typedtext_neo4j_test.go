@@ -142,7 +142,9 @@ func TestFieldsHeldAsTextAnswerAsTheirTypes(t *testing.T) {
 
 	same(t, "shipped on or after 1996-08-01 (a date-only bound), freight > 20, largest freight first",
 		query(`"conditions":[{"field":"shippedDate","operator":">=","value":"1996-08-01"},{"field":"freight","operator":">","value":20}],"order_by":{"field":"freight","direction":"DESC"}`),
-		ids(func(o textOrder) bool { return o.shipped != nil && !o.shipped.Before(pivot) && o.freight != nil && *o.freight > 20 },
+		ids(func(o textOrder) bool {
+			return o.shipped != nil && !o.shipped.Before(pivot) && o.freight != nil && *o.freight > 20
+		},
 			func(a, b textOrder) int { return cmp.Compare(*b.freight, *a.freight) }))
 	same(t, "shippedDate ascending, markers last", query(`"order_by":[{"field":"shippedDate"},{"field":"orderID"}]`),
 		ids(func(o textOrder) bool { return true }, func(a, b textOrder) int {
