@@ -196,6 +196,9 @@ func (w *writer) expr(n node) string {
 			if x.stored.NumberText() {
 				return textvalue.NumberCypher(read, x.k == kindInt)
 			}
+			if x.k == kindDatetime && x.stored.StoredAs == model.Text && x.stored.Layout != "" {
+				return layoutLeaf(read, x.stored.Layout)
+			}
 			return w.datetimeIf(x.k, read, x.stored.StoredAs)
 		}
 		dep := w.ent.Field(x.name)
@@ -322,6 +325,10 @@ func (w *writer) call(x *call) string {
 		return x.fn + "(" + arg(0) + ")"
 	case "round":
 		return "round(" + arg(0) + ", 0, 'HALF_UP')"
+	case "parse_datetime":
+		w.vars++
+		v := fmt.Sprintf("__rf_c%d", w.vars)
+		return fmt.Sprintf("[%s IN [%s] | %s][0]", v, arg(0), layoutLeaf(v, x.args[1].(*lit).value.(string)))
 	case "to_float", "to_int", "to_datetime":
 		// The text is bound once: the readers repeat it.
 		w.vars++
@@ -413,4 +420,15 @@ func writeLit(v any) string {
 		return "false"
 	}
 	panic(fmt.Sprintf("computed: literal of type %T", v))
+}
+
+// layoutLeaf reads the text x in a layout the checker accepted as a
+// DATETIME in UTC (textvalue.Layout.Cypher builds it in zone Z), null
+// for another form.
+func layoutLeaf(x, layout string) string {
+	l, err := textvalue.ParseLayout(layout)
+	if err != nil {
+		return "null" // the checker and the config schema refuse such a layout
+	}
+	return l.Cypher(x)
 }

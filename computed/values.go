@@ -486,6 +486,28 @@ func textNumber(integer bool) func(x any) (any, error) {
 	}
 }
 
+// parseLayout reads text x in layout as textvalue.Layout does: null for a
+// value that is not text or a text of another form, an error for a text
+// of the form that names no calendar day, as on Neo4j.
+func parseLayout(x, layout any) (any, error) {
+	s, ok := x.(string)
+	if !ok {
+		return nil, nil
+	}
+	l, err := textvalue.ParseLayout(layout.(string))
+	if err != nil {
+		return nil, err
+	}
+	t, ok, err := l.Parse(s)
+	if !ok {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("invalid datetime %q: %v", s, err)
+	}
+	return t, nil
+}
+
 // dt converts a stored datetime to one meaning: a time.Time in UTC.
 func dt(v any, storage model.DatetimeStorage) (any, error) {
 	if v == nil {

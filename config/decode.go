@@ -148,6 +148,7 @@ type rawField struct {
 	Max         *float64 `json:"max"`
 	StoredAs    string   `json:"stored_as"`
 	NullValues  []string `json:"null_values"`
+	Layout      string   `json:"layout"`
 }
 
 type rawComputed struct {
@@ -420,6 +421,7 @@ func field(rf rawField, c capability) *model.Field {
 		Modes:       c.Modes,
 		Operators:   c.Operators,
 		NullValues:  rf.NullValues,
+		Layout:      rf.Layout,
 	}
 	if f.Type.Kind() == model.Number && rf.StoredAs == string(model.Text) {
 		f.StoredAs = model.Text

@@ -353,6 +353,7 @@ func encodeField(f *model.Field) map[string]any {
 	if f.NullValues != nil {
 		out["null_values"] = f.NullValues
 	}
+	setString(out, "layout", f.Layout)
 	if f.Indexed {
 		out["indexed"] = true
 	}

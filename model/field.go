@@ -68,6 +68,9 @@ type Field struct {
 	// value" ("NULL", ""): they read as null, as any text that does not
 	// parse does, and tell vet and init a marker from a bad value.
 	NullValues []string
+	// Layout is the datetime text form a datetime stored_as: text holds
+	// when it is not one of the common ones (textvalue.Layout), or "".
+	Layout string
 	// Modes are the specialized-tool modes the field offers, derived by the
 	// CUE rules from its type and tool_modes.
 	Modes []string

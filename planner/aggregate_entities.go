@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragforge/ragforge/internal/textvalue"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -219,7 +218,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 			arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
 		}
 		if k == model.Datetime && r.f.StoredAs == model.Text {
-			arg = textvalue.DatetimeCypher(arg)
+			arg = textDatetime(r.f, arg)
 		}
 	}
 	var group *fieldRef

@@ -337,7 +337,7 @@ func textTime(f *model.Field) bool {
 // milliseconds, null for a string not in the storage's forms.
 func stringInstant(f *model.Field, x string) string {
 	if f.StoredAs == model.Text {
-		return "(" + textvalue.DatetimeCypher(x) + ").epochMillis"
+		return "(" + textDatetime(f, x) + ").epochMillis"
 	}
 	return isoInstant(x)
 }
@@ -351,4 +351,16 @@ func (b *builder) sortExpr(r fieldRef) (string, *SortKey) {
 		return stringInstant(r.f, x), &SortKey{Name: r.f.Name, Epoch: "ms"}
 	}
 	return x, fieldKey(r.f)
+}
+
+// textDatetime reads the text x of datetime field f stored_as: text as a
+// DATETIME, in f's layout or the common forms. The config schema refuses
+// a layout textvalue cannot read, so a model that still has one (built in
+// Go, never validated) reads every value as null rather than failing.
+func textDatetime(f *model.Field, x string) string {
+	_, read, err := textvalue.DatetimeReader(f.Layout)
+	if err != nil {
+		return "null"
+	}
+	return read(x)
 }

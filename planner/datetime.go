@@ -87,12 +87,13 @@ func (b *builder) instantSpan(r fieldRef, lo, hi *int64) []string {
 		}
 		return out
 	case textTime(r.f):
-		if lo != nil {
+		// A layout need not start with the date: only the exact test.
+		if lo != nil && r.f.Layout == "" {
 			if day, ok := isoDay(*lo - maxOffset); ok {
 				out = append(out, x+" >= "+b.param(day))
 			}
 		}
-		if hi != nil {
+		if hi != nil && r.f.Layout == "" {
 			if day, ok := isoDay(*hi + maxOffset + 24*3600*1000); ok {
 				out = append(out, x+" < "+b.param(day))
 			}

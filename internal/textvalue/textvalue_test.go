@@ -81,10 +81,39 @@ func TestSchemaPatternsAreTheseForms(t *testing.T) {
 	}
 	_, block, _ := strings.Cut(string(src), "#TextPatterns: {")
 	block, _, _ = strings.Cut(block, "\n}")
-	for name, want := range map[string]string{"number": Number, "integer": Integer, "datetime": Datetime} {
+	for name, want := range map[string]string{"number": Number, "integer": Integer, "datetime": Datetime, "layout": LayoutPattern} {
 		m := regexp.MustCompile(`(?m)^\s*` + name + `:\s*"(.*)"$`).FindStringSubmatch(block)
 		if m == nil || m[1] != want {
 			t.Errorf("#TextPatterns.%s is %q, want %q", name, m, want)
+		}
+	}
+}
+
+// TestLayouts: a config's layout reads its texts, refuses what is not a
+// layout, and writes the Cypher that builds the same ISO string.
+func TestLayouts(t *testing.T) {
+	l, err := ParseLayout("02/01/2006 15:04")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := l.Parse("16/07/1996 10:30"); !ok || err != nil || !got.Equal(time.Date(1996, 7, 16, 10, 30, 0, 0, time.UTC)) {
+		t.Errorf("Parse = %v, %v, %v", got, ok, err)
+	}
+	for _, s := range []string{"1996-07-16", "NULL", "16/13/1996 10:30", "16/07/96 10:30"} {
+		if _, ok, _ := l.Parse(s); ok {
+			t.Errorf("Parse(%q) read a value", s)
+		}
+	}
+	if _, ok, err := l.Parse("30/02/1996 10:30"); !ok || err == nil {
+		t.Errorf("30 February: ok %v, err %v; want an error", ok, err)
+	}
+	want := `CASE WHEN x =~ '(0[1-9]|[12][0-9]|3[01])[/](0[1-9]|1[0-2])[/][0-9]{4}[ ]([01][0-9]|2[0-3])[:][0-5][0-9]' THEN datetime(substring(x, 6, 4) + '-' + substring(x, 3, 2) + '-' + substring(x, 0, 2) + 'T' + substring(x, 11, 2) + ':' + substring(x, 14, 2) + ':' + '00' + 'Z') END`
+	if got := l.Cypher("x"); got != want {
+		t.Errorf("Cypher:\n got %s\nwant %s", got, want)
+	}
+	for _, bad := range []string{"Jan 2 2006", "01/2006", "2006-01-02 2006"} {
+		if _, err := ParseLayout(bad); err == nil {
+			t.Errorf("ParseLayout(%q) accepted it", bad)
 		}
 	}
 }

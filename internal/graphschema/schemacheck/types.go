@@ -197,7 +197,7 @@ func (c *checker) textValues(path string, f *model.Field, owner string, rel bool
 	for _, v := range values {
 		s, _ := v.Value.(string)
 		switch {
-		case textvalue.Parses(string(f.Type), s):
+		case parses(f, s):
 			parsed++
 		case !slices.Contains(f.NullValues, s):
 			bad = append(bad, fmt.Sprintf("%q", s))
@@ -206,6 +206,9 @@ func (c *checker) textValues(path string, f *model.Field, owner string, rel bool
 	form := map[model.Type]string{model.Number: "a number", model.Integer: "an integer"}[f.Type]
 	if f.Type.Kind() == model.Datetime {
 		form = "a datetime (such as 1996-07-04 or 1996-07-04 00:00:00.000)"
+		if f.Layout != "" {
+			form = "a datetime in the layout " + f.Layout
+		}
 	}
 	switch {
 	case parsed == 0 && len(values) > 0:
@@ -219,4 +222,18 @@ func (c *checker) textValues(path string, f *model.Field, owner string, rel bool
 		c.add(Warning, f.Pos, path+".null_values", "%d of %d sampled %s.%s texts are not %s and read as null: %s (list them in null_values if they mean no value)",
 			len(bad), len(values), owner, f.Name, form, strings.Join(bad[:min(3, len(bad))], ", "))
 	}
+}
+
+// parses reports whether text s reads as a value of field f stored_as:
+// text, in its layout when it has one.
+func parses(f *model.Field, s string) bool {
+	if f.Type.Kind() != model.Datetime || f.Layout == "" {
+		return textvalue.Parses(string(f.Type), s)
+	}
+	parse, _, err := textvalue.DatetimeReader(f.Layout)
+	if err != nil {
+		return false
+	}
+	_, ok, err := parse(s)
+	return ok && err == nil
 }
