@@ -29,6 +29,7 @@ entities:
       - {name: shipVia, type: integer, stored_as: text}
       - {name: shippedDate, type: datetime, stored_as: text, null_values: ["NULL", ""]}
       - {name: orderDay, type: string}
+      - {name: requiredDate, type: datetime, stored_as: text, layout: "02/01/2006", null_values: ["NULL"]}
     computed_fields:
       - {name: days_to_ship, type: integer, expression: 'days_between(to_datetime(orderDay), shippedDate)'}
       - {name: freight_cents, type: integer, expression: 'to_int(orderID) % 2 == 0 ? 0 : shipVia * 100'}
@@ -49,7 +50,8 @@ type textOrder struct {
 	id, freightText, shippedText, orderDay string
 	shipVia                                int64
 	freight                                *float64
-	shipped                                *time.Time
+	shipped, required                      *time.Time
+	requiredText                           string
 	prices                                 []string // its lines' unitPrice texts, one per product
 }
 
@@ -77,6 +79,11 @@ func randomTextOrders(rng *rand.Rand, n int) []textOrder {
 		}
 		ordered := base.Add(time.Duration(rng.IntN(120)) * 24 * time.Hour)
 		o.orderDay = ordered.Format("2006-01-02")
+		o.requiredText = "NULL"
+		if i%10 != 2 {
+			r := ordered.AddDate(0, 0, rng.IntN(40))
+			o.required, o.requiredText = &r, r.Format("02/01/2006")
+		}
 		switch i % 8 {
 		case 3:
 			o.shippedText = "NULL"
@@ -111,10 +118,10 @@ func TestFieldsHeldAsTextAnswerAsTheirTypes(t *testing.T) {
 	orders := randomTextOrders(rand.New(rand.NewPCG(30, 1)), 72)
 	var rows []map[string]any
 	for _, o := range orders {
-		rows = append(rows, map[string]any{"id": o.id, "freight": o.freightText, "via": fmt.Sprint(o.shipVia), "shipped": o.shippedText, "day": o.orderDay, "prices": o.prices})
+		rows = append(rows, map[string]any{"id": o.id, "freight": o.freightText, "via": fmt.Sprint(o.shipVia), "shipped": o.shippedText, "day": o.orderDay, "req": o.requiredText, "prices": o.prices})
 	}
 	neo4jtest.Run(t, d, `UNWIND $rows AS r
-		CREATE (o:Order {orderID: r.id, freight: r.freight, shipVia: r.via, shippedDate: r.shipped, orderDay: r.day})
+		CREATE (o:Order {orderID: r.id, freight: r.freight, shipVia: r.via, shippedDate: r.shipped, orderDay: r.day, requiredDate: r.req})
 		WITH o, r UNWIND range(0, size(r.prices) - 1) AS p
 		MERGE (pr:Product {productID: toString(p)})
 		CREATE (o)-[:ORDERS {unitPrice: r.prices[p], quantity: p + 1}]->(pr)`, map[string]any{"rows": rows})
@@ -154,6 +161,10 @@ func TestFieldsHeldAsTextAnswerAsTheirTypes(t *testing.T) {
 			}
 			return a.shipped.Compare(*b.shipped)
 		}))
+	same(t, "required before 1996-09-01 in the layout 02/01/2006, latest first",
+		query(`"conditions":[{"field":"requiredDate","operator":"<","value":"1996-09-01"}],"order_by":[{"field":"requiredDate","direction":"DESC"}]`),
+		ids(func(o textOrder) bool { return o.required != nil && o.required.Before(pivot.AddDate(0, 1, 0)) },
+			func(a, b textOrder) int { return b.required.Compare(*a.required) }))
 	same(t, "freight IS NULL (the markers)", query(`"conditions":[{"field":"freight","operator":"IS NULL"}],"order_by":{"field":"orderID"}`),
 		ids(func(o textOrder) bool { return o.freight == nil }, byID))
 	same(t, "shipVia IN [1, 3] (integers held as text)", query(`"conditions":[{"field":"shipVia","operator":"IN","value":[1, 3]}],"order_by":{"field":"orderID"}`),
