@@ -498,7 +498,13 @@ func parseLayout(x, layout any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, ok, err := l.Parse(s)
+	return textTime(s, l.Parse)
+}
+
+// textTime reads text s with parse: null when it has another form, an
+// error when it has the form but names no calendar day.
+func textTime(s string, parse func(string) (time.Time, bool, error)) (any, error) {
+	t, ok, err := parse(s)
 	if !ok {
 		return nil, nil
 	}
@@ -519,14 +525,7 @@ func dt(v any, storage model.DatetimeStorage) (any, error) {
 		if !ok {
 			return nil, nil // Cypher's =~ on a non-string is null
 		}
-		t, ok, err := textvalue.ParseDatetime(s)
-		if !ok {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("invalid datetime %q: %v", s, err)
-		}
-		return t, nil
+		return textTime(s, textvalue.ParseDatetime)
 	case model.ISOString:
 		s, ok := v.(string)
 		if !ok {
