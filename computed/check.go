@@ -11,13 +11,14 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
 
+	"github.com/ragforge/ragforge/internal/textvalue"
 	"github.com/ragforge/ragforge/model"
 )
 
 // supportedSummary names the whole supported set in rejection messages, so
 // a user who wrote something else learns what to write instead.
 const supportedSummary = "supported: + - * / % ** unary -, == != < <= > >=, and or not, ?:, ??, " +
-	"contains startsWith endsWith matches in, len abs ceil floor round lower upper trim min max, " +
+	"contains startsWith endsWith matches in, len abs ceil floor round lower upper trim min max, to_float to_int to_datetime parse_datetime, " +
 	"now days_since hours_since days_between year month day hour weekday truncate, field names and literals"
 
 // functions are the supported calls with their arity.
@@ -26,6 +27,7 @@ var functions = map[string]int{
 	"lower": 1, "upper": 1, "trim": 1, "min": 2, "max": 2,
 	"now": 0, "days_since": 1, "hours_since": 1, "days_between": 2,
 	"year": 1, "month": 1, "day": 1, "hour": 1, "weekday": 1, "truncate": 2,
+	"to_float": 1, "to_int": 1, "to_datetime": 1, "parse_datetime": 2,
 }
 
 // truncUnits are the units truncate accepts, smallest first. The unit must
@@ -407,6 +409,23 @@ func (ch *checker) call(n ast.Node, name string, argNodes []ast.Node) node {
 			return args[0]
 		}
 		k = kindString
+	case "to_float", "to_int", "to_datetime":
+		if !want(0, args[0].kind() == kindString, "a string") {
+			return args[0]
+		}
+		k = map[string]kind{"to_float": kindFloat, "to_int": kindInt, "to_datetime": kindDatetime}[name]
+	case "parse_datetime":
+		if !want(0, args[0].kind() == kindString, "a string") {
+			return args[0]
+		}
+		s, ok := argNodes[1].(*ast.StringNode)
+		if !ok {
+			return ch.fail(argNodes[1], "parse_datetime needs a constant layout, such as parse_datetime(s, \"02/01/2006\")")
+		}
+		if _, err := textvalue.ParseLayout(s.Value); err != nil {
+			return ch.fail(argNodes[1], "%v", err)
+		}
+		k = kindDatetime
 	case "min", "max":
 		if !want(0, args[0].kind().numeric(), "numbers") || !want(1, args[1].kind().numeric(), "numbers") {
 			return args[0]

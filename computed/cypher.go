@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ragforge/ragforge/internal/cypher/ident"
+	"github.com/ragforge/ragforge/internal/textvalue"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -151,6 +152,8 @@ func datetimeLeaf(x string, storage model.DatetimeStorage) string {
 	switch storage {
 	case model.ISOString:
 		return fmt.Sprintf("CASE WHEN %s =~ %s THEN datetime({datetime: datetime(%s), timezone: 'Z'}) END", x, quoteString(isoJava), x)
+	case model.Text:
+		return fmt.Sprintf("[__rf_dt IN [%s] WHERE __rf_dt IS NOT NULL | datetime({datetime: __rf_dt, timezone: 'Z'})][0]", textvalue.DatetimeCypher(x))
 	case model.EpochSeconds:
 		return fmt.Sprintf("CASE WHEN %s IS NOT NULL THEN datetime({epochSeconds: %s}) END", x, x)
 	case model.EpochMillis:
@@ -189,7 +192,14 @@ func (w *writer) expr(n node) string {
 			if err != nil && w.err == nil {
 				w.err = err
 			}
-			return w.datetimeIf(x.k, w.opts.node()+"."+prop, x.stored.StoredAs)
+			read := w.opts.node() + "." + prop
+			if x.stored.NumberText() {
+				return textvalue.NumberCypher(read, x.k == kindInt)
+			}
+			if x.k == kindDatetime && x.stored.StoredAs == model.Text && x.stored.Layout != "" {
+				return layoutLeaf(read, x.stored.Layout)
+			}
+			return w.datetimeIf(x.k, read, x.stored.StoredAs)
 		}
 		dep := w.ent.Field(x.name)
 		s, err := w.field(dep, false)
@@ -315,6 +325,20 @@ func (w *writer) call(x *call) string {
 		return x.fn + "(" + arg(0) + ")"
 	case "round":
 		return "round(" + arg(0) + ", 0, 'HALF_UP')"
+	case "parse_datetime":
+		w.vars++
+		v := fmt.Sprintf("__rf_c%d", w.vars)
+		return fmt.Sprintf("[%s IN [%s] | %s][0]", v, arg(0), layoutLeaf(v, x.args[1].(*lit).value.(string)))
+	case "to_float", "to_int", "to_datetime":
+		// The text is bound once: the readers repeat it.
+		w.vars++
+		v := fmt.Sprintf("__rf_c%d", w.vars)
+		read := map[string]string{
+			"to_float":    textvalue.NumberCypher(v, false),
+			"to_int":      textvalue.NumberCypher(v, true),
+			"to_datetime": datetimeLeaf(v, model.Text),
+		}[x.fn]
+		return fmt.Sprintf("[%s IN [%s] | %s][0]", v, arg(0), read)
 	case "lower":
 		return "toLower(" + arg(0) + ")"
 	case "upper":
@@ -396,4 +420,15 @@ func writeLit(v any) string {
 		return "false"
 	}
 	panic(fmt.Sprintf("computed: literal of type %T", v))
+}
+
+// layoutLeaf reads the text x in a layout the checker accepted as a
+// DATETIME in UTC (textvalue.Layout.Cypher builds it in zone Z), null
+// for another form.
+func layoutLeaf(x, layout string) string {
+	l, err := textvalue.ParseLayout(layout)
+	if err != nil {
+		return "null" // the checker and the config schema refuse such a layout
+	}
+	return l.Cypher(x)
 }

@@ -48,6 +48,10 @@ var fixedExpressions = []string{
 	"hour(d3) in [0, 23]", "days_between(truncate(d4, 'month'), d4)", "year(d2) * 10000 + month(d2) * 100 + day(d2)",
 	"truncate(d1, 'day') == truncate(d2, 'day')", "b1 ? hour(d1) : weekday(d4)",
 	"line_count", "is_large", "is_large ? line_count : -1",
+	// Numbers and datetimes stored as text, and the casts of text.
+	"t1", "t2", "t3", "t1 > 20", "t1 * t2", "t2 % 7", "t3 >= d1", "year(t3)", "truncate(t3, 'day')", "t1 ?? -1.0",
+	"to_float(s1)", "to_int(s1)", "to_datetime(s1)", "to_float(s1 + s2)", "to_int(s2) + i1", "days_between(to_datetime(s2), d1)",
+	"t4", "t4 < t3", "month(t4)", "parse_datetime(s1, '02/01/2006 15:04:05.000')", "parse_datetime(s2, '2006/01/02')",
 }
 
 // diffEntity is testEntity with a computed chain for dependency tests.
@@ -343,10 +347,60 @@ func randomEntity(rng *rand.Rand) map[string]any {
 	if rng.IntN(6) > 0 {
 		p["d4"] = randomInstant(rng).Unix()
 	}
+	p["t1"], p["t2"], p["t3"] = randomText(rng, randomInstant(rng))
+	p["t4"] = textOddities[rng.IntN(len(textOddities))]
+	if u := randomInstant(rng); rng.IntN(3) > 0 && u.Year() >= 1000 {
+		p["t4"] = u.Format(testLayout)
+	}
+	// The casts read s1 and s2: half the time one of the texts.
+	for _, name := range []string{"s1", "s2"} {
+		if rng.IntN(7) == 0 {
+			u := randomInstant(rng)
+			p[name] = []string{u.Format(testLayout), u.Format("2006/01/02"), "30/02/1996 10:00:00.000"}[rng.IntN(3)]
+		} else if rng.IntN(2) == 0 {
+			n, i, d := randomText(rng, randomInstant(rng))
+			if s, ok := []any{n, i, d}[rng.IntN(3)].(string); ok {
+				p[name] = s
+			}
+		}
+	}
 	for k, v := range p {
 		if v == nil {
 			delete(p, k) // missing and null are the same on a node
 		}
 	}
 	return p
+}
+
+// textOddities are texts near the forms of internal/textvalue: markers,
+// what Cypher's toFloat and toInteger would take but the forms do not
+// (spaces, exponents, hex, a fraction for an integer), days the calendar
+// lacks, zones out of range. Each must read alike in Go and on Neo4j.
+var textOddities = []any{
+	"NULL", "", "N/A", " 12", "12 ", "1e3", "0x1A", "+5", "-.5", "12.", ".", "-", "12.7", "007",
+	"99999999999999999999", "123456789012345678", "1996-07-04", "1996-07-04 00:00:00.000", "1996-07-04T10:11",
+	"1996-02-30", "2024-02-29 23:59:59.999999999", "1996-07-04 10:11:12+18:00", "1996-07-04T10:11:12+19:00",
+	"1996-07-04  00:00", "1996-7-4", int64(12), 12.5, true, "16/07/1996 10:30:00.000", "30/02/1996 10:30:00.000", "16/07/96 10:30:00.000",
+}
+
+// randomText is a number, an integer and a datetime as text: usually t
+// or a random number written in one of the forms, else an oddity.
+func randomText(rng *rand.Rand, t time.Time) (n, i, d any) {
+	odd := func() any { return textOddities[rng.IntN(len(textOddities))] }
+	if n = odd(); rng.IntN(3) > 0 {
+		x := randomNumber(rng)
+		if f, ok := x.(float64); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			n = strconv.FormatFloat(f, 'f', -1, 64)
+		}
+	}
+	if i = odd(); rng.IntN(3) > 0 {
+		if x, ok := randomInt(rng).(int64); ok {
+			i = strconv.FormatInt(x, 10)
+		}
+	}
+	if d = odd(); rng.IntN(3) > 0 {
+		u := t.In(zones[rng.IntN(3)])
+		d = u.Format([]string{"2006-01-02 15:04:05.000", "2006-01-02T15:04:05.999999999Z07:00", "2006-01-02", "2006-01-02 15:04", "2006-01-02T15:04:05"}[rng.IntN(5)])
+	}
+	return n, i, d
 }

@@ -54,7 +54,18 @@
 //	weekday(t)                   (t).dayOfWeek                               ISO: Monday 1 … Sunday 7, UTC
 //	truncate(t, "month")         [v IN [t] WHERE v IS NOT NULL |             the UTC start of t's "hour", "day", "week"
 //	                               datetime.truncate('month', v)][0]         (Monday), "month" or "year"; the unit is a constant
+//	to_float(s), to_int(s)       CASE WHEN s =~ '<form>' THEN toFloat(s) END  text as a number (internal/textvalue's forms); other text → null, not an error
+//	to_datetime(s)               CASE WHEN s =~ '<form>' THEN datetime(…) END  "1996-07-04", "1996-07-04 00:00:00.000", "…T10:11:12+02:00"; no zone is UTC; other text → null
+//	parse_datetime(s, "02/01/2006")  CASE WHEN s =~ '<layout's form>' THEN datetime(<ISO from substrings>) END  a constant layout (textvalue.Layout), UTC
 //	other_computed_field         inlined, or n.`cache_property` when materialized
+//
+// A stored number or integer field declared stored_as: text is read through
+// to_float or to_int, and a datetime stored_as: text through to_datetime (or
+// parse_datetime with its layout), so
+// `quantity * unitPrice` works on Northwind's text-typed order lines. A
+// non-numeric text (a "NULL" marker, " 12", "1e3", "12.7" for an integer) is
+// null on both sides, never an error; a text in the datetime form that names
+// no calendar day (1996-02-30) is an error on both sides.
 //
 // # Errors
 //

@@ -111,6 +111,12 @@ func (g *gen) expr(n node) string {
 	case *ref:
 		if x.stored != nil {
 			v := g.slot(slot{field: x.name})
+			if x.stored.NumberText() {
+				return fmt.Sprintf("_%s(%s)", map[bool]string{true: "to_int", false: "to_float"}[x.k == kindInt], v)
+			}
+			if x.k == kindDatetime && x.stored.StoredAs == model.Text && x.stored.Layout != "" {
+				return fmt.Sprintf("_parse_datetime(%s, %q)", v, x.stored.Layout)
+			}
 			if x.k == kindDatetime {
 				return fmt.Sprintf("_dt(%s, %q)", v, x.stored.StoredAs)
 			}
@@ -200,15 +206,19 @@ var helpers = func() []expr.Option {
 		"_round": fn1(floatFn("round", round)),
 		"_lower": fn1(fnLower), "_upper": fn1(fnUpper), "_trim": fn1(fnTrim),
 		"_min": fn2(fnMinMax(false)), "_max": fn2(fnMinMax(true)),
-		"_days_since":   func(args ...any) (any, error) { return fnSince(86400000)(args[0], args[1]) },
-		"_hours_since":  func(args ...any) (any, error) { return fnSince(3600000)(args[0], args[1]) },
-		"_days_between": fn2(fnSince(86400000)),
-		"_year":         fn1(datePart("year", func(t time.Time) int { return t.Year() })),
-		"_month":        fn1(datePart("month", func(t time.Time) int { return int(t.Month()) })),
-		"_day":          fn1(datePart("day", time.Time.Day)),
-		"_hour":         fn1(datePart("hour", time.Time.Hour)),
-		"_weekday":      fn1(datePart("weekday", isoWeekday)),
-		"_truncate":     fn2(fnTruncate),
+		"_days_since":     func(args ...any) (any, error) { return fnSince(86400000)(args[0], args[1]) },
+		"_hours_since":    func(args ...any) (any, error) { return fnSince(3600000)(args[0], args[1]) },
+		"_days_between":   fn2(fnSince(86400000)),
+		"_year":           fn1(datePart("year", func(t time.Time) int { return t.Year() })),
+		"_month":          fn1(datePart("month", func(t time.Time) int { return int(t.Month()) })),
+		"_day":            fn1(datePart("day", time.Time.Day)),
+		"_hour":           fn1(datePart("hour", time.Time.Hour)),
+		"_weekday":        fn1(datePart("weekday", isoWeekday)),
+		"_truncate":       fn2(fnTruncate),
+		"_to_float":       fn1(textNumber(false)),
+		"_to_int":         fn1(textNumber(true)),
+		"_to_datetime":    fn1(func(x any) (any, error) { return dt(x, model.Text) }),
+		"_parse_datetime": fn2(parseLayout),
 		"_dt": func(args ...any) (any, error) {
 			return dt(args[0], model.DatetimeStorage(args[1].(string)))
 		},

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ragforge/ragforge/internal/textvalue"
 )
 
 // FuzzCompile feeds arbitrary expressions through parse, check and compile:
@@ -33,7 +35,11 @@ func FuzzCompile(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Fragment: %v", err)
 		}
-		allowed := map[string]bool{"HALF_UP": true, "Z": true, isoJava: true}
+		allowed := map[string]bool{"HALF_UP": true, "Z": true, isoJava: true,
+			textvalue.Number: true, textvalue.Integer: true, textvalue.Datetime: true, " ": true, "T": true,
+			"-": true, ":": true, ".": true, "00": true}
+		// A layout (t4's, or parse_datetime's constant) writes its pattern.
+		layouts := []string{testLayout}
 		for _, fl := range ce.Fields {
 			if fl.tree == nil {
 				continue
@@ -43,11 +49,17 @@ func FuzzCompile(f *testing.F) {
 				case *lit:
 					if s, ok := x.value.(string); ok {
 						allowed[s] = true
+						layouts = append(layouts, s)
 					}
 				case *match:
 					allowed[x.java] = true
 				}
 			})
+		}
+		for _, s := range layouts {
+			if l, err := textvalue.ParseLayout(s); err == nil {
+				allowed[l.Pattern()] = true
+			}
 		}
 		if err := checkTokens(frag.Cypher, allowed); err != nil {
 			t.Fatalf("%v\nexpression: %q\ncypher: %s", err, src, frag.Cypher)
@@ -57,7 +69,7 @@ func FuzzCompile(f *testing.F) {
 }
 
 var (
-	keywords = regexp.MustCompile(`^(CASE|CONTAINS|STARTS|ENDS|WITH|WHERE|WHEN|THEN|ELSE|END|AND|OR|NOT|IS|NULL|IN|DATE|true|false|null|toFloat|nullIf|coalesce|size|abs|ceil|floor|round|toLower|toUpper|trim|datetime|date|epochMillis|epochSeconds|timezone|year|month|day|hour|dayOfWeek|truncate|fromepochmillis|duration|nanoseconds|nanosecond|ZONED|DATETIME|n|__rf_m[0-9]+|__rf_t[0-9]+)$`)
+	keywords = regexp.MustCompile(`^(CASE|CONTAINS|STARTS|ENDS|WITH|WHERE|WHEN|THEN|ELSE|END|AND|OR|NOT|IS|NULL|IN|DATE|true|false|null|toFloat|nullIf|coalesce|size|abs|ceil|floor|round|toLower|toUpper|trim|datetime|date|epochMillis|epochSeconds|timezone|year|month|day|hour|dayOfWeek|truncate|fromepochmillis|duration|nanoseconds|nanosecond|ZONED|DATETIME|n|toInteger|replace|substring|__rf_m[0-9]+|__rf_t[0-9]+|__rf_c[0-9]+|__rf_dt)$`)
 	identOK  = map[string]bool{}
 )
 

@@ -23,9 +23,11 @@ func testEntity(computed ...[3]string) *model.Entity {
 		{"d1", model.Datetime, model.Temporal}, {"d2", model.Datetime, model.ISOString},
 		{"d3", model.Timestamp, model.EpochMillis}, {"d4", model.Datetime, model.EpochSeconds},
 		{"loc", model.Point, ""},
+		{"t1", model.Number, model.Text}, {"t2", model.Integer, model.Text}, {"t3", model.Datetime, model.Text},
 	} {
 		e.Fields = append(e.Fields, &model.Field{Name: f.name, Type: f.t, StoredAs: f.s})
 	}
+	e.Fields = append(e.Fields, &model.Field{Name: "t4", Type: model.Datetime, StoredAs: model.Text, Layout: testLayout})
 	for _, c := range computed {
 		cf := &model.ComputedField{Field: model.Field{Name: c[0], Type: model.Type(c[1])}, Materialized: model.Never}
 		if len(c[2]) > 7 && c[2][:7] == "cypher:" {
@@ -46,6 +48,9 @@ func mustCompile(t testing.TB, computed ...[3]string) *Entity {
 	}
 	return ce
 }
+
+// testLayout is t4's layout, which the differential test also writes.
+const testLayout = "02/01/2006 15:04:05.000"
 
 // testNow is now() for tests that run fragments on Neo4j: the parameter
 // $now moved to zone Z, as DefaultNow is. The driver sends a UTC time.Time

@@ -57,7 +57,9 @@ type cond struct {
 
 // call is a supported function: len abs ceil floor round lower upper trim
 // min max now days_since hours_since days_between year month day hour
-// weekday truncate. truncate's second argument is its unit, a string lit
+// weekday truncate to_float to_int to_datetime parse_datetime. truncate's
+// and parse_datetime's second argument is a string lit (the unit, the
+// layout); truncate's second argument is its unit, a string lit
 // from truncUnits.
 type call struct {
 	at

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 
+	"github.com/ragforge/ragforge/internal/textvalue"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -469,12 +470,62 @@ func fnMinMax(isMax bool) func(a, b any) (any, error) {
 	}
 }
 
+// textNumber reads text as textvalue.ParseNumber does: a value that is not
+// text, or text of another form, is null, as Cypher's =~ makes it.
+func textNumber(integer bool) func(x any) (any, error) {
+	return func(x any) (any, error) {
+		s, ok := x.(string)
+		if !ok {
+			return nil, nil
+		}
+		v, ok := textvalue.ParseNumber(s, integer)
+		if !ok {
+			return nil, nil
+		}
+		return v, nil
+	}
+}
+
+// parseLayout reads text x in layout as textvalue.Layout does: null for a
+// value that is not text or a text of another form, an error for a text
+// of the form that names no calendar day, as on Neo4j.
+func parseLayout(x, layout any) (any, error) {
+	s, ok := x.(string)
+	if !ok {
+		return nil, nil
+	}
+	l, err := textvalue.ParseLayout(layout.(string))
+	if err != nil {
+		return nil, err
+	}
+	return textTime(s, l.Parse)
+}
+
+// textTime reads text s with parse: null when it has another form, an
+// error when it has the form but names no calendar day.
+func textTime(s string, parse func(string) (time.Time, bool, error)) (any, error) {
+	t, ok, err := parse(s)
+	if !ok {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("invalid datetime %q: %v", s, err)
+	}
+	return t, nil
+}
+
 // dt converts a stored datetime to one meaning: a time.Time in UTC.
 func dt(v any, storage model.DatetimeStorage) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
 	switch storage {
+	case model.Text:
+		s, ok := v.(string)
+		if !ok {
+			return nil, nil // Cypher's =~ on a non-string is null
+		}
+		return textTime(s, textvalue.ParseDatetime)
 	case model.ISOString:
 		s, ok := v.(string)
 		if !ok {

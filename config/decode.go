@@ -148,6 +148,8 @@ type rawField struct {
 	Min         *float64 `json:"min"`
 	Max         *float64 `json:"max"`
 	StoredAs    string   `json:"stored_as"`
+	NullValues  []string `json:"null_values"`
+	Layout      string   `json:"layout"`
 }
 
 type rawComputed struct {
@@ -419,6 +421,11 @@ func field(rf rawField, c capability) *model.Field {
 		Max:         rf.Max,
 		Modes:       c.Modes,
 		Operators:   c.Operators,
+		NullValues:  rf.NullValues,
+		Layout:      rf.Layout,
+	}
+	if f.Type.Kind() == model.Number && rf.StoredAs == string(model.Text) {
+		f.StoredAs = model.Text
 	}
 	if f.Type.Kind() == model.Datetime {
 		f.StoredAs = model.Temporal

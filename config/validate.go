@@ -353,6 +353,10 @@ func encodeField(f *model.Field) map[string]any {
 	if f.Values != nil {
 		out["values"] = f.Values
 	}
+	if f.NullValues != nil {
+		out["null_values"] = f.NullValues
+	}
+	setString(out, "layout", f.Layout)
 	if f.Indexed {
 		out["indexed"] = true
 	}

@@ -28,7 +28,8 @@ func (t Type) Kind() Type {
 	return t
 }
 
-// DatetimeStorage says how a datetime value is stored in Neo4j.
+// DatetimeStorage says how a datetime value is stored in Neo4j; Text
+// applies to number and integer fields too.
 type DatetimeStorage string
 
 // The ways a datetime field can be stored.
@@ -41,6 +42,10 @@ const (
 	EpochSeconds DatetimeStorage = "epoch_seconds"
 	// EpochMillis is an integer count of milliseconds since 1970-01-01T00:00Z.
 	EpochMillis DatetimeStorage = "epoch_millis"
+	// Text is a datetime, number or integer written as text in one of the
+	// forms package internal/textvalue reads ("1996-07-04 00:00:00.000",
+	// "12.50"); any other text reads as null.
+	Text DatetimeStorage = "text"
 )
 
 // Field is a stored property of an entity (or of a relationship).
@@ -56,14 +61,28 @@ type Field struct {
 	Exposed bool
 	// Min and Max bound a number field; nil when unbounded.
 	Min, Max *float64
-	// StoredAs is set for datetime fields (Temporal by default).
+	// StoredAs is set for datetime fields (Temporal by default), and to
+	// Text for a number or integer field stored as text.
 	StoredAs DatetimeStorage
+	// NullValues are the texts a field stored as text holds for "no
+	// value" ("NULL", ""): they read as null, as any text that does not
+	// parse does, and tell vet and init a marker from a bad value.
+	NullValues []string
+	// Layout is the datetime text form a datetime stored_as: text holds
+	// when it is not one of the common ones (textvalue.Layout), or "".
+	Layout string
 	// Modes are the specialized-tool modes the field offers, derived by the
 	// CUE rules from its type and tool_modes.
 	Modes []string
 	// Operators are the query_entities operators its type allows (CUE rules).
 	Operators []string
 	Pos       Pos
+}
+
+// NumberText reports whether f is a number or integer field stored as
+// text, which every read converts (textvalue.NumberCypher).
+func (f *Field) NumberText() bool {
+	return f.StoredAs == Text && f.Type.Kind() == Number
 }
 
 // HasMode reports whether the field offers the given tool mode.

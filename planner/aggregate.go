@@ -26,7 +26,7 @@ func (b *builder) instant(vars string, r fieldRef, at string, bk *bucketing) (st
 		return "", unplannable(b.tool, "a bucket on the "+string(r.f.Type)+" field", r.f.Name)
 	}
 	const v = "`instant`"
-	if epoch(r.f) || r.f.StoredAs == model.ISOString {
+	if epoch(r.f) || textTime(r.f) {
 		b.line("WITH %s, toInteger(%s) AS %s", vars, b.timeSide(r), v)
 		unit := "epochMillis"
 		if r.f.StoredAs == model.EpochSeconds {

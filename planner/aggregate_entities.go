@@ -217,6 +217,9 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 		if k == model.Datetime && r.f.StoredAs == model.ISOString {
 			arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
 		}
+		if k == model.Datetime && r.f.StoredAs == model.Text {
+			arg = textDatetime(r.f, arg)
+		}
 	}
 	var group *fieldRef
 	if a.GroupBy != "" {

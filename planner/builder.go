@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ragforge/ragforge/internal/cypher/ident"
+	"github.com/ragforge/ragforge/internal/textvalue"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -150,10 +151,10 @@ func (b *builder) runtime(r fieldRef) bool {
 // ready materialized field, or the computed variable (after ensure).
 func (b *builder) expr(r fieldRef) string {
 	if r.node != "" {
-		return b.prop(r.node, r.f.Name)
+		return typedText(r.f, b.prop(r.node, r.f.Name))
 	}
 	if r.c == nil {
-		return b.prop("n", r.f.Name)
+		return typedText(r.f, b.prop("n", r.f.Name))
 	}
 	if s := b.cc[r.c.Name].Stored; s != "" {
 		return b.prop("n", s)
@@ -322,4 +323,16 @@ func joinAnd(preds []string) string {
 		out += p
 	}
 	return out
+}
+
+// typedText is the read of stored field f's property x as f's type: a
+// number or integer stored as text is parsed (textvalue.NumberCypher, null
+// for a marker or any other text), so every condition, sort, aggregate and
+// result reads the number. The conversion hides the property from its
+// index: such a field is never index-backed.
+func typedText(f *model.Field, x string) string {
+	if f.NumberText() {
+		return textvalue.NumberCypher(x, f.Type == model.Integer)
+	}
+	return x
 }

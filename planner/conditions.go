@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ragforge/ragforge/internal/textvalue"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -177,6 +178,11 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 	if ci {
 		x = "toLower(" + x + ")"
 	}
+	if r.f.Type.Kind() == model.Datetime && r.f.StoredAs == model.Text {
+		// A marker ("NULL", "") is a null datetime, as every other read
+		// of the field makes it.
+		x = stringInstant(r.f, x)
+	}
 	switch c.Operator {
 	case "IS NULL":
 		return x + " IS NULL", nil
@@ -299,8 +305,8 @@ func (b *builder) timeSide(r fieldRef) string {
 	switch {
 	case epoch(r.f):
 		return x
-	case r.f.StoredAs == model.ISOString:
-		return isoInstant(x)
+	case textTime(r.f):
+		return stringInstant(r.f, x)
 	}
 	return "CASE WHEN " + x + " IS :: DATE NOT NULL THEN datetime({date: " + x + ", timezone: 'Z'}).epochMillis WHEN " + x +
 		" IS NOT NULL THEN datetime({datetime: " + x + ", timezone: 'Z'}).epochMillis END"
@@ -318,4 +324,43 @@ const isoPattern = `\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?)
 // failing the whole statement in datetime().
 func isoInstant(x string) string {
 	return "CASE WHEN " + x + " =~ '" + isoPattern + "' THEN datetime(" + x + ").epochMillis END"
+}
+
+// textTime reports whether datetime field f is held as a string (stored_as
+// iso_string or text): every such form starts with its wall-clock date, so
+// instantSpan's string range seeks it in a range index.
+func textTime(f *model.Field) bool {
+	return f.StoredAs == model.ISOString || f.StoredAs == model.Text
+}
+
+// stringInstant reads the string x of datetime field f (textTime) as epoch
+// milliseconds, null for a string not in the storage's forms.
+func stringInstant(f *model.Field, x string) string {
+	if f.StoredAs == model.Text {
+		return "(" + textDatetime(f, x) + ").epochMillis"
+	}
+	return isoInstant(x)
+}
+
+// sortExpr is what an order_by on field r sorts by, and its key: a
+// datetime stored as text sorts by its instant (text order would put a
+// "NULL" marker among the dates), anything else by its read.
+func (b *builder) sortExpr(r fieldRef) (string, *SortKey) {
+	x := b.expr(r)
+	if r.f.Type.Kind() == model.Datetime && r.f.StoredAs == model.Text {
+		return stringInstant(r.f, x), &SortKey{Name: r.f.Name, Epoch: "ms"}
+	}
+	return x, fieldKey(r.f)
+}
+
+// textDatetime reads the text x of datetime field f stored_as: text as a
+// DATETIME, in f's layout or the common forms. The config schema refuses
+// a layout textvalue cannot read, so a model that still has one (built in
+// Go, never validated) reads every value as null rather than failing.
+func textDatetime(f *model.Field, x string) string {
+	_, read, err := textvalue.DatetimeReader(f.Layout)
+	if err != nil {
+		return "null"
+	}
+	return read(x)
 }

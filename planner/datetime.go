@@ -3,8 +3,6 @@ package planner
 import (
 	"strings"
 	"time"
-
-	"github.com/ragforge/ragforge/model"
 )
 
 // precisionUnit truncates t to the precision in loc and returns the
@@ -88,18 +86,19 @@ func (b *builder) instantSpan(r fieldRef, lo, hi *int64) []string {
 			out = append(out, x+" < "+b.param(*hi))
 		}
 		return out
-	case r.f.StoredAs == model.ISOString:
-		if lo != nil {
+	case textTime(r.f):
+		// A layout need not start with the date: only the exact test.
+		if lo != nil && r.f.Layout == "" {
 			if day, ok := isoDay(*lo - maxOffset); ok {
 				out = append(out, x+" >= "+b.param(day))
 			}
 		}
-		if hi != nil {
+		if hi != nil && r.f.Layout == "" {
 			if day, ok := isoDay(*hi + maxOffset + 24*3600*1000); ok {
 				out = append(out, x+" < "+b.param(day))
 			}
 		}
-		side := isoInstant(x)
+		side := stringInstant(r.f, x)
 		if lo != nil {
 			out = append(out, side+" >= "+b.param(*lo))
 		}
@@ -115,7 +114,7 @@ func (b *builder) instantSpan(r fieldRef, lo, hi *int64) []string {
 // per temporal type, the alternatives instantSpan ORs; nil for an epoch or
 // ISO-string field, whose span is one range.
 func (b *builder) spanTypes(r fieldRef, lo, hi *int64) []string {
-	if epoch(r.f) || r.f.StoredAs == model.ISOString {
+	if epoch(r.f) || textTime(r.f) {
 		return nil
 	}
 	x := b.expr(r)

@@ -239,8 +239,8 @@ func (p *Planner) datetimeRangeSearch(a *DatetimeRangeSearchArgs, state State) (
 	}
 	s.orders = func(b *builder, x string) []order {
 		k := fieldKey(f)
-		if f.StoredAs == model.ISOString {
-			x, k.Epoch = isoInstant(x), "ms"
+		if textTime(f) {
+			x, k.Epoch = stringInstant(f, x), "ms"
 		}
 		return []order{{expr: x, desc: true, key: k}}
 	}

@@ -62,8 +62,10 @@
 // values per type, DATETIME against bounds at offset -18:00 (Neo4j orders
 // two DATETIMEs of one instant by offset, west first, so a bound in UTC
 // would be wrong at the boundary), LOCAL DATETIME as UTC, DATE as its
-// midnight UTC; ISO strings by a string range a day or two wider than the
-// span, then exactly by their epochMillis. The comparisons of one field
+// midnight UTC; ISO strings, and datetimes stored_as: text (which start
+// with their date too), by a string range a day or two wider than the
+// span, then exactly by their epochMillis. A number or integer stored_as:
+// text is parsed on every read (typedText), so it is never index-backed. The comparisons of one field
 // in a list of ANDed conditions merge into one span. Parameters are
 // truncated to the millisecond.
 package planner

@@ -26,11 +26,10 @@ func (b *builder) orderBy(keys tools.OrderByList, ps *preds) ([]order, []fieldRe
 			ps.refs = append(ps.refs, r)
 		}
 		refs = append(refs, r)
-		x := b.expr(r)
+		x, key := b.sortExpr(r)
 		// Entities never tie on the unique field: it ranks, but is no key
 		// to compare at the cut.
 		unique = r.f.Name == b.e.UniqueField && r.c == nil
-		key := fieldKey(r.f)
 		if unique {
 			key = nil
 		}

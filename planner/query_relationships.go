@@ -172,8 +172,8 @@ func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state State) (*S
 		if err != nil {
 			return nil, err
 		}
-		x := b.expr(r)
-		orders = append(orders, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC", key: fieldKey(r.f)})
+		x, key := b.sortExpr(r)
+		orders = append(orders, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC", key: key})
 	}
 	orders = append(orders, order{expr: an.id}, order{expr: zn.id}, order{expr: "elementId(r)"})
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)

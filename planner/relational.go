@@ -290,7 +290,7 @@ func pins(e *model.Entity, conds []tools.Condition) bool {
 	}
 	for _, c := range conds {
 		f := e.Field(c.Field)
-		if f != nil && !c.IgnoreCase && slices.Contains(pinOperators, c.Operator) && (f.Indexed || f.Name == e.UniqueField) {
+		if f != nil && !c.IgnoreCase && slices.Contains(pinOperators, c.Operator) && (f.Indexed || f.Name == e.UniqueField) && !f.NumberText() {
 			return true
 		}
 	}

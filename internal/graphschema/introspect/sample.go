@@ -26,12 +26,28 @@ func Sample(ctx context.Context, d neo4j.DriverWithContext, database, label, pro
 	if err != nil {
 		return nil, err
 	}
+	return sample(ctx, d, database, "(n:"+ql+")", property, nodes, values)
+}
+
+// SampleRelationship is Sample for a property of the relationships of
+// one type: how vet and init read an order line's unitPrice held as text.
+func SampleRelationship(ctx context.Context, d neo4j.DriverWithContext, database, relType, property string, rels, values int) ([]Value, error) {
+	qt, err := ident.Quote(relType)
+	if err != nil {
+		return nil, err
+	}
+	return sample(ctx, d, database, "()-[n:"+qt+"]->()", property, rels, values)
+}
+
+// sample reads the distinct values of property of the n that pattern
+// matches, as Sample describes.
+func sample(ctx context.Context, d neo4j.DriverWithContext, database, pattern, property string, nodes, values int) ([]Value, error) {
 	qp, err := ident.Quote(property)
 	if err != nil {
 		return nil, err
 	}
 	r := reader{d: d, db: database}
-	recs, err := r.query(ctx, "MATCH (n:"+ql+") WHERE n."+qp+" IS NOT NULL WITH n."+qp+" AS v LIMIT $nodes RETURN v, count(*) AS c ORDER BY c DESC, v LIMIT $values",
+	recs, err := r.query(ctx, "MATCH "+pattern+" WHERE n."+qp+" IS NOT NULL WITH n."+qp+" AS v LIMIT $nodes RETURN v, count(*) AS c ORDER BY c DESC, v LIMIT $values",
 		map[string]any{"nodes": int64(nodes), "values": int64(values)})
 	if err != nil {
 		return nil, err

@@ -147,10 +147,12 @@ func (c *checker) entity(path string, e *model.Entity, ce *computed.Entity) {
 	for j, f := range e.Fields {
 		fpath := fmt.Sprintf("%s.searchable_fields.%d", path, j)
 		if c.property(fpath, f, e.Name+" node", label.Properties) {
-			switch f.Type.Kind() {
-			case model.Datetime:
+			switch {
+			case f.StoredAs == model.Text:
+				c.textValues(fpath, f, e.Name, false)
+			case f.Type.Kind() == model.Datetime:
 				c.datetimeValues(fpath, f, e.Name)
-			case model.Enum:
+			case f.Type.Kind() == model.Enum:
 				c.enumValues(fpath, f, e.Name)
 			}
 		}
@@ -237,7 +239,9 @@ func (c *checker) relationship(path string, e *model.Entity, r *model.Relationsh
 	}
 	for k, p := range r.Properties {
 		ppath := fmt.Sprintf("%s.properties.%d", path, k)
-		c.property(ppath, p, r.Type+" relationship", t.Properties)
+		if c.property(ppath, p, r.Type+" relationship", t.Properties) && p.StoredAs == model.Text {
+			c.textValues(ppath, p, r.Type, true)
+		}
 		if p.Indexed {
 			c.fieldIndex(ppath+".indexed", p, "RELATIONSHIP", r.Type)
 		}

@@ -129,3 +129,28 @@ func TestCheckLetsAnUnrecordedHistoryPassButNotAHalfOne(t *testing.T) {
 		"testdata/history.yaml:9:5: error: no node has the label Change, so every tool returns nothing for it; did you mean Changes?",
 	})
 }
+
+// TestCheckReadsFieldsHeldAsText: vet samples fields stored_as: text, on
+// nodes and relationships: a text field none of whose texts parse is an
+// error (every value would read as null), texts that neither parse nor are
+// declared null_values are a warning naming them, a declared marker is
+// quiet, a layout that reads no sampled text is an error, and a number
+// field holding strings is told about stored_as: text.
+func TestCheckReadsFieldsHeldAsText(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, "CREATE CONSTRAINT order_id FOR (n:Order) REQUIRE n.orderID IS UNIQUE", nil)
+	neo4jtest.Run(t, d, "CREATE CONSTRAINT product_id FOR (n:Product) REQUIRE n.productID IS UNIQUE", nil)
+	neo4jtest.Run(t, d, `CREATE (:Order {orderID: '1', freight: '32.38', shippedDate: 'NULL', requiredDate: '1996-08-01 00:00:00.000', shipCity: 'Reims', shipVia: '3', orderDate: '1996-07-04 00:00:00.000'})
+		-[:ORDERS {unitPrice: '14.00', discount: '0.15'}]->(:Product {productID: '11'}),
+		(:Order {orderID: '2', freight: 'n/a', shippedDate: '1996-07-16 00:00:00.000', requiredDate: 'NULL', shipCity: 'Lyon', shipVia: '1'})`, nil)
+	got := check(t, d, "testdata/text.yaml")
+	want := []string{
+		`testdata/text.yaml:7:9: warning: 1 of 2 sampled Order.freight texts are not a number and read as null: "n/a" (list them in null_values if they mean no value)`,
+		`testdata/text.yaml:9:9: warning: 1 of 2 sampled Order.requiredDate texts are not a datetime (such as 1996-07-04 or 1996-07-04 00:00:00.000) and read as null: "NULL"`,
+		`testdata/text.yaml:10:9: error: no sampled Order.shipCity text reads as a number, so every value reads as null; the graph holds "Lyon", "Reims"`,
+		`testdata/text.yaml:11:9: error: shipVia is declared number but every Order node holds it as String, so comparisons with it never match; declare stored_as: text if the strings are numbers written as text, else type: string`,
+		`testdata/text.yaml:12:9: error: no sampled Order.orderDate text reads as a datetime in the layout 02/01/2006, so every value reads as null; the graph holds "1996-07-04 00:00:00.000"`,
+		`testdata/text.yaml:18:13: error: no sampled ORDERS.discount text reads as an integer, so every value reads as null; the graph holds "0.15"`,
+	}
+	matchPrefixes(t, got, want)
+}

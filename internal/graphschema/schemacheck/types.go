@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ragforge/ragforge/internal/graphschema/introspect"
+	"github.com/ragforge/ragforge/internal/textvalue"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -17,6 +18,9 @@ var temporalTypes = []string{"DateTime", "LocalDateTime", "Date"}
 // db.schema.nodeTypeProperties names it) mean what the field's declared
 // type says. Lists fit no field type: a field holds one value.
 func fits(f *model.Field, t string) bool {
+	if f.StoredAs == model.Text {
+		return t == "String"
+	}
 	switch f.Type.Kind() {
 	case model.String, model.Enum:
 		return t == "String"
@@ -44,7 +48,7 @@ func fits(f *model.Field, t string) bool {
 
 // declared names the field's type as the config says it, with stored_as.
 func declared(f *model.Field) string {
-	if f.Type.Kind() == model.Datetime && f.StoredAs != model.Temporal {
+	if (f.Type.Kind() == model.Datetime && f.StoredAs != model.Temporal) || f.StoredAs == model.Text {
 		return fmt.Sprintf("%s (stored_as: %s)", f.Type, f.StoredAs)
 	}
 	return string(f.Type)
@@ -58,12 +62,15 @@ func advice(f *model.Field, t string) string {
 	if f.Type.Kind() == model.Datetime {
 		switch t {
 		case "String":
-			return "declare stored_as: iso_string"
+			return "declare stored_as: iso_string (RFC 3339) or text (such as 1996-07-04 00:00:00.000)"
 		case "Long":
 			return "declare stored_as: epoch_seconds or epoch_millis"
 		case "DateTime", "LocalDateTime", "Date":
 			return "remove stored_as (the values are Neo4j temporals)"
 		}
+	}
+	if f.Type.Kind() == model.Number && t == "String" {
+		return "declare stored_as: text if the strings are numbers written as text, else type: string"
 	}
 	switch t {
 	case "String":
@@ -166,4 +173,67 @@ func (c *checker) enumValues(path string, f *model.Field, label string) {
 	}
 	c.add(sev, f.Pos, path+".values", "%s %s.%s values are not declared, so no filter reaches their nodes: %s",
 		what, label, f.Name, strings.Join(unlisted[:min(5, len(unlisted))], ", "))
+}
+
+// textValues samples the texts of a field stored_as: text (of a node
+// label, or of a relationship type when rel) and reports those that read
+// as null without being declared null_values: when no sampled text reads
+// as a value the field is null everywhere, an error; when some do not, a
+// warning that names them, so a stray text is not mistaken for a marker.
+func (c *checker) textValues(path string, f *model.Field, owner string, rel bool) {
+	sample := introspect.Sample
+	if rel {
+		sample = introspect.SampleRelationship
+	}
+	values, err := sample(c.ctx, c.d, c.db, owner, f.Name, sampleSize, sampleSize)
+	if err != nil {
+		if c.err == nil {
+			c.err = err
+		}
+		return
+	}
+	var bad []string
+	parsed := 0
+	for _, v := range values {
+		s, _ := v.Value.(string)
+		switch {
+		case parses(f, s):
+			parsed++
+		case !slices.Contains(f.NullValues, s):
+			bad = append(bad, fmt.Sprintf("%q", s))
+		}
+	}
+	form := map[model.Type]string{model.Number: "a number", model.Integer: "an integer"}[f.Type]
+	if f.Type.Kind() == model.Datetime {
+		form = "a datetime (such as 1996-07-04 or 1996-07-04 00:00:00.000)"
+		if f.Layout != "" {
+			form = "a datetime in the layout " + f.Layout
+		}
+	}
+	switch {
+	case parsed == 0 && len(values) > 0:
+		held := "only null markers"
+		if len(bad) > 0 {
+			held = strings.Join(bad[:min(3, len(bad))], ", ")
+		}
+		c.add(Error, f.Pos, path+".stored_as", "no sampled %s.%s text reads as %s, so every value reads as null; the graph holds %s",
+			owner, f.Name, form, held)
+	case len(bad) > 0:
+		c.add(Warning, f.Pos, path+".null_values", "%d of %d sampled %s.%s texts are not %s and read as null: %s (list them in null_values if they mean no value)",
+			len(bad), len(values), owner, f.Name, form, strings.Join(bad[:min(3, len(bad))], ", "))
+	}
+}
+
+// parses reports whether text s reads as a value of field f stored_as:
+// text, in its layout when it has one.
+func parses(f *model.Field, s string) bool {
+	if f.Type.Kind() != model.Datetime || f.Layout == "" {
+		return textvalue.Parses(string(f.Type), s)
+	}
+	parse, _, err := textvalue.DatetimeReader(f.Layout)
+	if err != nil {
+		return false
+	}
+	_, ok, err := parse(s)
+	return ok && err == nil
 }

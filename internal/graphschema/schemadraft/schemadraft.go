@@ -16,6 +16,7 @@ package schemadraft
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/internal/graphschema/introspect"
+	"github.com/ragforge/ragforge/internal/textvalue"
 )
 
 // Options tune the draft.
@@ -200,7 +202,15 @@ func (dr *drafter) field(owner string, p *introspect.Property, entityType string
 	f := mapping()
 	f.Style = yaml.FlowStyle
 	add(f, "name", str(p.Name))
-	if typ == "string" && entityType == "NODE" {
+	if typ == "string" && entityType == "RELATIONSHIP" {
+		texts, err := introspect.SampleRelationship(dr.ctx, dr.d, dr.opts.Database, owner, p.Name, dr.opts.Sample, textSample)
+		if err != nil {
+			return nil, "", err
+		}
+		if !typedText(f, p.Name, texts) {
+			add(f, "type", str(typ))
+		}
+	} else if typ == "string" {
 		first, err := introspect.Sample(dr.ctx, dr.d, dr.opts.Database, owner, p.Name, isoSample, isoSample)
 		if err != nil {
 			return nil, "", err
@@ -209,10 +219,15 @@ func (dr *drafter) field(owner string, p *introspect.Property, entityType string
 		if err != nil {
 			return nil, "", err
 		}
+		texts, err := introspect.Sample(dr.ctx, dr.d, dr.opts.Database, owner, p.Name, dr.opts.Sample, textSample)
+		if err != nil {
+			return nil, "", err
+		}
 		switch {
 		case isoStrings(first):
 			add(f, "type", str("datetime"))
 			add(f, "stored_as", str("iso_string"))
+		case typedText(f, p.Name, texts):
 		case dr.enum(values):
 			add(f, "type", str("enum"))
 			list := seq()
@@ -274,6 +289,60 @@ func isoStrings(values []introspect.Value) bool {
 		}
 	}
 	return len(values) > 0
+}
+
+// textSample is how many distinct texts of a string property init reads
+// to decide whether they are numbers or datetimes written as text.
+const textSample = 1000
+
+// keyLike matches property names whose digits are identifiers or codes,
+// not quantities (orderID, shipPostalCode, phone), and leadingZero the
+// texts that only a code has (007): such texts stay strings.
+var (
+	keyLike     = regexp.MustCompile(`(ID|Id|_id|^id)$|(?i:code|zip|postal|phone|fax)`)
+	leadingZero = regexp.MustCompile(`^[+-]?0[0-9]`)
+)
+
+// typedText drafts the type and stored_as: text of string property name
+// into f when every sampled text but the usual null markers reads as a
+// number or a datetime (textvalue.Classify), with the markers met as
+// null_values and a comment that says so; false, f untouched, otherwise.
+func typedText(f *yaml.Node, name string, sampled []introspect.Value) bool {
+	texts := make([]string, 0, len(sampled))
+	for _, v := range sampled {
+		s, ok := v.Value.(string)
+		if !ok {
+			return false
+		}
+		texts = append(texts, s)
+	}
+	typ, markers := textvalue.Classify(texts)
+	if typ == "" || (typ != "datetime" && keyLike.MatchString(name)) {
+		return false
+	}
+	for _, s := range texts {
+		if typ != "datetime" && leadingZero.MatchString(s) {
+			return false
+		}
+	}
+	add(f, "type", str(typ))
+	add(f, "stored_as", str("text"))
+	what := map[string]string{"integer": "an integer", "number": "a number", "datetime": "a datetime"}[typ]
+	f.LineComment = fmt.Sprintf("every sampled value is %s written as text", what)
+	if len(markers) > 0 {
+		list := seq()
+		list.Style = yaml.FlowStyle
+		quoted := make([]string, len(markers))
+		for i, m := range markers {
+			n := str(m)
+			n.Style = yaml.DoubleQuotedStyle
+			list.Content = append(list.Content, n)
+			quoted[i] = fmt.Sprintf("%q", m)
+		}
+		add(f, "null_values", list)
+		f.LineComment += " or " + strings.Join(quoted, ", ") + " (null)"
+	}
+	return true
 }
 
 // enum reports whether sampled string values look like a closed set: few

@@ -2,6 +2,7 @@ package schemadraft_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -125,5 +126,74 @@ func TestDraftTypesISOStringsAndEmbeddingsAndLeavesOutListsWithAComment(t *testi
 	}
 	if len(note.VectorIndexes) != 1 || *note.VectorIndexes[0] != (model.VectorIndex{Name: "note_vectors", Field: "text", Property: "text_embedding", Dimensions: 3, Similarity: "euclidean", Pos: note.VectorIndexes[0].Pos}) {
 		t.Errorf("vector indexes %+v", note.VectorIndexes)
+	}
+}
+
+// northwindShaped is a small graph shaped like Northwind as its public load
+// script leaves it: order numbers and dates as text, "NULL" for a missing
+// shipping date, keys and postal codes of digits, and order lines whose
+// unitPrice and discount are text.
+const northwindShaped = `UNWIND range(0, 39) AS i
+	CREATE (o:Order {orderID: toString(10248 + i), freight: toString(round(i * 3.17, 2)),
+		orderDate: '1996-07-' + right('0' + toString(i % 28 + 1), 2) + ' 00:00:00.000',
+		shippedDate: CASE WHEN i % 7 = 3 THEN 'NULL' ELSE '1996-08-' + right('0' + toString(i % 28 + 1), 2) + ' 00:00:00.000' END,
+		shipPostalCode: CASE WHEN i % 2 = 0 THEN '05021' ELSE '51100' END, shipVia: toString(i % 3 + 1), shipRegion: 'NULL'})
+	WITH o, i
+	MERGE (p:Product {productID: toString(i % 5 + 1)})
+	CREATE (o)-[:ORDERS {orderID: o.orderID, productID: p.productID, unitPrice: toString(i % 5 * 7) + '.00',
+		discount: CASE WHEN i % 4 = 0 THEN '0.15' ELSE '0' END, quantity: i % 9 + 1}]->(p)`
+
+// TestDraftTypesNumbersAndDatesHeldAsText: init drafts Northwind's text
+// numbers and dates as typed fields with stored_as: text, the "NULL"
+// marker as null_values and a comment saying why; keys and codes of
+// digits stay strings (enums here, having few values); the draft loads and vets clean on its graph.
+func TestDraftTypesNumbersAndDatesHeldAsText(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, "CREATE CONSTRAINT Order_orderID FOR (o:Order) REQUIRE (o.orderID) IS UNIQUE", nil)
+	neo4jtest.Run(t, d, "CREATE CONSTRAINT Product_productID FOR (p:Product) REQUIRE (p.productID) IS UNIQUE", nil)
+	neo4jtest.Run(t, d, northwindShaped, nil)
+	draft, m, findings := draftAndCheck(t, d, "a Northwind-shaped graph")
+	for _, f := range findings {
+		t.Errorf("vet of the draft: %s", f)
+	}
+	order := m.Entity("Order")
+	if order == nil {
+		t.Fatalf("no Order entity:\n%s", draft)
+	}
+	for name, want := range map[string]string{
+		"freight": "number text []", "orderDate": "datetime text []", "shippedDate": "datetime text [NULL]",
+		"shipVia": "integer text []", "orderID": "string  []", "shipPostalCode": "enum  []", "shipRegion": "enum  []",
+	} {
+		f := order.Field(name)
+		if f == nil {
+			t.Errorf("no field %s", name)
+			continue
+		}
+		if got := fmt.Sprintf("%s %s %v", f.Type, f.StoredAs, f.NullValues); got != want {
+			t.Errorf("%s drafted as %q, want %q", name, got, want)
+		}
+	}
+	var line *model.Relationship
+	for _, r := range order.Relationships {
+		if r.Type == "ORDERS" {
+			line = r
+		}
+	}
+	if line == nil {
+		t.Fatalf("no ORDERS relationship:\n%s", draft)
+	}
+	for _, p := range line.Properties {
+		want := map[string]string{"unitPrice": "number text", "discount": "number text", "quantity": "integer ", "orderID": "string ", "productID": "string "}[p.Name]
+		if got := fmt.Sprintf("%s %s", p.Type, p.StoredAs); got != want {
+			t.Errorf("ORDERS.%s drafted as %q, want %q", p.Name, got, want)
+		}
+	}
+	for _, comment := range []string{
+		`name: shippedDate, type: datetime, stored_as: text, null_values: ["NULL"]} # every sampled value is a datetime written as text or "NULL" (null)`,
+		`name: freight, type: number, stored_as: text} # every sampled value is a number written as text`,
+	} {
+		if !strings.Contains(string(draft), comment) {
+			t.Errorf("draft lacks %q:\n%s", comment, draft)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,7 +55,14 @@ func storedValue(f *model.Field, raw json.RawMessage) (any, error) {
 			if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
 				return nil, fmt.Errorf("%s takes a whole number, not %v", f.Name, x)
 			}
+			if f.StoredAs == model.Text {
+				return strconv.FormatInt(int64(x), 10), nil
+			}
 			return int64(x), nil
+		}
+		if f.StoredAs == model.Text {
+			// A decimal without exponent, the form stored_as: text reads.
+			return strconv.FormatFloat(x, 'f', -1, 64), nil
 		}
 		return x, nil
 	case model.Datetime:
@@ -110,6 +118,11 @@ func storedTime(f *model.Field, t time.Time) any {
 		return t.Unix()
 	case model.EpochMillis:
 		return t.UnixMilli()
+	case model.Text:
+		if f.Layout != "" {
+			return t.Format(f.Layout)
+		}
+		return t.Format("2006-01-02T15:04:05.999999999Z07:00")
 	}
 	return t
 }
