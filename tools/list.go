@@ -26,7 +26,6 @@ func SizeComparison(op string) (string, bool) {
 // (SIZE). Checked operators are the field's own (the schema's list
 // operators), so IS NULL and IS NOT NULL are the only others.
 func checkListValue(f *model.Field, cond *Condition, vat string, p *problems) {
-	elem := &model.Field{Name: f.Name + " element", Type: f.Type.Elem()}
 	switch op := cond.Operator; {
 	case op == "IS NULL" || op == "IS NOT NULL":
 		if cond.Value != nil {
@@ -35,7 +34,7 @@ func checkListValue(f *model.Field, cond *Condition, vat string, p *problems) {
 	case op == OpContainsAny || op == OpContainsAll:
 		list, ok := cond.Value.([]any)
 		if !ok || len(list) == 0 {
-			p.add(vat, "%s needs a non-empty list of %s values", op, elem.Type)
+			p.add(vat, "%s needs a non-empty list of %s", op, elemWant[f.Type])
 			return
 		}
 		if len(list) > maxListValues {
@@ -43,7 +42,7 @@ func checkListValue(f *model.Field, cond *Condition, vat string, p *problems) {
 			return
 		}
 		for j, v := range list {
-			if nv, ok := convertValue(elem, v, vat+Pointer(j), p); ok {
+			if nv, ok := convertElem(f, f.Type.Elem(), elemWant[f.Type], v, vat+Pointer(j), p); ok {
 				list[j] = nv
 			}
 		}
@@ -52,13 +51,32 @@ func checkListValue(f *model.Field, cond *Condition, vat string, p *problems) {
 			p.add(vat, "%s on %s field %s takes one value (use %s or %s for a list)", op, f.Type, f.Name, OpContainsAny, OpContainsAll)
 			return
 		}
+		t, want := f.Type.Elem(), "one of its "+elemWant[f.Type]
 		if _, ok := SizeComparison(op); ok {
-			elem = &model.Field{Name: "the size of " + f.Name, Type: model.Integer}
+			t, want = model.Integer, sizeWant
 		}
-		if nv, ok := convertValue(elem, cond.Value, vat, p); ok {
+		if nv, ok := convertElem(f, t, want, cond.Value, vat, p); ok {
 			cond.Value = nv
 		}
 	}
+}
+
+// elemWant says what an element of each list type is.
+var elemWant = map[model.Type]string{model.StringList: "strings", model.IntegerList: "whole numbers", model.NumberList: "numbers"}
+
+// sizeWant is what a SIZE operator compares with.
+const sizeWant = "a whole number (the list's size)"
+
+// convertElem converts v to type t (an element's, or a size's integer)
+// as convertValue does, naming the list field and want (what it takes)
+// in its problem.
+func convertElem(f *model.Field, t model.Type, want string, v any, at string, p *problems) (any, bool) {
+	var scratch problems
+	nv, ok := convertValue(&model.Field{Name: f.Name, Type: t}, v, at, &scratch)
+	if !ok {
+		p.add(at, "%s does not fit %s field %s: give %s", show(v), f.Type, f.Name, want)
+	}
+	return nv, ok
 }
 
 // listHelp is the condition grammar's line on list fields, when the
