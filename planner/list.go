@@ -9,7 +9,7 @@ import (
 // comes from this table, never from the call.
 var sizeOps = map[string]string{"=": "=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
-// listCondition renders a test of list field r (schema/lists.cue). Every
+// listCondition renders a test of list field r (schema/ragforge.cue, #ListOperators). Every
 // value is a parameter. A missing list is null, so every test but IS NULL
 // is false on it; an empty list contains nothing and has size 0:
 //

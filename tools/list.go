@@ -6,7 +6,7 @@ import (
 	"github.com/ragforge/ragforge/model"
 )
 
-// The list operators (schema/lists.cue): a list field is tested by its
+// The list operators (schema/ragforge.cue, #ListOperators): a list field is tested by its
 // elements and its size, never compared as one value.
 const (
 	OpContainsAny = "CONTAINS ANY"
