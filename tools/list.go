@@ -100,7 +100,7 @@ func listHelp(m *model.Model) string {
 	return ""
 }
 
-const listHelpText = "- list fields (*_list): CONTAINS an element; CONTAINS ANY / CONTAINS ALL a list of elements; SIZE =, <, <=, >, >= a count; IS (NOT) NULL\n"
+const listHelpText = "- list fields (*_list): CONTAINS an element; CONTAINS ANY / CONTAINS ALL a list of elements; SIZE =, <, <=, >, >= a count\n"
 
 // listHint completes the refusal of an operator on f: a list is not one
 // value, so a scalar comparison cannot apply to it.
