@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -20,6 +22,9 @@ var sizeOps = map[string]string{"=": "=", "<": "<", "<=": "<=", ">": ">", ">=": 
 //
 // Numbers compare by value as Cypher's IN does: 2 is in [2.0].
 func (b *builder) listCondition(r fieldRef, c tools.Condition, at string) (string, error) {
+	if !listOperator(c.Operator) {
+		return "", unplannable(b.tool, at[1:]+"/operator", c.Operator)
+	}
 	x := b.expr(r)
 	switch c.Operator {
 	case "IS NULL", "IS NOT NULL":
@@ -36,11 +41,18 @@ func (b *builder) listCondition(r fieldRef, c tools.Condition, at string) (strin
 		return q + "(v IN " + b.param(c.Value) + " WHERE v IN " + x + ")", nil
 	}
 	cmp, _ := tools.SizeComparison(c.Operator)
-	op, ok := sizeOps[cmp]
-	if !ok {
-		return "", unplannable(b.tool, "operator", c.Operator)
+	return "size(" + x + ") " + sizeOps[cmp] + " " + b.param(c.Value), nil
+}
+
+// listOperator reports whether listCondition writes op: the operators
+// of the fixed table above, as the vocabulary test holds them to the
+// schema's #ListOperators.
+func listOperator(op string) bool {
+	if cmp, ok := tools.SizeComparison(op); ok {
+		_, ok = sizeOps[cmp]
+		return ok
 	}
-	return "size(" + x + ") " + op + " " + b.param(c.Value), nil
+	return slices.Contains([]string{"CONTAINS", tools.OpContainsAny, tools.OpContainsAll, "IS NULL", "IS NOT NULL"}, op)
 }
 
 // isList reports whether r is a list field.
