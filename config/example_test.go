@@ -47,5 +47,5 @@ entities:
 	}
 	// Output:
 	// ragforge.yaml:6:37: indexd: unknown key "indexd" (allowed: description, exposed_to_tools, indexed, layout, max, min, name, null_values, stored_as, tool_modes, type, values)
-	// ragforge.yaml:7:26: type: unknown type "integr" (allowed: string, number, integer, boolean, datetime, timestamp, enum, point)
+	// ragforge.yaml:7:26: type: unknown type "integr" (allowed: string, number, integer, boolean, datetime, timestamp, enum, point, string_list, integer_list, number_list)
 }

@@ -49,7 +49,7 @@ func TestValidateRefusesAGoBuiltModelTheSchemaRejects(t *testing.T) {
 		{"dash in a field name", func(m *model.Model) { m.Entities[0].Fields[1].Name = "first-name" },
 			`entities.0.searchable_fields.1.name: "first-name" is not a valid name`},
 		{"unknown field type", func(m *model.Model) { m.Entities[0].Fields[1].Type = "integr" },
-			`entities.0.searchable_fields.1.type: unknown type "integr" (allowed: string, number, integer, boolean, datetime, timestamp, enum, point)`},
+			`entities.0.searchable_fields.1.type: unknown type "integr" (allowed: string, number, integer, boolean, datetime, timestamp, enum, point, string_list, integer_list, number_list)`},
 		{"expression cycle", func(m *model.Model) {
 			m.Entities[0].Computed = append(m.Entities[0].Computed,
 				&model.ComputedField{Field: model.Field{Name: "x", Type: model.Integer}, Expression: "y + 1"},

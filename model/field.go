@@ -17,13 +17,15 @@ const (
 )
 
 // Kind folds the type spellings that behave alike: integer into number,
-// timestamp into datetime. Tools and the planner switch on the kind.
+// timestamp into datetime, the list types into list. Tools and the planner switch on the kind.
 func (t Type) Kind() Type {
 	switch t {
 	case Integer:
 		return Number
 	case Timestamp:
 		return Datetime
+	case StringList, IntegerList, NumberList:
+		return List
 	}
 	return t
 }

@@ -320,6 +320,11 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 // names an unknown field, already reported).
 func checkGroups(ck *tools.Checker, a *AggregateEntitiesArgs, group *tools.FieldOffer, groups *tools.EntityOffer, at string) {
 	grouped := a.GroupBy != "" || a.Over != nil && a.Over.GroupBy != ""
+	if group != nil && group.Field.Type.Kind() == model.List {
+		// A group per whole list ([a, b] apart from [b, a]) is not the
+		// group per element an agent means.
+		ck.Add(at, "%s is a %s field: groups would be whole lists, not elements; count the entities whose %s CONTAINS each value instead", group.Field.Name, group.Field.Type, group.Field.Name)
+	}
 	if a.Bucket != "" {
 		var datetimes []string
 		if groups != nil {

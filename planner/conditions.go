@@ -173,6 +173,9 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 	} else if ok {
 		return joinAnd(b.instantSpan(r, lo, hi)), nil
 	}
+	if isList(r) {
+		return b.listCondition(r, c, at)
+	}
 	x := b.expr(r)
 	ci := c.IgnoreCase
 	if ci {

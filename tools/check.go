@@ -70,7 +70,7 @@ func checkField(o *EntityOffer, cond *Condition, at string, p *problems) {
 		return
 	}
 	if !slices.Contains(f.Modes, cond.Operator) {
-		p.choose(at+"/operator", f.Modes, "operator %q does not apply to %s field %s", cond.Operator, f.Field.Type, f.Field.Name)
+		p.choose(at+"/operator", f.Modes, "operator %q does not apply to %s field %s%s", cond.Operator, f.Field.Type, f.Field.Name, listHint(f.Field))
 		return
 	}
 	if cond.IgnoreCase && (f.Field.Type.Kind() != model.String || !slices.Contains(IgnoreCaseOperators, cond.Operator)) {
@@ -78,6 +78,10 @@ func checkField(o *EntityOffer, cond *Condition, at string, p *problems) {
 		return
 	}
 	vat := at + "/value"
+	if f.Field.Type.Kind() == model.List {
+		checkListValue(f.Field, cond, vat, p)
+		return
+	}
 	switch cond.Operator {
 	case "IS NULL", "IS NOT NULL":
 		if cond.Value != nil {

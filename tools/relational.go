@@ -219,13 +219,17 @@ func checkOrderBy(o, rel *EntityOffer, keys OrderByList, p *problems) {
 		case k.RelationshipField != "" && k.Field != "":
 			p.add(Pointer("order_by", i), "a sort key is a field or a relationship_field, not both")
 		case k.RelationshipField != "":
-			if rel.Field(k.RelationshipField) == nil {
+			if f := rel.Field(k.RelationshipField); f == nil {
 				p.choose(Pointer("order_by", i, "relationship_field"), rel.FieldNames(), "%q is not a property of %s", k.RelationshipField, rel.Entity.Name)
+			} else {
+				checkSortable(f.Field, Pointer("order_by", i, "relationship_field"), p)
 			}
 		case o == nil:
 			p.add(Pointer("order_by", i), "give relationship_field, or field with target_entity_type")
 		case o.Field(k.Field) == nil:
 			p.choose(Pointer("order_by", i, "field"), o.FieldNames(), "%q is not a field of %s", k.Field, o.Entity.Name)
+		default:
+			checkSortable(o.Field(k.Field).Field, Pointer("order_by", i, "field"), p)
 		}
 	}
 }

@@ -107,6 +107,7 @@ func (g *Generator) ConditionHelp(offers []*EntityOffer) string {
 	var b strings.Builder
 	b.WriteString("Conditions (all must hold), each:\n")
 	b.WriteString("- {field, operator, value, ignore_case}: value a list for IN/NOT IN, none for IS (NOT) NULL. Operators: " + ops + "\n")
+	b.WriteString(listHelp(g.m))
 	if len(g.c.edges) > 0 {
 		b.WriteString("- {via, direction, entity, quantifier, conditions, relationship_conditions}: some (default), none or all (at least one, and each) entities related by via (direction from the tested one, default stored) meet conditions and relationship_conditions (on the relationship); count {operator, value} compares how many\n")
 	}

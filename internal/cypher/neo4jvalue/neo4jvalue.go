@@ -20,7 +20,8 @@
 //   - lists and maps element by element.
 //
 // A [Converter] adds what one result leaves out: embeddings (lists of 32
-// numbers or more, and the model's vector-index properties), the tenant
+// numbers or more but the model's list fields, and the model's
+// vector-index properties), the tenant
 // field in traverse's nodes, and long strings cut to a length; it
 // remembers what it left out for the result's [Converter.Notes].
 package neo4jvalue
@@ -62,6 +63,9 @@ type Converter struct {
 	// embeddings whatever their value: the model's vector-index
 	// properties ([VectorProperties]).
 	Vectors []string
+	// Lists are the declared list fields ([ListProperties]), never left
+	// out as embeddings.
+	Lists []string
 	// Whole is a property never shortened: the page of a text a call
 	// asked for, which its statement bounds.
 	Whole string
@@ -81,7 +85,7 @@ func New(ctx context.Context, m *model.Model, maxString int) *Converter {
 	if Whole(ctx) {
 		maxString = 0
 	}
-	return &Converter{MaxString: maxString, Vectors: VectorProperties(m), Hidden: HashProperties(m)}
+	return &Converter{MaxString: maxString, Vectors: VectorProperties(m), Hidden: HashProperties(m), Lists: ListProperties(m)}
 }
 
 // VectorProperties are the properties m's vector indexes embed, sorted.
@@ -133,7 +137,7 @@ func (c *Converter) Value(name string, v any) (out any, ok bool) {
 	case string:
 		return c.str(name, x), true
 	case []any:
-		if c != nil && embedding(x) {
+		if c.embeddingLike(name, x) {
 			c.drop(name)
 			return nil, false
 		}

@@ -26,3 +26,23 @@ func TestAConverterForAWholeCallCutsNothing(t *testing.T) {
 		}
 	}
 }
+
+// A list field the model declares comes back whole however many numbers
+// it holds; the same list under an undeclared name is taken for an
+// embedding and left out, with a note.
+func TestADeclaredListOfNumbersIsNeverTakenForAnEmbedding(t *testing.T) {
+	m := &model.Model{Entities: []*model.Entity{{Name: "Run", Relationships: []*model.Relationship{{Type: "TIMED",
+		Properties: []*model.Field{{Name: "laps", Type: model.NumberList}}}}}}}
+	long := make([]any, 40)
+	for i := range long {
+		long[i] = float64(i)
+	}
+	c := neo4jvalue.New(t.Context(), m, 0)
+	got := c.Props(map[string]any{"laps": long, "vector": long})
+	if l, _ := got["laps"].([]any); len(l) != len(long) {
+		t.Errorf("laps = %v, want the 40 numbers", got["laps"])
+	}
+	if _, ok := got["vector"]; ok || len(c.Notes()) == 0 {
+		t.Errorf("vector kept (%v) or not noted (%q)", got["vector"], c.Notes())
+	}
+}

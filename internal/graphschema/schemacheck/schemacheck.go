@@ -146,7 +146,7 @@ func (c *checker) entity(path string, e *model.Entity, ce *computed.Entity) {
 	}
 	for j, f := range e.Fields {
 		fpath := fmt.Sprintf("%s.searchable_fields.%d", path, j)
-		if c.property(fpath, f, e.Name+" node", label.Properties) {
+		if c.property(fpath, f, e.Name+" node", label.Properties, e.Name, false) {
 			switch {
 			case f.StoredAs == model.Text:
 				c.textValues(fpath, f, e.Name, false)
@@ -177,10 +177,10 @@ func (c *checker) entity(path string, e *model.Entity, ce *computed.Entity) {
 	}
 }
 
-// property checks that the owner (nodes of a label, or relationships of a
-// type) has the field's property and that its stored types fit the
-// declared type; it reports whether the property exists.
-func (c *checker) property(path string, f *model.Field, owner string, props map[string]*introspect.Property) bool {
+// property checks that the owner (nodes of label name, or relationships
+// of type name when rel) has the field's property and that its stored
+// types fit the declared type; it reports whether the property exists.
+func (c *checker) property(path string, f *model.Field, owner string, props map[string]*introspect.Property, name string, rel bool) bool {
 	p := props[f.Name]
 	if p == nil {
 		names := introspect.PropertyNames(props)
@@ -190,7 +190,7 @@ func (c *checker) property(path string, f *model.Field, owner string, props map[
 	}
 	var fit, misfit []string
 	for _, t := range p.Types {
-		if fits(f, t) {
+		if fits(f, t) || c.onlyEmptyLists(f, t, name, rel) {
 			fit = append(fit, t)
 		} else {
 			misfit = append(misfit, t)
@@ -239,7 +239,7 @@ func (c *checker) relationship(path string, e *model.Entity, r *model.Relationsh
 	}
 	for k, p := range r.Properties {
 		ppath := fmt.Sprintf("%s.properties.%d", path, k)
-		if c.property(ppath, p, r.Type+" relationship", t.Properties) && p.StoredAs == model.Text {
+		if c.property(ppath, p, r.Type+" relationship", t.Properties, r.Type, true) && p.StoredAs == model.Text {
 			c.textValues(ppath, p, r.Type, true)
 		}
 		if p.Indexed {

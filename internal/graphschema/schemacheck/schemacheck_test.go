@@ -154,3 +154,27 @@ func TestCheckReadsFieldsHeldAsText(t *testing.T) {
 	}
 	matchPrefixes(t, got, want)
 }
+
+// TestCheckReadsListsOnNodesAndRelationships: list fields declared as the
+// graph stores them pass (empty lists included, a number list holding
+// integers and floats); a list declared where one value is stored, one
+// value declared where lists are stored, and a list of the wrong element
+// type (strings in an integer list, empty lists beside them) are errors
+// naming the type to declare.
+func TestCheckReadsListsOnNodesAndRelationships(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `CREATE (k:Person {name: 'Keanu', nicknames: ['Neo'], scores: [1, 2], weights: [1.5], born: 1964, tags: ['x'], codes: ['a']}),
+		(c:Person {name: 'Carrie', nicknames: [], scores: [], weights: [2], codes: []}),
+		(m:Movie {title: 'The Matrix'})
+		CREATE (k)-[:ACTED_IN {roles: ['Neo'], takes: [3]}]->(m), (c)-[:ACTED_IN {roles: [], takes: [1, 2]}]->(m)`, nil)
+	got := check(t, d, "testdata/lists.yaml")
+	want := []string{
+		"testdata/lists.yaml:3:5: warning: no uniqueness constraint on Person.name",
+		"testdata/lists.yaml:10:9: error: born is declared integer_list but every Person node holds it as Long, so comparisons with it never match; declare type: integer",
+		"testdata/lists.yaml:11:9: error: tags is declared string but every Person node holds it as StringArray, so comparisons with it never match; declare type: string_list",
+		"testdata/lists.yaml:12:9: error: codes is declared integer_list but every Person node holds it as StringArray, so comparisons with it never match; declare type: string_list",
+		"testdata/lists.yaml:18:13: error: takes is declared string_list but every ACTED_IN relationship holds it as LongArray, so comparisons with it never match; declare type: integer_list",
+		"testdata/lists.yaml:19:5: warning: no uniqueness constraint on Movie.title",
+	}
+	matchPrefixes(t, got, want)
+}

@@ -16,12 +16,14 @@ var temporalTypes = []string{"DateTime", "LocalDateTime", "Date"}
 
 // fits reports whether values stored with the Neo4j type t (as
 // db.schema.nodeTypeProperties names it) mean what the field's declared
-// type says. Lists fit no field type: a field holds one value.
+// type says. Arrays fit only the list types (listFits).
 func fits(f *model.Field, t string) bool {
 	if f.StoredAs == model.Text {
 		return t == "String"
 	}
 	switch f.Type.Kind() {
+	case model.List:
+		return listFits(f, t)
 	case model.String, model.Enum:
 		return t == "String"
 	case model.Number:
@@ -56,8 +58,8 @@ func declared(f *model.Field) string {
 
 // advice says how to declare a field whose values have the Neo4j type t.
 func advice(f *model.Field, t string) string {
-	if strings.HasSuffix(t, "Array") {
-		return "a field holds one value, not a list: store single values or leave the property out of the config"
+	if a, ok := listAdvice(f, t); ok {
+		return a
 	}
 	if f.Type.Kind() == model.Datetime {
 		switch t {

@@ -79,7 +79,9 @@ func Draft(ctx context.Context, d neo4j.DriverWithContext, opts Options) ([]byte
 		return nil, fmt.Errorf("schemadraft: the graph has no label to draft an entity from (%d nodes)", s.Nodes)
 	}
 	for _, e := range dr.entities {
-		dr.relationships(e)
+		if err := dr.relationships(e); err != nil {
+			return nil, err
+		}
 		entities.Content = append(entities.Content, e.node())
 	}
 	root := mapping()
@@ -195,9 +197,16 @@ func (dr *drafter) field(owner string, p *introspect.Property, entityType string
 	if ident.Check(p.Name) != nil {
 		return nil, "not a valid name", nil
 	}
-	typ := fieldType(p.Types)
+	if why := dr.embedding(owner, p, entityType); why != "" {
+		return nil, why, nil
+	}
+	types, err := dr.arrayTypes(owner, p, entityType)
+	if err != nil {
+		return nil, "", err
+	}
+	typ := fieldType(types)
 	if typ == "" {
-		return nil, "stored as " + strings.Join(p.Types, " and ") + " (a field holds one value of one type)", nil
+		return nil, "stored as " + strings.Join(p.Types, " and ") + " (a field holds values of one type: one value, or a list of strings, integers or numbers)", nil
 	}
 	f := mapping()
 	f.Style = yaml.FlowStyle
@@ -249,8 +258,8 @@ func (dr *drafter) field(owner string, p *introspect.Property, entityType string
 	return f, "", nil
 }
 
-// fieldType maps stored Neo4j types to a field type, "" when none fits
-// them all.
+// fieldType maps stored Neo4j types to a field type (arrays to the list
+// types), "" when none fits them all.
 func fieldType(types []string) string {
 	kinds := map[string]string{
 		"String": "string", "Long": "integer", "Double": "number", "Boolean": "boolean",
@@ -259,6 +268,9 @@ func fieldType(types []string) string {
 	var out []string
 	for _, t := range types {
 		k := kinds[t]
+		if k == "" {
+			k = listTypes[t]
+		}
 		if k == "" {
 			return ""
 		}
@@ -272,6 +284,8 @@ func fieldType(types []string) string {
 		return out[0]
 	case slices.Equal(out, []string{"integer", "number"}):
 		return "number"
+	case slices.Equal(out, []string{"integer_list", "number_list"}):
+		return "number_list"
 	}
 	return ""
 }
@@ -440,7 +454,7 @@ func embeddedField(prop string, strs map[string]bool) string {
 // relationships drafts, for each relationship type touching the entity,
 // one outgoing and one incoming relationship whose targets are the drafted
 // labels at the other end.
-func (dr *drafter) relationships(e *entity) {
+func (dr *drafter) relationships(e *entity) error {
 	for _, name := range dr.s.RelTypeNames() {
 		t := dr.s.RelTypes[name]
 		if ident.Check(name) != nil {
@@ -475,24 +489,33 @@ func (dr *drafter) relationships(e *entity) {
 				}
 				add(r, "target", list)
 			}
-			if props := dr.relProperties(t); len(props) > 0 {
+			props, err := dr.relProperties(t)
+			if err != nil {
+				return err
+			}
+			if len(props) > 0 {
 				add(r, "properties", seq(props...))
 			}
 			e.rels = append(e.rels, r)
 		}
 	}
+	return nil
 }
 
-func (dr *drafter) relProperties(t *introspect.RelType) []*yaml.Node {
+// relProperties drafts a relationship type's properties; the error is a
+// failure to read the graph (whether a list property holds strings).
+func (dr *drafter) relProperties(t *introspect.RelType) ([]*yaml.Node, error) {
 	var out []*yaml.Node
 	for _, p := range introspect.PropertyNames(t.Properties) {
-		// Sampling reads nodes only; relationship properties are typed from
-		// their stored types alone, so no error can come back here.
-		if f, _, _ := dr.field(t.Name, t.Properties[p], "RELATIONSHIP"); f != nil {
+		f, _, err := dr.field(t.Name, t.Properties[p], "RELATIONSHIP")
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
 			out = append(out, f)
 		}
 	}
-	return out
+	return out, nil
 }
 
 func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }

@@ -3,6 +3,7 @@ package schemadraft_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,7 +95,7 @@ func join(list []string) string {
 	return out
 }
 
-func TestDraftTypesISOStringsAndEmbeddingsAndLeavesOutListsWithAComment(t *testing.T) {
+func TestDraftTypesISOStringsListsAndEmbeddingsAndLeavesOutTheVectorWithAComment(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, `UNWIND range(1, 30) AS i
 		CREATE (:Note {id: i, text: 'note ' + i, at: '2024-05-0' + (i % 9 + 1) + 'T10:00:00Z', score: CASE WHEN i % 2 = 0 THEN i ELSE i + 0.5 END,
@@ -121,8 +122,11 @@ func TestDraftTypesISOStringsAndEmbeddingsAndLeavesOutListsWithAComment(t *testi
 	if f := note.Field("pinned"); f == nil || f.Type != "boolean" {
 		t.Errorf("pinned: %+v", f)
 	}
-	if note.Field("tags") != nil || note.Field("text_embedding") != nil || !strings.Contains(string(draft), "Note.tags left out: stored as StringArray") {
-		t.Errorf("lists drafted as fields:\n%s", draft)
+	if f := note.Field("tags"); f == nil || f.Type != "string_list" {
+		t.Errorf("tags: %+v\n%s", f, draft)
+	}
+	if note.Field("text_embedding") != nil || !strings.Contains(string(draft), "Note.text_embedding left out: an embedding") {
+		t.Errorf("an embedding drafted as a field:\n%s", draft)
 	}
 	if len(note.VectorIndexes) != 1 || *note.VectorIndexes[0] != (model.VectorIndex{Name: "note_vectors", Field: "text", Property: "text_embedding", Dimensions: 3, Similarity: "euclidean", Pos: note.VectorIndexes[0].Pos}) {
 		t.Errorf("vector indexes %+v", note.VectorIndexes)
@@ -195,5 +199,48 @@ func TestDraftTypesNumbersAndDatesHeldAsText(t *testing.T) {
 		if !strings.Contains(string(draft), comment) {
 			t.Errorf("draft lacks %q:\n%s", comment, draft)
 		}
+	}
+}
+
+// TestDraftTypesListsOnNodesAndRelationships: lists of strings, integers
+// (some empty, which Neo4j types StringArray) and numbers (integers and
+// floats) are drafted as list fields, on nodes and on relationships, and
+// vet of the draft finds no error.
+func TestDraftTypesListsOnNodesAndRelationships(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `CREATE (k:Person {name: 'Keanu', nicknames: ['Neo'], scores: [1, 2], weights: [1.5, 2]}),
+		(c:Person {name: 'Carrie', nicknames: [], scores: [], weights: [2]}),
+		(m:Movie {title: 'The Matrix'})
+		CREATE (k)-[:ACTED_IN {roles: ['Neo'], takes: [3]}]->(m), (c)-[:ACTED_IN {roles: ['Trinity'], takes: []}]->(m)`, nil)
+	draft, m, findings := draftAndCheck(t, d, "")
+	for _, f := range findings {
+		if f.Severity == schemacheck.Error {
+			t.Errorf("vet of the draft: %s", f)
+		}
+	}
+	person := m.Entity("Person")
+	if person == nil {
+		t.Fatalf("no Person:\n%s", draft)
+	}
+	for name, want := range map[string]model.Type{"nicknames": model.StringList, "scores": model.IntegerList, "weights": model.NumberList} {
+		if f := person.Field(name); f == nil || f.Type != want {
+			t.Errorf("Person.%s: %+v, want %s\n%s", name, f, want, draft)
+		}
+	}
+	var acted *model.Relationship
+	for _, r := range person.Relationships {
+		if r.Type == "ACTED_IN" {
+			acted = r
+		}
+	}
+	if acted == nil {
+		t.Fatalf("no ACTED_IN:\n%s", draft)
+	}
+	got := map[string]model.Type{}
+	for _, p := range acted.Properties {
+		got[p.Name] = p.Type
+	}
+	if want := map[string]model.Type{"roles": model.StringList, "takes": model.IntegerList}; !maps.Equal(got, want) {
+		t.Errorf("ACTED_IN properties %v, want %v\n%s", got, want, draft)
 	}
 }
