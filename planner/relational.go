@@ -263,6 +263,13 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 		if s.v == "n" && depth == 0 && pins(h.entity, c.Conditions) {
 			b.starts[pred] = h
 		}
+		if s.v == "n" && depth == 0 && h.entity != nil {
+			for _, pc := range c.Conditions {
+				if pc.Operator == "=" && !pc.IgnoreCase {
+					b.pins = append(b.pins, pin(h.entity, pc.Field, pc.Value)...)
+				}
+			}
+		}
 		return pred, nil
 	case tools.QuantifierNone:
 		return "NOT " + h.exists(all), nil
