@@ -103,6 +103,10 @@ type Options struct {
 	// compile them. Either way New hands the one compiled form to its
 	// planners and write tools, and no call compiles.
 	Computed *computed.Model
+	// GraphWarnings are what the live graph contradicts in the config,
+	// served anyway (`serve --serve-contradicted`): each is said in every
+	// answer that touches its owner (graphNotes).
+	GraphWarnings []GraphWarning
 }
 
 // Engine runs an agent's tool calls on Neo4j: it owns the tool catalog

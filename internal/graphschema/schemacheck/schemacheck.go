@@ -63,6 +63,21 @@ type Finding struct {
 	Msg  string
 }
 
+// Owner is the label or relationship type the finding is about (the
+// entity or relationship its path is under), or "" for one about the
+// whole config.
+func (f Finding) Owner(m *model.Model) string {
+	var i, j int
+	var rest string
+	if n, _ := fmt.Sscanf(f.Path, "entities.%d.relationships.%d%s", &i, &j, &rest); n >= 2 && i < len(m.Entities) && j < len(m.Entities[i].Relationships) {
+		return m.Entities[i].Relationships[j].Type
+	}
+	if n, _ := fmt.Sscanf(f.Path, "entities.%d%s", &i, &rest); n >= 1 && i < len(m.Entities) {
+		return m.Entities[i].Name
+	}
+	return ""
+}
+
 func (f Finding) String() string {
 	return fmt.Sprintf("%s: %s: %s", f.Pos, f.Severity, f.Msg)
 }
@@ -76,6 +91,19 @@ const sampleSize = 200
 // computed fields so `vet` compiles its model once. The error is for a
 // failure to read the graph.
 func Check(ctx context.Context, d neo4j.DriverWithContext, database string, cm *computed.Model) ([]Finding, error) {
+	return check(ctx, d, database, cm, true)
+}
+
+// Contradictions is Check's errors only, without counting what the config
+// leaves out (which reads every undeclared property): what `serve` and
+// `call` refuse to start with, since their answers would be silently
+// wrong (docs/design.md, "The config against the graph").
+func Contradictions(ctx context.Context, d neo4j.DriverWithContext, database string, cm *computed.Model) ([]Finding, error) {
+	all, err := check(ctx, d, database, cm, false)
+	return slices.DeleteFunc(all, func(f Finding) bool { return f.Severity != Error }), err
+}
+
+func check(ctx context.Context, d neo4j.DriverWithContext, database string, cm *computed.Model, undeclared bool) ([]Finding, error) {
 	m := cm.Model()
 	s, err := introspect.Read(ctx, d, database)
 	if err != nil {
@@ -93,7 +121,9 @@ func Check(ctx context.Context, d neo4j.DriverWithContext, database string, cm *
 	for i, e := range m.Entities {
 		c.entity(fmt.Sprintf("entities.%d", i), e, cm.Entity(e.Name))
 	}
-	c.undeclared(m, cm)
+	if undeclared {
+		c.undeclared(m, cm)
+	}
 	slices.SortStableFunc(c.out, func(a, b Finding) int { return a.Pos.Compare(b.Pos) })
 	return c.out, c.err
 }
