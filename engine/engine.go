@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -121,6 +122,9 @@ type Engine struct {
 	// long strings.
 	verbose *planner.Planner
 	caps    tools.Capabilities
+	// textKinds caches what a text field's values look like (textKind),
+	// sampled once per field and tenant.
+	textKinds sync.Map
 }
 
 // New builds the engine for m: validates it as [config.Load] validates a

@@ -135,6 +135,11 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 		err = e.pinNotes(ctx, st, res)
 	}
 	if err == nil {
+		var notes []string
+		notes, err = e.textNotes(ctx, st)
+		res.Notes = append(res.Notes, notes...)
+	}
+	if err == nil {
 		res.Notes = append(res.Notes, e.graphNotes(call, st)...)
 	}
 	return res, err

@@ -38,6 +38,8 @@ type builder struct {
 	// pins are the equalities top-level `some` relationship tests pin
 	// their related entity by (Shape.Pins).
 	pins []Pin
+	// textOrdered are the text fields it orders (Shape.TextOrdered).
+	textOrdered []TextOrder
 	// page, when set, is the field whose page the statement returns
 	// instead of its shortened value (cut).
 	page *textPage
@@ -314,6 +316,9 @@ func (b *builder) statement(shape Shape) (*Statement, error) {
 	}
 	if shape.Pins == nil {
 		shape.Pins = b.pins
+	}
+	if shape.TextOrdered == nil {
+		shape.TextOrdered = b.textOrdered
 	}
 	return &Statement{Cypher: strings.Join(b.lines, "\n"), Params: b.params, Uses: b.uses, Shape: shape}, nil
 }

@@ -71,6 +71,9 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		if err != nil {
 			return "", nil, err
 		}
+		if slices.Contains(rangeOperators, c.Operator) {
+			b.ordersText(s, r)
+		}
 		pred = b.nullSafe(pred)
 		if r.node != "" {
 			return pred, nil, nil

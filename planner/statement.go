@@ -136,6 +136,9 @@ type Shape struct {
 	// with the closest values the graph holds (issue 30: companyName =
 	// "Plutzer" for "Plutzer Lebensmittelgroßmärkte AG").
 	Pins []Pin `json:"pins,omitempty"`
+	// TextOrdered are the stored text fields the statement compares with
+	// <, <=, >, >= or sorts by (TextOrder).
+	TextOrdered []TextOrder `json:"text_ordered,omitempty"`
 	// Missing names a boolean column, the same on every row, that is true
 	// when the named entity does not exist, for a statement whose empty
 	// answer can also mean the entity exists (nothing near it, nothing
