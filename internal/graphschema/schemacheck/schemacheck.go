@@ -97,7 +97,7 @@ func Check(ctx context.Context, d neo4j.DriverWithContext, database string, cm *
 // Contradictions is Check's errors only, without counting what the config
 // leaves out (which reads every undeclared property): what `serve` and
 // `call` refuse to start with, since their answers would be silently
-// wrong (docs/design.md, "The config against the graph").
+// wrong (docs/design.md, invariant 11).
 func Contradictions(ctx context.Context, d neo4j.DriverWithContext, database string, cm *computed.Model) ([]Finding, error) {
 	all, err := check(ctx, d, database, cm, false)
 	return slices.DeleteFunc(all, func(f Finding) bool { return f.Severity != Error }), err
