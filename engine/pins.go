@@ -6,13 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/internal/cypher/ident"
-	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/planner"
-	"github.com/ragforge/ragforge/tenant"
 )
 
 // maxPinValues bounds the distinct values of a pinned field read to find
@@ -75,51 +71,29 @@ func (e *Engine) closest(ctx context.Context, st *planner.Statement, p planner.P
 	if err != nil {
 		return false, nil, err
 	}
-	where := "n." + prop + " IS NOT NULL"
 	params := map[string]any{"value": p.Value, "max": int64(maxPinValues)}
-	if e.m.Tenant != nil {
-		field, err := ident.Quote(e.m.Tenant.Field)
-		if err != nil {
-			return false, nil, err
-		}
-		where += " AND n." + field + " = $" + tenant.Param
-		params[tenant.Param] = st.Params[tenant.Param]
+	scoped, err := e.tenantAnd("n", st, params)
+	if err != nil {
+		return false, nil, err
 	}
-	q := "MATCH (n:" + label + ") WHERE " + where + "\nWITH DISTINCT n." + prop + " AS v\n" +
+	q := "MATCH (n:" + label + ") WHERE n." + prop + " IS NOT NULL" + scoped + "\nWITH DISTINCT n." + prop + " AS v\n" +
 		"WITH v, v = $value AS exact, toLower(toString(v)) STARTS WITH toLower($value) AS prefix\n" +
 		"ORDER BY exact DESC, prefix DESC, size(toString(v)), v\nLIMIT $max\nRETURN toString(v) AS v, exact, prefix"
-	type row struct {
-		v             string
-		exact, prefix bool
-	}
-	out, err := neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, q, params)
-		if err != nil {
-			return nil, err
-		}
-		var rows []row
-		for res.Next(ctx) {
-			vals := res.Record().Values
-			v, _ := vals[0].(string)
-			exact, _ := vals[1].(bool)
-			prefix, _ := vals[2].(bool)
-			rows = append(rows, row{v, exact, prefix})
-		}
-		return rows, res.Err()
-	})
+	rows, err := e.readRows(ctx, q, params)
 	if err != nil {
 		return false, nil, fmt.Errorf("engine: looking up %s.%s = %q: %w", p.Entity, p.Field, p.Value, err)
 	}
-	rows := out.([]row)
-	if len(rows) > 0 && rows[0].exact {
+	if len(rows) > 0 && rows[0][1] == true {
 		return true, nil, nil
 	}
 	var rest []string
 	for _, r := range rows {
-		if r.prefix && len(closest) < closestShown {
-			closest = append(closest, r.v)
-		} else if !r.prefix {
-			rest = append(rest, r.v)
+		v, _ := r[0].(string)
+		switch prefix := r[2] == true; {
+		case prefix && len(closest) < closestShown:
+			closest = append(closest, v)
+		case !prefix:
+			rest = append(rest, v)
 		}
 	}
 	return false, append(closest, computed.Closest(p.Value, rest, closestShown-len(closest))...), nil

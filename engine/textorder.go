@@ -8,10 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	"github.com/ragforge/ragforge/internal/cypher/ident"
-	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
 )
@@ -60,8 +57,7 @@ func (e *Engine) textNotes(ctx context.Context, st *planner.Statement) ([]string
 // and returns "number" or "datetime" when every sampled value that is not
 // a null marker reads as one, else "".
 func (e *Engine) textKind(ctx context.Context, st *planner.Statement, t planner.TextOrder) (string, error) {
-	tn := st.Params[tenant.Param]
-	key := fmt.Sprint(t, "\x00", tn)
+	key := fmt.Sprint(t, "\x00", st.Params[tenant.Param])
 	if k, ok := e.textKinds.Load(key); ok {
 		return k.(string), nil
 	}
@@ -77,34 +73,22 @@ func (e *Engine) textKind(ctx context.Context, st *planner.Statement, t planner.
 	if t.Relationship {
 		pattern, node = "(a)-[x:"+owner+"]->()", "a"
 	}
-	where := "x." + prop + " IS NOT NULL"
 	params := map[string]any{"n": int64(textSample)}
-	if e.m.Tenant != nil {
-		field, err := ident.Quote(e.m.Tenant.Field)
-		if err != nil {
-			return "", err
-		}
-		where += " AND " + node + "." + field + " = $" + tenant.Param
-		params[tenant.Param] = tn
+	scoped, err := e.tenantAnd(node, st, params)
+	if err != nil {
+		return "", err
 	}
-	q := "MATCH " + pattern + " WHERE " + where + " RETURN x." + prop + " AS v LIMIT $n"
-	out, err := neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, q, params)
-		if err != nil {
-			return nil, err
-		}
-		var vals []string
-		for res.Next(ctx) {
-			if s, ok := res.Record().Values[0].(string); ok {
-				vals = append(vals, s)
-			}
-		}
-		return vals, res.Err()
-	})
+	rows, err := e.readRows(ctx, "MATCH "+pattern+" WHERE x."+prop+" IS NOT NULL"+scoped+" RETURN x."+prop+" AS v LIMIT $n", params)
 	if err != nil {
 		return "", fmt.Errorf("engine: sampling %s.%s: %w", t.Owner, t.Field, err)
 	}
-	kind := looksLike(out.([]string))
+	var values []string
+	for _, r := range rows {
+		if s, ok := r[0].(string); ok {
+			values = append(values, s)
+		}
+	}
+	kind := looksLike(values)
 	e.textKinds.Store(key, kind)
 	return kind, nil
 }
