@@ -1,22 +1,17 @@
 package computed
 
+import "slices"
+
 // Suggest returns the candidate closest to name by edit distance, or "" when
 // none is close enough to be a likely typo (at most a third of the name's
 // length, at least 2 edits allowed, and never a replacement of the whole
 // name). Every "did you mean" of ragforge uses it: expressions here, and
 // the live-schema checks of package schemacheck.
 func Suggest(name string, candidates []string) string {
-	limit := max(2, len([]rune(name))/3)
-	best, bestD := "", limit+1
-	for _, c := range candidates {
-		if c == name {
-			continue
-		}
-		if d := distance(name, c); d < bestD && d < len([]rune(name)) {
-			best, bestD = c, d
-		}
+	if c := Closest(name, candidates, 1); len(c) > 0 {
+		return c[0]
 	}
-	return best
+	return ""
 }
 
 // distance is the Levenshtein distance between a and b, in runes.
@@ -39,4 +34,30 @@ func distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// Closest returns up to n candidates as close to name as Suggest requires,
+// closest first (ties in candidate order): the values an empty answer
+// offers when a condition named a value no entity has.
+func Closest(name string, candidates []string, n int) []string {
+	limit := max(2, len([]rune(name))/3)
+	type scored struct {
+		c string
+		d int
+	}
+	var near []scored
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		if d := distance(name, c); d <= limit && d < len([]rune(name)) {
+			near = append(near, scored{c, d})
+		}
+	}
+	slices.SortStableFunc(near, func(a, b scored) int { return a.d - b.d })
+	out := make([]string, 0, min(n, len(near)))
+	for _, s := range near[:min(n, len(near))] {
+		out = append(out, s.c)
+	}
+	return out
 }

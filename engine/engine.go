@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -103,6 +104,10 @@ type Options struct {
 	// compile them. Either way New hands the one compiled form to its
 	// planners and write tools, and no call compiles.
 	Computed *computed.Model
+	// GraphWarnings are what the live graph contradicts in the config,
+	// served anyway (`serve --serve-contradicted`): each is said in every
+	// answer that touches its owner (graphNotes).
+	GraphWarnings []GraphWarning
 }
 
 // Engine runs an agent's tool calls on Neo4j: it owns the tool catalog
@@ -117,6 +122,9 @@ type Engine struct {
 	// long strings.
 	verbose *planner.Planner
 	caps    tools.Capabilities
+	// textKinds caches what a text field's values look like (textKind),
+	// sampled once per field and tenant.
+	textKinds sync.Map
 }
 
 // New builds the engine for m: validates it as [config.Load] validates a

@@ -131,6 +131,17 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 	if c := embedder.Caveat(e.opts.Embedder); err == nil && st.Embed != nil && c != "" {
 		res.Notes = append(res.Notes, c)
 	}
+	if err == nil {
+		err = e.pinNotes(ctx, st, res)
+	}
+	if err == nil {
+		var notes []string
+		notes, err = e.textNotes(ctx, st)
+		res.Notes = append(res.Notes, notes...)
+	}
+	if err == nil {
+		res.Notes = append(res.Notes, e.graphNotes(call, st)...)
+	}
 	return res, err
 }
 

@@ -135,23 +135,24 @@ func TestDistanceSearchFromAnEntity(t *testing.T) {
 }
 
 // TestLookupsThatFindNothingSaySo: get_entity_by_id and an exploration
-// whose start_conditions pin the unique field name the missing entity; a
-// start that exists but reaches nothing gets no such note.
+// whose start_conditions pin the unique field name the missing entity,
+// with the closest codes of the tenant (b's XYZ is neither found nor
+// named); a start that exists but reaches nothing gets no such note.
 func TestLookupsThatFindNothingSaySo(t *testing.T) {
 	e := airportsEngine(t, hawaii)
 	for _, c := range []struct {
 		tool, args, note string
 		n                int
 	}{
-		{planner.GetEntityByID, `{"entity_type":"Airport","id_value":"NOPE"}`, `no Airport has code "NOPE"`, 0},
-		{planner.GetEntityByID, `{"entity_type":"Airport","id_value":"XYZ"}`, `no Airport has code "XYZ"`, 0},
+		{planner.GetEntityByID, `{"entity_type":"Airport","id_value":"NOPE"}`, `no Airport has code "NOPE"; closest values: "NOL"`, 0},
+		{planner.GetEntityByID, `{"entity_type":"Airport","id_value":"XYZ"}`, `no Airport has code "XYZ"; no value is close`, 0},
 		{planner.GetEntityByID, `{"entity_type":"Airport","id_value":"HNL"}`, "", 1},
-		{planner.ExploreRelationships, `{"start_entity_type":"Airport","start_conditions":[{"field":"code","operator":"=","value":"NOPE"}],"relationship_types":["DEPARTS_FROM"],"direction":"incoming"}`, `no Airport has code "NOPE"`, 0},
+		{planner.ExploreRelationships, `{"start_entity_type":"Airport","start_conditions":[{"field":"code","operator":"=","value":"NOPE"}],"relationship_types":["DEPARTS_FROM"],"direction":"incoming"}`, `no Airport has code "NOPE"; closest values: "NOL"`, 0},
 		{planner.ExploreRelationships, `{"start_entity_type":"Airport","start_conditions":[{"field":"code","operator":"=","value":"NOPE"},{"field":"city","operator":"=","value":"x"}],"relationship_types":["DEPARTS_FROM"],"direction":"incoming"}`, `no Airport has code "NOPE" that passes the other start_conditions`, 0},
 		{planner.ExploreRelationships, `{"start_entity_type":"Airport","start_conditions":[{"field":"city","operator":"=","value":"x"}],"relationship_types":["DEPARTS_FROM"],"direction":"incoming"}`, `no Airport passes start_conditions`, 0},
 		{planner.ExploreRelationships, `{"start_entity_type":"Airport","start_conditions":[{"field":"code","operator":"=","value":"SEA"}],"relationship_types":["DEPARTS_FROM"],"direction":"incoming"}`, "", 0},
 		{planner.ExploreRelationships, `{"start_entity_type":"Airport","start_conditions":[{"field":"code","operator":"=","value":"HNL"}],"relationship_types":["DEPARTS_FROM"],"direction":"incoming"}`, "", 1},
-		{planner.GetEntityByID, `{"entity_type":"Airport","id_value":"NOPE","field":"about"}`, `no Airport has code "NOPE"`, 0},
+		{planner.GetEntityByID, `{"entity_type":"Airport","id_value":"NOPE","field":"about"}`, `no Airport has code "NOPE"; closest values: "NOL"`, 0},
 	} {
 		r := execJSON(t, e, c.tool, c.args)
 		if got := strings.Join(r.Notes, "\n"); got != c.note || r.Count != c.n || len(r.Entities) != c.n {

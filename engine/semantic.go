@@ -4,13 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/internal/cypher/ident"
-	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/planner"
-	"github.com/ragforge/ragforge/tenant"
 )
 
 // emptySearchNote says why a semantic_search found nothing, so the agent
@@ -32,32 +28,17 @@ func (e *Engine) emptySearchNote(ctx context.Context, st *planner.Statement) (st
 	if err != nil {
 		return "", err
 	}
-	where := "n." + prop + " IS NOT NULL"
 	params := map[string]any{}
-	if e.m.Tenant != nil {
-		field, err := ident.Quote(e.m.Tenant.Field)
-		if err != nil {
-			return "", err
-		}
-		where += " AND n." + field + " = $" + tenant.Param
-		params[tenant.Param] = st.Params[tenant.Param]
+	scoped, err := e.tenantAnd("n", st, params)
+	if err != nil {
+		return "", err
 	}
-	q := "RETURN EXISTS { MATCH (n:" + label + ") WHERE " + where + " } AS any"
-	out, err := neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, q, params)
-		if err != nil {
-			return nil, err
-		}
-		rec, err := res.Single(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return rec.Values[0], nil
-	})
+	q := "RETURN EXISTS { MATCH (n:" + label + ") WHERE n." + prop + " IS NOT NULL" + scoped + " } AS any"
+	rows, err := e.readRows(ctx, q, params)
 	if err != nil {
 		return "", fmt.Errorf("engine: checking vector index %s for vectors: %w", vi.Name, err)
 	}
-	if found, _ := out.(bool); !found {
+	if found := len(rows) == 1 && rows[0][0] == true; !found {
 		return fmt.Sprintf("vector index %s holds no vectors of %s yet: their %s was never embedded (run `ragforge-plan embed CONFIG --field %s.%s` with the embedder this server uses), so semantic_search cannot find them; use fulltext_search or query_entities meanwhile", vi.Name, ent.Name, vi.Field, ent.Name, vi.Field), nil
 	}
 	return fmt.Sprintf("no %s scored at least min_score %v or met the conditions; a lower min_score or fewer conditions may find some", ent.Name, st.Params["min_score"]), nil

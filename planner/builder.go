@@ -36,6 +36,11 @@ type builder struct {
 	// whose related entity is pinned by an index to its hop; match starts
 	// the statement there instead of testing the predicate on every node.
 	starts map[string]*hop
+	// pins are the equalities top-level `some` relationship tests pin
+	// their related entity by (Shape.Pins).
+	pins []Pin
+	// textOrdered are the text fields it orders (Shape.TextOrdered).
+	textOrdered []TextOrder
 	// page, when set, is the field whose page the statement returns
 	// instead of its shortened value (cut).
 	page *textPage
@@ -309,6 +314,12 @@ func (b *builder) statement(shape Shape) (*Statement, error) {
 	}
 	if shape.SortKeys == nil {
 		shape.SortKeys = b.sortKeys
+	}
+	if shape.Pins == nil {
+		shape.Pins = b.pins
+	}
+	if shape.TextOrdered == nil {
+		shape.TextOrdered = b.textOrdered
 	}
 	return &Statement{Cypher: strings.Join(b.lines, "\n"), Params: b.params, Uses: b.uses, Shape: shape}, nil
 }

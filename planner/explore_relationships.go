@@ -404,7 +404,7 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State)
 	b.line("RETURN row.sid AS from_id, row.tid AS %s, labels(t) AS %s, %s AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, last(path).properties AS relationship, path, capped AS %s, missing AS %s",
 		ColID, ColLabels, tn.props, ColProperties, ColComputed, ColCapped, colMissing)
 	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped,
-		Missing: colMissing, NotFound: noStart(e, a.StartConditions)})
+		Missing: colMissing, NotFound: noStart(e, a.StartConditions), Pins: startPin(e, a.StartConditions)})
 }
 
 // streamedLists is the most entries the lists of the levels before the
@@ -422,6 +422,15 @@ func kept(x, v, keep string) string {
 // noStart is the note of an exploration without a start entity: which e
 // the start_conditions named when one of them pins its unique field
 // (`no Airport has code "SEA"`), else that none passes them.
+// startPin is the Pin of start_conditions that are one equality on the
+// unique field (noStart's note without a suffix), else nil.
+func startPin(e *model.Entity, conds []tools.Condition) []Pin {
+	if len(conds) != 1 || conds[0].Field != e.UniqueField || conds[0].Operator != "=" {
+		return nil
+	}
+	return pin(e, e.UniqueField, conds[0].Value)
+}
+
 func noStart(e *model.Entity, conds []tools.Condition) string {
 	if len(conds) == 0 {
 		return "there is no " + e.Name

@@ -136,7 +136,7 @@ func (p *Planner) getEntityByID(a *GetEntityByIDArgs, state State) (*Statement, 
 	}
 	b.match([]string{id})
 	b.line("WITH n\nLIMIT 1")
-	shape := Shape{Kind: ShapeEntities, Entity: e.Name, Limit: 1, NotFound: notFound(e, a.IDValue)}
+	shape := Shape{Kind: ShapeEntities, Entity: e.Name, Limit: 1, NotFound: notFound(e, a.IDValue), Pins: pin(e, e.UniqueField, a.IDValue)}
 	if a.Field != "" {
 		return b.textPage(a.Field, a.Offset, a.Length, shape)
 	}

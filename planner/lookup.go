@@ -28,11 +28,26 @@ func (b *builder) lookup(e *model.Entity, v, param string, value any, path strin
 
 // notFound is the note of a result that lacks the e whose unique field is
 // id: `no Airport has code "XXX"`.
-func notFound(e *model.Entity, id any) string {
-	if s, ok := id.(string); ok {
-		id = fmt.Sprintf("%q", s)
+func notFound(e *model.Entity, id any) string { return noneHas(e.Name, e.UniqueField, id) }
+
+// noneHas says that no entity has the value in the field: `no Supplier
+// has companyName "Plutzer"`.
+func noneHas(entity, field string, v any) string {
+	if s, ok := v.(string); ok {
+		v = fmt.Sprintf("%q", s)
 	}
-	return fmt.Sprintf("no %s has %s %v", e.Name, e.UniqueField, id)
+	return fmt.Sprintf("no %s has %s %v", entity, field, v)
+}
+
+// pin is the Pin of field = v on e when the field holds text (the closest
+// values of a number or date say little), else nil.
+func pin(e *model.Entity, field string, v any) []Pin {
+	f := e.Field(field)
+	s, ok := v.(string)
+	if f == nil || !ok || f.Type.Kind() != model.String {
+		return nil
+	}
+	return []Pin{{Entity: e.Name, Field: field, Value: s, Note: noneHas(e.Name, field, s)}}
 }
 
 // textPage is the page of one string field a call reads whole

@@ -19,6 +19,7 @@ func (b *builder) orderBy(keys tools.OrderByList, ps *preds) ([]order, []fieldRe
 			return nil, nil, err
 		}
 		b.use(r, UseOrder)
+		b.ordersText(b.mainScope(), r)
 		if r.c != nil && !containsRef(ps.chosen, r) {
 			ps.chosen = append(ps.chosen, r)
 		}

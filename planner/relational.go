@@ -71,6 +71,9 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		if err != nil {
 			return "", nil, err
 		}
+		if slices.Contains(rangeOperators, c.Operator) {
+			b.ordersText(s, r)
+		}
 		pred = b.nullSafe(pred)
 		if r.node != "" {
 			return pred, nil, nil
@@ -262,6 +265,13 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 		pred := h.exists(all)
 		if s.v == "n" && depth == 0 && pins(h.entity, c.Conditions) {
 			b.starts[pred] = h
+		}
+		if s.v == "n" && depth == 0 && h.entity != nil {
+			for _, pc := range c.Conditions {
+				if pc.Operator == "=" && !pc.IgnoreCase {
+					b.pins = append(b.pins, pin(h.entity, pc.Field, pc.Value)...)
+				}
+			}
 		}
 		return pred, nil
 	case tools.QuantifierNone:

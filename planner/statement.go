@@ -129,6 +129,16 @@ type Shape struct {
 	// `no Airport has code "XXX"`. The engine says it when the statement
 	// returns no row, or, when Missing is set, when that column is true.
 	NotFound string `json:"not_found,omitempty"`
+	// Pins are the string values the call pins an entity by, with an
+	// equality (get_entity_by_id's id, an explored start's id, a `some`
+	// relationship test's field = value): when the answer is empty the
+	// engine checks each one names an entity and says which does not,
+	// with the closest values the graph holds (issue 30: companyName =
+	// "Plutzer" for "Plutzer Lebensmittelgroßmärkte AG").
+	Pins []Pin `json:"pins,omitempty"`
+	// TextOrdered are the stored text fields the statement compares with
+	// <, <=, >, >= or sorts by (TextOrder).
+	TextOrdered []TextOrder `json:"text_ordered,omitempty"`
 	// Missing names a boolean column, the same on every row, that is true
 	// when the named entity does not exist, for a statement whose empty
 	// answer can also mean the entity exists (nothing near it, nothing
@@ -139,6 +149,15 @@ type Shape struct {
 	// text the call asked for (get_entity_by_id's field), which the
 	// statement bounds: the engine does not shorten it.
 	Whole string `json:"whole,omitempty"`
+}
+
+// Pin is one equality a call pins an entity by (Shape.Pins).
+type Pin struct {
+	Entity string `json:"entity"`
+	Field  string `json:"field"`
+	Value  string `json:"value"`
+	// Note says that no entity has the value, in NotFound's words.
+	Note string `json:"note"`
 }
 
 // SortKey is one key of a ranked statement.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -29,6 +30,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("verbose", false, "return long strings whole")
 	ef := addEngineFlags(fs, "the tenant the call runs under (needed when the config declares tenant)")
 	sf := addStatsFlags(fs, false)
+	contradicted := addContradictedFlag(fs)
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
 		return 2
@@ -56,7 +58,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	conn.timeout = *timeout
-	e, closeEngine, err := openEngine(ctx, m, conn, sf, opts, stderr)
+	e, closeEngine, err := openEngine(ctx, m, conn, sf, opts, *contradicted, stderr)
 	if err != nil {
 		return reportCallError("call", err, "", stdout, stderr)
 	}
@@ -92,13 +94,15 @@ func counted(answer []byte) string {
 // `serve` run tool calls with: the server's capabilities detected (the
 // catalog offers only what works there), usage recorded into the stats
 // store, and materialized fields read when ready. The computed fields are
-// compiled once, for the state cache and the engine. closeEngine records
-// the usage and closes the connection.
+// compiled once, for the state cache and the engine. The config is
+// checked against the graph first (checkGraph): a contradiction is
+// refused, or, with contradicted, said in the answers it touches.
+// closeEngine records the usage and closes the connection.
 //
 // Starting is bounded by opts.Timeout like a call, and an unavailable
 // database is the retryable error a call gets (engine.ErrUnavailable).
 // Recording the usage at the end is bounded by opts.Timeout too.
-func openEngine(ctx context.Context, m *model.Model, conn *connection, sf *statsFlags, opts engine.Options, stderr io.Writer) (e *engine.Engine, closeEngine func(), err error) {
+func openEngine(ctx context.Context, m *model.Model, conn *connection, sf *statsFlags, opts engine.Options, contradicted bool, stderr io.Writer) (e *engine.Engine, closeEngine func(), err error) {
 	cm, err := computed.CompileModel(m)
 	if err != nil {
 		return nil, nil, err
@@ -108,6 +112,13 @@ func openEngine(ctx context.Context, m *model.Model, conn *connection, sf *stats
 	d, err := conn.open(ctx)
 	if err != nil {
 		return nil, nil, err
+	}
+	if opts.GraphWarnings, err = checkGraph(ctx, d, conn.database, cm, contradicted, stderr); err != nil {
+		d.Close(context.Background())
+		if ces := config.ConfigErrors(nil); errors.As(err, &ces) {
+			return nil, nil, err // the refusal, not a failure to read the graph
+		}
+		return nil, nil, neo4jtx.Classify(ctx, d, err, false)
 	}
 	flush, withUsage, err := usageHooks(ctx, sf, d, conn.database, cm, opts.Timeout, stderr)
 	if err != nil {

@@ -18,7 +18,8 @@ func TestCallRunsAToolCallOnNeo4j(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, `UNWIND range(1, 30) AS i CREATE (:Scope {uuid: 'u' + i, name: 'Parse' + i, type: 'function', startLine: 1, endLine: i})`, nil)
 	flags := serverFlags(t)
-	args := append([]string{"call", codeRAG, "--tool", "query_entities", "--format", "json",
+	// The graph holds only Scopes: the config's other parts are absent.
+	args := append([]string{"call", codeRAG, "--serve-contradicted", "--tool", "query_entities", "--format", "json",
 		"--args", `{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"limit":3}`}, flags...)
 	code, out, errOut := execute(t, args...)
 	if code != 0 {
@@ -40,7 +41,7 @@ func TestCallRunsAToolCallOnNeo4j(t *testing.T) {
 	}
 	// A bad call exits 1 with the problems; a missing server exits 75
 	// (unavailable: retry).
-	args = append([]string{"call", codeRAG, "--tool", "query_entities", "--args", `{"entity_type":"Scope","limit":0}`}, flags...)
+	args = append([]string{"call", codeRAG, "--serve-contradicted", "--tool", "query_entities", "--args", `{"entity_type":"Scope","limit":0}`}, flags...)
 	if code, _, errOut := execute(t, args...); code != 1 || !strings.Contains(errOut, "/limit") {
 		t.Errorf("bad call: exit %d, stderr %s", code, errOut)
 	}
@@ -76,7 +77,7 @@ func TestCallAnswersNaNAndEmptyAnalyticsInJSON(t *testing.T) {
 	neo4jtest.Run(t, d, `UNWIND range(1, 5) AS i CREATE (:File {path: 'f.go'})-[:CONTAINS]->(:Scope {uuid: 'u' + i, name: 'F' + i, type: 'function', file: 'f.go'})`, nil)
 	flags := serverFlags(t)
 	for _, f := range []string{"json", "text"} {
-		code, out, errOut := execute(t, append([]string{"call", codeRAG, "--raw-cypher", "--tool", "run_cypher", "--format", f,
+		code, out, errOut := execute(t, append([]string{"call", codeRAG, "--serve-contradicted", "--raw-cypher", "--tool", "run_cypher", "--format", f,
 			"--args", `{"query": "RETURN 0.0/0.0 AS nan, 1.0/0.0 AS inf, [-1.0/0.0] AS ninf"}`}, flags...)...)
 		var res struct {
 			Rows []map[string]any `json:"rows"`
@@ -89,7 +90,7 @@ func TestCallAnswersNaNAndEmptyAnalyticsInJSON(t *testing.T) {
 		}
 	}
 	for _, tool := range []string{"find_important_scope", "find_scope_clusters"} {
-		code, out, errOut := execute(t, append([]string{"call", codeRAG, "--tool", tool}, flags...)...)
+		code, out, errOut := execute(t, append([]string{"call", codeRAG, "--serve-contradicted", "--tool", tool}, flags...)...)
 		if code != 1 || out != "" || !strings.Contains(errOut, "the 5 Scope nodes in the graph have no CALLS or DEPENDS_ON relationship between them") ||
 			!strings.Contains(errOut, "load relationships of type CALLS, DEPENDS_ON between Scope nodes") {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", tool, code, out, errOut)

@@ -61,7 +61,7 @@ func TestConnectionUsesThePasswordFromTheEnvironmentOrAPasswordFile(t *testing.T
 	password := strings.TrimSuffix(string(data), "\n")
 	withoutFile := slices.Delete(slices.Clone(flags), i, i+2)
 	call := func(flags []string) (int, string) {
-		args := append([]string{"call", codeRAG, "--tool", "query_entities", "--args", `{"entity_type":"Scope"}`}, flags...)
+		args := append([]string{"call", codeRAG, "--serve-contradicted", "--tool", "query_entities", "--args", `{"entity_type":"Scope"}`}, flags...)
 		code, _, errOut := execute(t, args...)
 		return code, errOut
 	}

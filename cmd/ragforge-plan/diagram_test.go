@@ -44,7 +44,7 @@ func TestDiagramRenderDrawsASavedDiagramThatChromiumShows(t *testing.T) {
 	d := neo4jtest.Open(t)
 	fixturetest.LoadNetHTTP(t, d)
 	flags := serverFlags(t)
-	code, out, errOut := execute(t, append([]string{"call", fileTree, "--tool", "create_diagram", "--format", "json",
+	code, out, errOut := execute(t, append([]string{"call", fileTree, "--serve-contradicted", "--tool", "create_diagram", "--format", "json",
 		"--args", `{"name": "net/http without tests", "filters": {"exclude_paths": ["**/*_test.go"]}}`}, flags...)...)
 	if code != 0 {
 		t.Fatalf("create_diagram: exit %d: %s", code, errOut)
@@ -156,7 +156,7 @@ func TestDiagramRenderOfATenantConfigDrawsOnlyTheTenantsOwnDiagram(t *testing.T)
 	d := neo4jtest.Open(t)
 	fixturetest.LoadTwoDrives(t, d)
 	flags := serverFlags(t)
-	code, out, errOut := execute(t, append([]string{"call", teamDrive, "--tool", "create_diagram", "--format", "json", "--tenant", "alice",
+	code, out, errOut := execute(t, append([]string{"call", teamDrive, "--serve-contradicted", "--tool", "create_diagram", "--format", "json", "--tenant", "alice",
 		"--args", `{"name": "alice's drive", "filters": {"path_patterns": ["net/http/*"]}}`}, flags...)...)
 	if code != 0 {
 		t.Fatalf("create_diagram: exit %d: %s", code, errOut)

@@ -152,7 +152,7 @@ func TestCallRecordsUsesThatStatsExports(t *testing.T) {
 	flags := neo4jtest.Flags(t)
 	store := filepath.Join(t.TempDir(), "usage.json")
 	for range 3 {
-		args := append([]string{"call", scopesConfig, "--stats-store", store, "--tool", "query_entities",
+		args := append([]string{"call", scopesConfig, "--serve-contradicted", "--stats-store", store, "--tool", "query_entities",
 			"--args", `{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"limit":2}`}, flags...)
 		if code, _, errOut := execute(t, args...); code != 0 {
 			t.Fatalf("call: exit %d %s", code, errOut)

@@ -31,6 +31,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	searchTools := fs.Bool("search-tools", false, "list only search_tools, which finds the tools a task needs (all stay callable)")
 	sel := addSelectionFlags(fs, mcpserver.DefaultSearchOptions(), false)
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "time limit of each call (and of connecting at startup)")
+	contradicted := addContradictedFlag(fs)
 	grace := fs.Duration("grace", 30*time.Second, "on SIGINT/SIGTERM, how long running calls may take to finish")
 	ef := addEngineFlags(fs, "stdio: the tenant every call runs under (needed when the config declares tenant; over http each token names its own)")
 	sf := addStatsFlags(fs, false)
@@ -104,7 +105,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 	conn.timeout = *timeout
-	eng, closeEngine, err := openEngine(ctx, m, conn, sf, opts, stderr)
+	eng, closeEngine, err := openEngine(ctx, m, conn, sf, opts, *contradicted, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
 		return 1

@@ -21,7 +21,7 @@ func TestCallEndsWithinItsTimeoutWhenTheDatabaseIsUnavailable(t *testing.T) {
 	flags := serverFlags(t)
 	flags[slices.Index(flags, "--uri")+1] = p.URI()
 	const timeout = 2 * time.Second
-	args := append([]string{"call", codeRAG, "--tool", "query_entities", "--args", `{"entity_type": "Scope", "limit": 3}`,
+	args := append([]string{"call", codeRAG, "--serve-contradicted", "--tool", "query_entities", "--args", `{"entity_type": "Scope", "limit": 3}`,
 		"--timeout", timeout.String(), "--stats-store", filepath.Join(t.TempDir(), "usage.json")}, flags...)
 	if code, _, errOut := execute(t, args...); code != 0 {
 		t.Fatalf("forwarding: exit %d: %s", code, errOut)

@@ -59,3 +59,23 @@ func sample(ctx context.Context, d neo4j.DriverWithContext, database, pattern, p
 	}
 	return out, nil
 }
+
+// CountHolding counts the nodes of a label (entityType NODE) or the
+// relationships of a type (RELATIONSHIP) that hold a property: vet's
+// warning about a property the config leaves out says how much data that
+// hides.
+func CountHolding(ctx context.Context, d neo4j.DriverWithContext, database, entityType, labelOrType, property string) (int64, error) {
+	q, err := ident.Quote(labelOrType)
+	if err != nil {
+		return 0, err
+	}
+	qp, err := ident.Quote(property)
+	if err != nil {
+		return 0, err
+	}
+	pattern := "(x:" + q + ")"
+	if entityType == "RELATIONSHIP" {
+		pattern = "()-[x:" + q + "]->()"
+	}
+	return reader{d: d, db: database}.count(ctx, "MATCH "+pattern+" WHERE x."+qp+" IS NOT NULL RETURN count(x)")
+}

@@ -14,7 +14,10 @@
 // label is scanned), or, for full-text and vector indexes that the tools
 // query by name, fail loudly with Neo4j's error; `ragforge-plan schema
 // apply` creates them. A vector index whose dimensions differ from the
-// config's is an error: every semantic_search call would fail.
+// config's is an error: every semantic_search call would fail. What the
+// graph holds and the config leaves out — a label, a relationship type, a
+// property of a declared label or type — is a warning with how many nodes
+// or relationships hold it: the tools answer, but that data looks absent.
 //
 // A database without nodes (other than ragforge's own) is not checked (one warning says so): a config
 // is usually written before its data is loaded. Likewise a change history
@@ -60,6 +63,21 @@ type Finding struct {
 	Msg  string
 }
 
+// Owner is the label or relationship type the finding is about (the
+// entity or relationship its path is under), or "" for one about the
+// whole config.
+func (f Finding) Owner(m *model.Model) string {
+	var i, j int
+	var rest string
+	if n, _ := fmt.Sscanf(f.Path, "entities.%d.relationships.%d%s", &i, &j, &rest); n >= 2 && i < len(m.Entities) && j < len(m.Entities[i].Relationships) {
+		return m.Entities[i].Relationships[j].Type
+	}
+	if n, _ := fmt.Sscanf(f.Path, "entities.%d%s", &i, &rest); n >= 1 && i < len(m.Entities) {
+		return m.Entities[i].Name
+	}
+	return ""
+}
+
 func (f Finding) String() string {
 	return fmt.Sprintf("%s: %s: %s", f.Pos, f.Severity, f.Msg)
 }
@@ -73,12 +91,25 @@ const sampleSize = 200
 // computed fields so `vet` compiles its model once. The error is for a
 // failure to read the graph.
 func Check(ctx context.Context, d neo4j.DriverWithContext, database string, cm *computed.Model) ([]Finding, error) {
+	return check(ctx, d, database, cm, true)
+}
+
+// Contradictions is Check's errors only, without counting what the config
+// leaves out (which reads every undeclared property): what `serve` and
+// `call` refuse to start with, since their answers would be silently
+// wrong (docs/design.md, invariant 11).
+func Contradictions(ctx context.Context, d neo4j.DriverWithContext, database string, cm *computed.Model) ([]Finding, error) {
+	all, err := check(ctx, d, database, cm, false)
+	return slices.DeleteFunc(all, func(f Finding) bool { return f.Severity != Error }), err
+}
+
+func check(ctx context.Context, d neo4j.DriverWithContext, database string, cm *computed.Model, undeclared bool) ([]Finding, error) {
 	m := cm.Model()
 	s, err := introspect.Read(ctx, d, database)
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{ctx: ctx, d: d, db: database, s: s, unrecorded: unrecordedHistory(m.ChangeTracking, s)}
+	c := &checker{ctx: ctx, d: d, db: database, s: s, unrecorded: unrecordedHistory(m.ChangeTracking, s), suggested: map[string]bool{}}
 	if len(s.DataLabels()) == 0 {
 		var pos model.Pos
 		if len(m.Entities) > 0 {
@@ -89,6 +120,9 @@ func Check(ctx context.Context, d neo4j.DriverWithContext, database string, cm *
 	}
 	for i, e := range m.Entities {
 		c.entity(fmt.Sprintf("entities.%d", i), e, cm.Entity(e.Name))
+	}
+	if undeclared {
+		c.undeclared(m, cm)
 	}
 	slices.SortStableFunc(c.out, func(a, b Finding) int { return a.Pos.Compare(b.Pos) })
 	return c.out, c.err
@@ -105,6 +139,8 @@ type checker struct {
 	unrecorded *model.ChangeTracking
 	out        []Finding
 	err        error
+	// suggested holds what a "did you mean" named (didYouMean).
+	suggested map[string]bool
 }
 
 // unrecordedHistory returns ct (resolved) when the graph has neither its
@@ -141,7 +177,7 @@ func (c *checker) entity(path string, e *model.Entity, ce *computed.Entity) {
 	}
 	if label == nil {
 		c.add(Error, e.Pos, path+".name", "no node has the label %s, so every tool returns nothing for it%s (labels: %s)",
-			e.Name, didYouMean(e.Name, c.s.DataLabels()), strings.Join(c.s.DataLabels(), ", "))
+			e.Name, c.didYouMean("", e.Name, c.s.DataLabels()), strings.Join(c.s.DataLabels(), ", "))
 		return
 	}
 	for j, f := range e.Fields {
@@ -185,7 +221,7 @@ func (c *checker) property(path string, f *model.Field, owner string, props map[
 	if p == nil {
 		names := introspect.PropertyNames(props)
 		c.add(Error, f.Pos, path+".name", "no %s has the property %s, so filters on it match nothing%s (properties: %s)",
-			owner, f.Name, didYouMean(f.Name, names), orNone(names))
+			owner, f.Name, c.didYouMean(owner, f.Name, names), orNone(names))
 		return false
 	}
 	var fit, misfit []string
@@ -219,7 +255,7 @@ func (c *checker) relationship(path string, e *model.Entity, r *model.Relationsh
 	if t == nil {
 		names := c.s.RelTypeNames()
 		c.add(Error, r.Pos, path+".type", "no relationship has the type %s, so explore_relationships finds nothing through it%s (types: %s)",
-			r.Type, didYouMean(r.Type, names), orNone(names))
+			r.Type, c.didYouMean("", r.Type, names), orNone(names))
 		return
 	}
 	for _, target := range r.Targets {
@@ -286,8 +322,13 @@ func endpoints(t *introspect.RelType) string {
 	return orNone(list)
 }
 
-func didYouMean(name string, candidates []string) string {
+// didYouMean suggests the candidate closest to a name the graph lacks
+// and remembers it under scope (the owner a property belongs to, "" for
+// labels and types), so the warning about what the config leaves out does
+// not name it a second time.
+func (c *checker) didYouMean(scope, name string, candidates []string) string {
 	if s := computed.Suggest(name, candidates); s != "" {
+		c.suggested[scope+"\x00"+s] = true
 		return fmt.Sprintf("; did you mean %s?", s)
 	}
 	return ""

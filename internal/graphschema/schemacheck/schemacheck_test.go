@@ -178,3 +178,22 @@ func TestCheckReadsListsOnNodesAndRelationships(t *testing.T) {
 	}
 	matchPrefixes(t, got, want)
 }
+
+// TestCheckWarnsAboutWhatTheConfigLeavesOut: vet --uri warns, with
+// counts, about every label, relationship type and property the graph has
+// and the config does not declare.
+func TestCheckWarnsAboutWhatTheConfigLeavesOut(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, "CREATE CONSTRAINT person_name FOR (n:Person) REQUIRE n.name IS UNIQUE", nil)
+	neo4jtest.Run(t, d, "CREATE CONSTRAINT movie_title FOR (n:Movie) REQUIRE n.title IS UNIQUE", nil)
+	neo4jtest.Run(t, d, `CREATE (k:Person {name: 'Keanu', born: 1964}), (c:Person {name: 'Carrie'}), (j:Person {name: 'Joel', born: 1952}),
+		(m:Movie {title: 'The Matrix'}), (:Studio {name: 'WB'}), (:Studio {name: 'Village'}),
+		(k)-[:ACTED_IN {roles: ['Neo']}]->(m), (c)-[:ACTED_IN {roles: ['Trinity']}]->(m), (c)-[:ACTED_IN]->(:Movie {title: 'Memento'}),
+		(j)-[:PRODUCED]->(m)`, nil)
+	matchPrefixes(t, check(t, d, "testdata/undeclared.yaml"), []string{
+		"testdata/undeclared.yaml: warning: the graph has 2 Studio node(s) the config declares no entity for: no tool reaches them",
+		"testdata/undeclared.yaml: warning: the graph has 1 PRODUCED relationship(s) ((Person)->(Movie)) the config declares no relationship for: explore_relationships and the related conditions cannot follow them, so their ends look unconnected",
+		"testdata/undeclared.yaml:5:5: warning: 2 Person node(s) hold the property born (Long), which the config does not declare: no tool filters on it or returns it",
+		"testdata/undeclared.yaml:10:9: warning: 2 ACTED_IN relationship(s) hold the property roles (StringArray), which the config does not declare",
+	})
+}

@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/internal/cypher/ident"
+	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
+	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/tenant"
+)
+
+// The engine's own small reads after a statement (why a search found
+// nothing, which pinned value no entity has, what a text field holds)
+// share these two helpers, so each is tenant-scoped and bounded by the
+// call as the statement was.
+
+// tenantAnd returns " AND v.<tenant field> = $tenant" with the call's
+// tenant (from st) set in params, or "" when the config has no tenant.
+func (e *Engine) tenantAnd(v string, st *planner.Statement, params map[string]any) (string, error) {
+	if e.m.Tenant == nil {
+		return "", nil
+	}
+	field, err := ident.Quote(e.m.Tenant.Field)
+	if err != nil {
+		return "", err
+	}
+	params[tenant.Param] = st.Params[tenant.Param]
+	return " AND " + v + "." + field + " = $" + tenant.Param, nil
+}
+
+// readRows runs a read statement of the engine's own and returns every
+// row's values.
+func (e *Engine) readRows(ctx context.Context, q string, params map[string]any) ([][]any, error) {
+	out, err := neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+		res, err := tx.Run(ctx, q, params)
+		if err != nil {
+			return nil, err
+		}
+		var rows [][]any
+		for res.Next(ctx) {
+			rows = append(rows, res.Record().Values)
+		}
+		return rows, res.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	rows, _ := out.([][]any)
+	return rows, nil
+}
