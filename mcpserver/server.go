@@ -60,8 +60,9 @@ type Options struct {
 	// ProgressInterval is the period of progress notifications while a
 	// call runs (DefaultProgressInterval if zero).
 	ProgressInterval time.Duration
-	// Logger, when set, gets a line when each call starts and ends (tool,
-	// duration, error), for operators following a server's work.
+	// Logger, when set, gets one line when each call ends (token, tool,
+	// duration, results or error), for operators following a server's
+	// work, and a debug line when it starts.
 	Logger *slog.Logger
 	// CallsPerToken bounds the calls one token (one session where there
 	// are no tokens) runs at once (DefaultCallsPerToken if zero); a call
@@ -89,6 +90,12 @@ type Server struct {
 	// names are the tools a client may call (search_tools included), which
 	// an unknown tool's error lists.
 	names []string
+
+	// ping checks that Neo4j answers (the engine's, or a test's); ready is
+	// its last answer, kept for readyEvery under readyMu.
+	ping    func(context.Context) error
+	readyMu sync.Mutex
+	ready   readiness
 }
 
 // New registers the engine's tools (and search_tools when asked) on a new
@@ -108,7 +115,7 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{eng: eng, interval: opts.ProgressInterval, log: opts.Logger, bookmarks: map[*mcp.ServerSession]neo4j.BookmarkManager{}}
+	s := &Server{eng: eng, interval: opts.ProgressInterval, log: opts.Logger, bookmarks: map[*mcp.ServerSession]neo4j.BookmarkManager{}, ping: eng.Ping}
 	// The graph schema every tool refers to goes to the client once, as
 	// the server's instructions, which clients put in the model's context;
 	// tools/list leaves it out of query_entities (format.MCPDescription).
@@ -182,11 +189,15 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		args = json.RawMessage("{}")
 	}
 	name := req.Params.Name
-	s.log.Info("call", "tool", name)
+	// One line when the call ends says all of it (a fleet's log volume is
+	// one line a call); the start is for debugging.
+	s.log.Debug("call started", "tool", name)
 	p := s.startProgress(ctx, req)
 	start := time.Now()
+	who := []any{}
 	// A tenant-bound token's calls run under its tenant.
 	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		who = append(who, "token", req.Extra.TokenInfo.UserID)
 		if tn, ok := req.Extra.TokenInfo.Extra["tenant"].(string); ok && tn != "" {
 			ctx = tenant.With(ctx, tn)
 		}
@@ -197,7 +208,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	res, err := s.eng.Execute(ctx, engine.Call{Name: name, Arguments: args})
 	took := time.Since(start).Round(time.Millisecond)
 	if err != nil {
-		s.log.Info("done", "tool", name, "took", took, "error", err)
+		s.log.Info("call", append(who, "tool", name, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
 		return errorResult(err), nil
 	}
@@ -206,11 +217,11 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		// The call ran, but its answer cannot travel: say what could not
 		// be encoded and where, rather than a bare encoding/json error.
 		err = fmt.Errorf("%s ran, but its result cannot be sent: %w (a bug of the tool: report it with the call)", name, err)
-		s.log.Error("done", "tool", name, "took", took, "error", err)
+		s.log.Error("call", append(who, "tool", name, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
 		return errorResult(err), nil
 	}
-	s.log.Info("done", "tool", name, "took", took, "results", res.Count)
+	s.log.Info("call", append(who, "tool", name, "took", took, "results", res.Count)...)
 	p.finish(fmt.Sprintf("%s: %d result(s) in %v", name, res.Count, took))
 	return out, nil
 }

@@ -314,12 +314,6 @@ func TestProgressStartsTicksAndFinishesBeforeTheResult(t *testing.T) {
 	}
 }
 
-func (s *Server) isDraining() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.draining
-}
-
 // TestAWriteWhoseCommitWentUnansweredIsARetryableResultThatMayHaveApplied:
 // the model reads that the write may have been applied and that it may
 // retry, in the text and the structured content.

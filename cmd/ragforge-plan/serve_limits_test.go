@@ -130,7 +130,7 @@ func TestServeRefusesAPerTokenSessionCapThatCanLockATokenOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	serve := func(extra ...string) (int, string) {
-		args := append([]string{"serve", codeRAG, "--transport", "http", "--addr", "127.0.0.1:0", "--tokens", tokens, "--uri", "bolt://127.0.0.1:1", "--password-file", filepath.Join(t.TempDir(), "none")}, extra...)
+		args := append([]string{"serve", codeRAG, "--transport", "http", "--addr", "127.0.0.1:0", "--tokens", tokens, "--uri", "bolt://127.0.0.1:1", "--password-file", filepath.Join(t.TempDir(), "none"), "--sessions"}, extra...)
 		code, _, errOut := execute(t, args...)
 		return code, errOut
 	}
