@@ -265,19 +265,59 @@ func TestDrainGivesUpWhenTheGracePeriodEnds(t *testing.T) {
 	}
 }
 
+// progressLog records a client's progress notifications.
+type progressLog struct {
+	mu  sync.Mutex
+	got []*mcp.ProgressNotificationParams
+}
+
+func (l *progressLog) handler(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+	l.mu.Lock()
+	l.got = append(l.got, r.Params)
+	l.mu.Unlock()
+}
+
+// check waits up to 5 s for the last notification (the client handles
+// them apart from the result), then checks there were a start (progress
+// 0, token p1), ticks that rise and a finish (progress = total) naming
+// the outcome.
+func (l *progressLog) check(t *testing.T, outcome string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		l.mu.Lock()
+		n := len(l.got)
+		last := l.got[max(n-1, 0):]
+		l.mu.Unlock()
+		if n >= 3 && last[0].Total > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	got := l.got
+	if len(got) < 3 || got[0].Progress != 0 || got[0].ProgressToken != "p1" {
+		t.Fatalf("notifications %+v, want a start, ticks and a finish", got)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Progress <= got[i-1].Progress {
+			t.Errorf("progress went from %v to %v", got[i-1].Progress, got[i].Progress)
+		}
+	}
+	if last := got[len(got)-1]; last.Total != last.Progress || !strings.Contains(last.Message, outcome) {
+		t.Errorf("last notification %+v, want progress = total and the outcome", last)
+	}
+}
+
 func TestProgressStartsTicksAndFinishesBeforeTheResult(t *testing.T) {
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	s, err := New(newEngine(t, blockingTool(started, release)), Options{ProgressInterval: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var got []*mcp.ProgressNotificationParams
-	cs := connect(t, s, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-		mu.Lock()
-		got = append(got, r.Params)
-		mu.Unlock()
-	}})
+	var log progressLog
+	cs := connect(t, s, &mcp.ClientOptions{ProgressNotificationHandler: log.handler})
 	go func() {
 		<-started
 		time.Sleep(30 * time.Millisecond)
@@ -288,30 +328,7 @@ func TestProgressStartsTicksAndFinishesBeforeTheResult(t *testing.T) {
 	if _, err := cs.CallTool(context.Background(), params); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		mu.Lock()
-		n := len(got)
-		last := got[max(n-1, 0):]
-		mu.Unlock()
-		if n >= 3 && last[0].Total > 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) < 3 || got[0].Progress != 0 || got[0].ProgressToken != "p1" {
-		t.Fatalf("notifications %+v, want a start, ticks and a finish", got)
-	}
-	for i := 1; i < len(got); i++ {
-		if got[i].Progress <= got[i-1].Progress {
-			t.Errorf("progress went from %v to %v", got[i-1].Progress, got[i].Progress)
-		}
-	}
-	if last := got[len(got)-1]; last.Total != last.Progress || !strings.Contains(last.Message, "wait: ") {
-		t.Errorf("last notification %+v, want progress = total and the outcome", last)
-	}
+	log.check(t, "wait: ")
 }
 
 // TestAWriteWhoseCommitWentUnansweredIsARetryableResultThatMayHaveApplied:
