@@ -318,17 +318,24 @@ func TestProgressStartsTicksAndFinishesBeforeTheResult(t *testing.T) {
 	}
 	var log progressLog
 	cs := connect(t, s, &mcp.ClientOptions{ProgressNotificationHandler: log.handler})
+	log.callWait(t, cs, started, release)
+}
+
+// callWait calls blockingTool's wait with progress token p1, releasing it
+// 40 ms after it starts, and checks the notifications.
+func (l *progressLog) callWait(t *testing.T, cs *mcp.ClientSession, started <-chan struct{}, release chan<- struct{}) {
+	t.Helper()
 	go func() {
 		<-started
-		time.Sleep(30 * time.Millisecond)
+		time.Sleep(40 * time.Millisecond)
 		close(release)
 	}()
 	params := &mcp.CallToolParams{Name: "wait"}
 	params.SetProgressToken("p1")
-	if _, err := cs.CallTool(context.Background(), params); err != nil {
-		t.Fatal(err)
+	if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
 	}
-	log.check(t, "wait: ")
+	l.check(t, "wait: ")
 }
 
 // TestAWriteWhoseCommitWentUnansweredIsARetryableResultThatMayHaveApplied:
