@@ -234,3 +234,35 @@ func TestATokenBeyondItsCallRateGets429WithRetryAfterWhileOthersCall(t *testing.
 		t.Errorf("after Retry-After: %s", res.Status)
 	}
 }
+
+// TestAnOpenServersStatelessCallsShareOneCallLimit: without tokens every
+// request is its own session, so the call limit counts the open server's
+// clients together: with a limit of one, a second client's call waits
+// and is refused while the first runs.
+func TestAnOpenServersStatelessCallsShareOneCallLimit(t *testing.T) {
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	var calls atomic.Int64
+	s, err := New(newEngine(t, blockingTool(started, release), helloTool(&calls)), Options{CallsPerToken: 1, CallWait: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{})
+	ctx := t.Context()
+	one, two := connectHTTP(t, ctx, url, ""), connectHTTP(t, ctx, url, "")
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, _ := one.CallTool(ctx, &mcp.CallToolParams{Name: "wait"})
+		done <- res
+	}()
+	<-started
+	if res, err := two.CallTool(ctx, &mcp.CallToolParams{Name: "hello"}); err != nil || !res.IsError || !strings.Contains(text(res), "too many calls at once") {
+		t.Errorf("a second client's call while the first runs: %v %+v", err, res)
+	}
+	close(release)
+	if res := <-done; res == nil || res.IsError {
+		t.Errorf("the first call: %+v", res)
+	}
+	if res, err := two.CallTool(ctx, &mcp.CallToolParams{Name: "hello"}); err != nil || res.IsError {
+		t.Errorf("the second client once the first call ended: %v %+v", err, res)
+	}
+}

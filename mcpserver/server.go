@@ -64,8 +64,8 @@ type Options struct {
 	// duration, results or error), for operators following a server's
 	// work, and a debug line when it starts.
 	Logger *slog.Logger
-	// CallsPerToken bounds the calls one token (one session where there
-	// are no tokens) runs at once (DefaultCallsPerToken if zero); a call
+	// CallsPerToken bounds the calls one token (an open HTTP server's
+	// clients together; the session over stdio) runs at once (DefaultCallsPerToken if zero); a call
 	// beyond it waits up to CallWait (DefaultCallWait if zero) and is then
 	// refused with an isError result asking to retry.
 	CallsPerToken int

@@ -35,7 +35,7 @@ func addLimitFlags(fs *flag.FlagSet) *limitFlags {
 		sessions:      fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "http --sessions: open MCP sessions; a new one beyond gets 503 with Retry-After (stateless, without --sessions, opens none)"),
 		tokenSessions: fs.Int("max-sessions-per-token", 0, "http --sessions: open MCP sessions of one token; a new one beyond gets 429 with Retry-After (0: --max-sessions shared among the tokens)"),
 		batch:         fs.Int("max-batch", mcpserver.DefaultMaxBatch, "http: messages in one JSON-RPC batch (protocol 2025-03-26); a longer one is refused"),
-		calls:         fs.Int("calls-per-token", mcpserver.DefaultCallsPerToken, "calls one token (stdio: the session) runs at once; more wait up to --call-wait"),
+		calls:         fs.Int("calls-per-token", mcpserver.DefaultCallsPerToken, "calls one token (no tokens: all clients together; stdio: the session) runs at once; more wait up to --call-wait"),
 		callWait:      fs.Duration("call-wait", mcpserver.DefaultCallWait, "how long a call beyond --calls-per-token waits before it is refused (isError: retry)"),
 		keepSessions:  fs.Bool("sessions", false, "http: keep an MCP session per client in this process, for clients that need server-to-client requests; without it each request stands alone, so any replica behind a load balancer answers it"),
 		perSecond:     fs.Float64("calls-per-second", 0, "http: tool calls one token may send per second to this process (token bucket; 0: no limit); beyond it 429 with Retry-After. Behind a balancer over N replicas a token gets about N times it"),
