@@ -188,8 +188,14 @@ func TestACrossOriginBrowserRequestIsRefusedUnlessItsOriginIsAllowed(t *testing.
 			t.Errorf("allowed origins %v: %d %q, want %d", tc.allowed, w.Code, w.Body, tc.want)
 		}
 	}
-	if err := (HTTPOptions{AllowedOrigins: []string{"app.example.com"}}).Check(); err == nil || !strings.Contains(err.Error(), "scheme://host") {
+	bad := HTTPOptions{AllowedOrigins: []string{"app.example.com"}}
+	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), "scheme://host") {
 		t.Errorf("an origin without a scheme: %v", err)
+	}
+	w := httptest.NewRecorder()
+	s.HTTPHandler(bad).ServeHTTP(w, httptest.NewRequest(http.MethodGet, HealthPath, nil))
+	if w.Code != http.StatusInternalServerError || !strings.Contains(w.Body.String(), "scheme://host") {
+		t.Errorf("a handler with an origin without a scheme: %d %q, want 500 saying why", w.Code, w.Body)
 	}
 }
 

@@ -186,13 +186,16 @@ func orDefault[T int | time.Duration](v *T, def T) {
 // tokens, session, rate and batch limits (the connection limits are
 // ServeHTTP's), and the probes a load balancer needs at [HealthPath] and
 // [ReadyPath], which need no token. With tokens, every other request
-// needs `Authorization: Bearer TOKEN` with one of them. It panics on
-// AllowedOrigins that [HTTPOptions.Check] refuses.
+// needs `Authorization: Bearer TOKEN` with one of them. With
+// AllowedOrigins that [HTTPOptions.Check] refuses, every request gets 500
+// saying why (ServeHTTP refuses to start instead).
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	o = o.withDefaults()
 	origins, err := originGuard(o.AllowedOrigins)
 	if err != nil {
-		panic(err)
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, "mcpserver: misconfigured: "+err.Error(), http.StatusInternalServerError)
+		})
 	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:      !o.Sessions,
