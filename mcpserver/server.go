@@ -194,10 +194,10 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	s.log.Debug("call started", "tool", name)
 	p := s.startProgress(ctx, req)
 	start := time.Now()
-	who := []any{}
+	logged := []any{"tool", name}
 	// A tenant-bound token's calls run under its tenant.
 	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		who = append(who, "token", req.Extra.TokenInfo.UserID)
+		logged = append(logged, "token", req.Extra.TokenInfo.UserID)
 		if tn, ok := req.Extra.TokenInfo.Extra["tenant"].(string); ok && tn != "" {
 			ctx = tenant.With(ctx, tn)
 		}
@@ -208,7 +208,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	res, err := s.eng.Execute(ctx, engine.Call{Name: name, Arguments: args})
 	took := time.Since(start).Round(time.Millisecond)
 	if err != nil {
-		s.log.Info("call", append(who, "tool", name, "took", took, "error", err)...)
+		s.log.Info("call", append(logged, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
 		return errorResult(err), nil
 	}
@@ -217,11 +217,11 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		// The call ran, but its answer cannot travel: say what could not
 		// be encoded and where, rather than a bare encoding/json error.
 		err = fmt.Errorf("%s ran, but its result cannot be sent: %w (a bug of the tool: report it with the call)", name, err)
-		s.log.Error("call", append(who, "tool", name, "took", took, "error", err)...)
+		s.log.Error("call", append(logged, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
 		return errorResult(err), nil
 	}
-	s.log.Info("call", append(who, "tool", name, "took", took, "results", res.Count)...)
+	s.log.Info("call", append(logged, "took", took, "results", res.Count)...)
 	p.finish(fmt.Sprintf("%s: %d result(s) in %v", name, res.Count, took))
 	return out, nil
 }
