@@ -175,7 +175,9 @@ func definition(t *tools.Tool) (*mcp.Tool, error) {
 	}, nil
 }
 
-// errShuttingDown is the result of a call that arrives while draining.
+// errShuttingDown is the result of a call that arrives while draining: it
+// did not run, so it is retryable (behind a balancer, another replica
+// takes it).
 var errShuttingDown = errors.New("the server is shutting down; call again on a new connection")
 
 // callTool runs one tools/call on the engine.
@@ -267,9 +269,10 @@ func jsonResult(v any) (*mcp.CallToolResult, error) {
 
 // errorResult turns an error into a tool result the model reads: the
 // message as text, for a *tools.CallError its problems (path, message,
-// valid choices) as structured content, for an unavailable database or a
-// token at its call limit (whose messages say to retry) {"error",
-// "retryable": true}, and for a write whose commit went unanswered
+// valid choices) as structured content, for an unavailable database, a
+// token at its call limit or a server draining (whose messages say to
+// retry) {"error", "retryable": true}, and for a write whose commit went
+// unanswered
 // {"error", "retryable": true, "may_have_applied": true}.
 func errorResult(err error) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
@@ -279,7 +282,7 @@ func errorResult(err error) *mcp.CallToolResult {
 		res.StructuredContent = ce
 	case errors.Is(err, engine.ErrCommitUnknown):
 		res.StructuredContent = map[string]any{"error": err.Error(), "retryable": true, "may_have_applied": true}
-	case errors.Is(err, engine.ErrUnavailable), errors.Is(err, errTooManyCalls):
+	case errors.Is(err, engine.ErrUnavailable), errors.Is(err, errTooManyCalls), errors.Is(err, errShuttingDown):
 		res.StructuredContent = map[string]any{"error": err.Error(), "retryable": true}
 	}
 	return res

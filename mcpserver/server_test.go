@@ -233,6 +233,8 @@ func TestDrainWaitsForRunningCallsAndRefusesNewOnes(t *testing.T) {
 	}
 	if res := call(t, cs, "query_entities", map[string]any{"entity_type": "Scope"}); !res.IsError || !strings.Contains(text(res), "shutting down") {
 		t.Errorf("a call while draining: isError %v, %q", res.IsError, text(res))
+	} else if b, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(b), `"retryable":true`) {
+		t.Errorf("a call while draining: structured content %s, want retryable (it did not run)", b)
 	}
 	select {
 	case err := <-drained:
