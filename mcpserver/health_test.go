@@ -10,10 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragforge/ragforge/config"
-	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
-	"github.com/ragforge/ragforge/tools"
 )
 
 // get fetches url without a token and returns the status and body.
@@ -36,17 +33,7 @@ func get(t *testing.T, url string) (int, string) {
 // /healthz stays 200. 300 concurrent probes within a second check Neo4j
 // once.
 func TestReadinessFollowsNeo4jAndDrainingAndAProbeFloodReachesNeo4jOncePerSecond(t *testing.T) {
-	neo4jtest.Open(t)
-	p := neo4jtest.NewProxy(t)
-	m, err := config.Load(codeRAG)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := engine.New(t.Context(), m, engine.Options{Driver: p.Driver(t), Database: neo4jtest.Database(), Timeout: 2 * time.Second,
-		Tools: tools.Options{Capabilities: &tools.Capabilities{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, p := proxiedEngine(t, 2*time.Second)
 	s, err := New(e, Options{})
 	if err != nil {
 		t.Fatal(err)
