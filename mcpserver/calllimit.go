@@ -11,8 +11,9 @@ import (
 )
 
 const (
-	// DefaultCallsPerToken is how many calls one token (or, without
-	// tokens, one session) may have running at once, so that one client
+	// DefaultCallsPerToken is how many calls one token (without tokens:
+	// the open server's clients together; over stdio the session) may
+	// have running at once, so that one client
 	// — a batch, or many sessions on one token — cannot take the engine
 	// from the others.
 	DefaultCallsPerToken = 8
@@ -66,14 +67,23 @@ func (l *callLimiter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// callerOf is whom a call counts against: its token, or its session where
-// there is none (stdio, or an open server on loopback).
+// callerOf is whom a call counts against: its token; an open server's
+// clients (HTTP without tokens, on loopback) together, since a stateless
+// request's session is its own and would bound nothing; or the session
+// over stdio.
 func callerOf(req mcp.Request) any {
-	if ex := req.GetExtra(); ex != nil && ex.TokenInfo != nil {
+	ex := req.GetExtra()
+	switch {
+	case ex != nil && ex.TokenInfo != nil:
 		return ex.TokenInfo.UserID
+	case ex != nil && ex.Header != nil:
+		return openServer{}
 	}
 	return req.GetSession()
 }
+
+// openServer is the caller of every call of an open HTTP server.
+type openServer struct{}
 
 // acquire takes one of key's slots, waiting up to l.wait.
 func (l *callLimiter) acquire(ctx context.Context, key any) (release func(), err error) {

@@ -30,8 +30,8 @@ const (
 // (-32600), never taken for a response and answered 202; so is an empty
 // batch; a batch longer than maxBatch is refused whole. Each answers 400
 // with the JSON-RPC error, before any of the body runs. r.Body is left to
-// read from the start.
-func checkBody(w http.ResponseWriter, r *http.Request, maxBatch int) bool {
+// read from the start; the body is returned too (nil when refused).
+func checkBody(w http.ResponseWriter, r *http.Request, maxBatch int) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -40,15 +40,15 @@ func checkBody(w http.ResponseWriter, r *http.Request, maxBatch int) bool {
 		} else {
 			http.Error(w, "failed to read body", http.StatusBadRequest)
 		}
-		return false
+		return nil, false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	code, id, msg := checkMessages(body, maxBatch)
 	if code == 0 {
-		return true
+		return body, true
 	}
 	jsonrpcErrorCode(w, http.StatusBadRequest, code, id, msg)
-	return false
+	return nil, false
 }
 
 // checkMessages returns the JSON-RPC error of a body, or code 0 when it is

@@ -55,13 +55,15 @@ func trusted(next http.Handler) http.Handler {
 	})
 }
 
-// limits applies the session caps (all sessions, and each token's), the
-// JSON-RPC checks of a body (checkBody) and the write timeout to requests that passed
-// authentication, then hands them to next (the SDK's streamable handler).
+// limits applies the session caps (all sessions, and each token's; with
+// sessions only), the JSON-RPC checks of a body (checkBody), each token's
+// call rate and the write timeout to requests that passed authentication,
+// then hands them to next (the SDK's streamable handler).
 type limits struct {
 	s    *Server
 	opts HTTPOptions
 	next http.Handler
+	rate *rateLimiter
 
 	mu sync.Mutex
 	// pending counts the requests starting a session, not yet in
@@ -75,11 +77,12 @@ type limits struct {
 
 func (l *limits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
-		if r.Header.Get("Mcp-Session-Id") == "" {
-			user := ""
-			if info := auth.TokenInfoFromContext(r.Context()); info != nil {
-				user = info.UserID
-			}
+		user := ""
+		if info := auth.TokenInfoFromContext(r.Context()); info != nil {
+			user = info.UserID
+		}
+		// Stateless requests open no session, so only sessions count.
+		if l.opts.Sessions && r.Header.Get("Mcp-Session-Id") == "" {
 			if status, msg := l.reserveSession(user); status != 0 {
 				w.Header().Set("Retry-After", sessionRetryAfter)
 				jsonrpcError(w, status, msg)
@@ -87,7 +90,8 @@ func (l *limits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			defer l.releaseSession(user, w)
 		}
-		if !checkBody(w, r, l.opts.MaxBatch) {
+		body, ok := checkBody(w, r, l.opts.MaxBatch)
+		if !ok || !l.rate.admit(w, user, body) {
 			return
 		}
 	}

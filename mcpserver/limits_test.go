@@ -341,7 +341,7 @@ func TestASessionIdleLongerThanTheTimeoutIsClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}}, SessionIdleTimeout: 600 * time.Millisecond})
+	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}}, SessionIdleTimeout: 600 * time.Millisecond, Sessions: true})
 	r := &rawSession{t: t, url: url, version: "2025-06-18"}
 	if res := r.initialize(); res.StatusCode != http.StatusOK {
 		t.Fatalf("initialize: %s", res.Status)
@@ -418,7 +418,7 @@ func TestSessionsBeyondTheCapGet503WithRetryAfter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}}, MaxSessions: 3})
+	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}}, MaxSessions: 3, Sessions: true})
 	open := openSessions(t, url, "", 3)
 	extra := &rawSession{t: t, url: url, version: "2025-06-18"}
 	wantRefused(t, extra, http.StatusServiceUnavailable, "maximum of 3 MCP sessions (--max-sessions)")
@@ -438,7 +438,7 @@ func TestOneTokenCannotHoldEverySession(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Two tokens share four sessions: two each by default.
-	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}, {Token: "other"}}, MaxSessions: 4})
+	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}, {Token: "other"}}, MaxSessions: 4, Sessions: true})
 	mine := openSessions(t, url, "", 2)
 	extra := &rawSession{t: t, url: url, version: "2025-06-18"}
 	wantRefused(t, extra, http.StatusTooManyRequests, "this token holds its maximum of 2 MCP sessions (--max-sessions-per-token)")

@@ -60,11 +60,12 @@ type Options struct {
 	// ProgressInterval is the period of progress notifications while a
 	// call runs (DefaultProgressInterval if zero).
 	ProgressInterval time.Duration
-	// Logger, when set, gets a line when each call starts and ends (tool,
-	// duration, error), for operators following a server's work.
+	// Logger, when set, gets one line when each call ends (token, tool,
+	// duration, results or error), for operators following a server's
+	// work, and a debug line when it starts.
 	Logger *slog.Logger
-	// CallsPerToken bounds the calls one token (one session where there
-	// are no tokens) runs at once (DefaultCallsPerToken if zero); a call
+	// CallsPerToken bounds the calls one token (an open HTTP server's
+	// clients together; the session over stdio) runs at once (DefaultCallsPerToken if zero); a call
 	// beyond it waits up to CallWait (DefaultCallWait if zero) and is then
 	// refused with an isError result asking to retry.
 	CallsPerToken int
@@ -89,6 +90,12 @@ type Server struct {
 	// names are the tools a client may call (search_tools included), which
 	// an unknown tool's error lists.
 	names []string
+
+	// ping checks that Neo4j answers (the engine's, or a test's); ready is
+	// its last answer, kept for readyEvery under readyMu.
+	ping    func(context.Context) error
+	readyMu sync.Mutex
+	ready   readiness
 }
 
 // New registers the engine's tools (and search_tools when asked) on a new
@@ -108,7 +115,7 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{eng: eng, interval: opts.ProgressInterval, log: opts.Logger, bookmarks: map[*mcp.ServerSession]neo4j.BookmarkManager{}}
+	s := &Server{eng: eng, interval: opts.ProgressInterval, log: opts.Logger, bookmarks: map[*mcp.ServerSession]neo4j.BookmarkManager{}, ping: eng.Ping}
 	// The graph schema every tool refers to goes to the client once, as
 	// the server's instructions, which clients put in the model's context;
 	// tools/list leaves it out of query_entities (format.MCPDescription).
@@ -168,7 +175,9 @@ func definition(t *tools.Tool) (*mcp.Tool, error) {
 	}, nil
 }
 
-// errShuttingDown is the result of a call that arrives while draining.
+// errShuttingDown is the result of a call that arrives while draining: it
+// did not run, so it is retryable (behind a balancer, another replica
+// takes it).
 var errShuttingDown = errors.New("the server is shutting down; call again on a new connection")
 
 // callTool runs one tools/call on the engine.
@@ -182,11 +191,15 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		args = json.RawMessage("{}")
 	}
 	name := req.Params.Name
-	s.log.Info("call", "tool", name)
+	// One line when the call ends says all of it (a fleet's log volume is
+	// one line a call); the start is for debugging.
+	s.log.Debug("call started", "tool", name)
 	p := s.startProgress(ctx, req)
 	start := time.Now()
+	logged := []any{"tool", name}
 	// A tenant-bound token's calls run under its tenant.
 	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		logged = append(logged, "token", req.Extra.TokenInfo.UserID)
 		if tn, ok := req.Extra.TokenInfo.Extra["tenant"].(string); ok && tn != "" {
 			ctx = tenant.With(ctx, tn)
 		}
@@ -197,7 +210,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	res, err := s.eng.Execute(ctx, engine.Call{Name: name, Arguments: args})
 	took := time.Since(start).Round(time.Millisecond)
 	if err != nil {
-		s.log.Info("done", "tool", name, "took", took, "error", err)
+		s.log.Info("call", append(logged, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
 		return errorResult(err), nil
 	}
@@ -206,11 +219,11 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		// The call ran, but its answer cannot travel: say what could not
 		// be encoded and where, rather than a bare encoding/json error.
 		err = fmt.Errorf("%s ran, but its result cannot be sent: %w (a bug of the tool: report it with the call)", name, err)
-		s.log.Error("done", "tool", name, "took", took, "error", err)
+		s.log.Error("call", append(logged, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
 		return errorResult(err), nil
 	}
-	s.log.Info("done", "tool", name, "took", took, "results", res.Count)
+	s.log.Info("call", append(logged, "took", took, "results", res.Count)...)
 	p.finish(fmt.Sprintf("%s: %d result(s) in %v", name, res.Count, took))
 	return out, nil
 }
@@ -256,9 +269,10 @@ func jsonResult(v any) (*mcp.CallToolResult, error) {
 
 // errorResult turns an error into a tool result the model reads: the
 // message as text, for a *tools.CallError its problems (path, message,
-// valid choices) as structured content, for an unavailable database or a
-// token at its call limit (whose messages say to retry) {"error",
-// "retryable": true}, and for a write whose commit went unanswered
+// valid choices) as structured content, for an unavailable database, a
+// token at its call limit or a server draining (whose messages say to
+// retry) {"error", "retryable": true}, and for a write whose commit went
+// unanswered
 // {"error", "retryable": true, "may_have_applied": true}.
 func errorResult(err error) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
@@ -268,7 +282,7 @@ func errorResult(err error) *mcp.CallToolResult {
 		res.StructuredContent = ce
 	case errors.Is(err, engine.ErrCommitUnknown):
 		res.StructuredContent = map[string]any{"error": err.Error(), "retryable": true, "may_have_applied": true}
-	case errors.Is(err, engine.ErrUnavailable), errors.Is(err, errTooManyCalls):
+	case errors.Is(err, engine.ErrUnavailable), errors.Is(err, errTooManyCalls), errors.Is(err, errShuttingDown):
 		res.StructuredContent = map[string]any{"error": err.Error(), "retryable": true}
 	}
 	return res

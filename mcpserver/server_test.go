@@ -233,6 +233,8 @@ func TestDrainWaitsForRunningCallsAndRefusesNewOnes(t *testing.T) {
 	}
 	if res := call(t, cs, "query_entities", map[string]any{"entity_type": "Scope"}); !res.IsError || !strings.Contains(text(res), "shutting down") {
 		t.Errorf("a call while draining: isError %v, %q", res.IsError, text(res))
+	} else if b, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(b), `"retryable":true`) {
+		t.Errorf("a call while draining: structured content %s, want retryable (it did not run)", b)
 	}
 	select {
 	case err := <-drained:
@@ -265,42 +267,38 @@ func TestDrainGivesUpWhenTheGracePeriodEnds(t *testing.T) {
 	}
 }
 
-func TestProgressStartsTicksAndFinishesBeforeTheResult(t *testing.T) {
-	started, release := make(chan struct{}, 1), make(chan struct{})
-	s, err := New(newEngine(t, blockingTool(started, release)), Options{ProgressInterval: 5 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var got []*mcp.ProgressNotificationParams
-	cs := connect(t, s, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-		mu.Lock()
-		got = append(got, r.Params)
-		mu.Unlock()
-	}})
-	go func() {
-		<-started
-		time.Sleep(30 * time.Millisecond)
-		close(release)
-	}()
-	params := &mcp.CallToolParams{Name: "wait"}
-	params.SetProgressToken("p1")
-	if _, err := cs.CallTool(context.Background(), params); err != nil {
-		t.Fatal(err)
-	}
+// progressLog records a client's progress notifications.
+type progressLog struct {
+	mu  sync.Mutex
+	got []*mcp.ProgressNotificationParams
+}
+
+func (l *progressLog) handler(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+	l.mu.Lock()
+	l.got = append(l.got, r.Params)
+	l.mu.Unlock()
+}
+
+// check waits up to 5 s for the last notification (the client handles
+// them apart from the result), then checks there were a start (progress
+// 0, token p1), ticks that rise and a finish (progress = total) naming
+// the outcome.
+func (l *progressLog) check(t *testing.T, outcome string) {
+	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		mu.Lock()
-		n := len(got)
-		last := got[max(n-1, 0):]
-		mu.Unlock()
+		l.mu.Lock()
+		n := len(l.got)
+		last := l.got[max(n-1, 0):]
+		l.mu.Unlock()
 		if n >= 3 && last[0].Total > 0 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(time.Millisecond)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	got := l.got
 	if len(got) < 3 || got[0].Progress != 0 || got[0].ProgressToken != "p1" {
 		t.Fatalf("notifications %+v, want a start, ticks and a finish", got)
 	}
@@ -309,15 +307,37 @@ func TestProgressStartsTicksAndFinishesBeforeTheResult(t *testing.T) {
 			t.Errorf("progress went from %v to %v", got[i-1].Progress, got[i].Progress)
 		}
 	}
-	if last := got[len(got)-1]; last.Total != last.Progress || !strings.Contains(last.Message, "wait: ") {
+	if last := got[len(got)-1]; last.Total != last.Progress || !strings.Contains(last.Message, outcome) {
 		t.Errorf("last notification %+v, want progress = total and the outcome", last)
 	}
 }
 
-func (s *Server) isDraining() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.draining
+func TestProgressStartsTicksAndFinishesBeforeTheResult(t *testing.T) {
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	s, err := New(newEngine(t, blockingTool(started, release)), Options{ProgressInterval: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log progressLog
+	cs := connect(t, s, &mcp.ClientOptions{ProgressNotificationHandler: log.handler})
+	log.callWait(t, cs, started, release)
+}
+
+// callWait calls blockingTool's wait with progress token p1, releasing it
+// 40 ms after it starts, and checks the notifications.
+func (l *progressLog) callWait(t *testing.T, cs *mcp.ClientSession, started <-chan struct{}, release chan<- struct{}) {
+	t.Helper()
+	go func() {
+		<-started
+		time.Sleep(40 * time.Millisecond)
+		close(release)
+	}()
+	params := &mcp.CallToolParams{Name: "wait"}
+	params.SetProgressToken("p1")
+	if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	l.check(t, "wait: ")
 }
 
 // TestAWriteWhoseCommitWentUnansweredIsARetryableResultThatMayHaveApplied:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"time"
@@ -96,6 +97,38 @@ type HTTPOptions struct {
 	// MaxBatch caps the messages of one JSON-RPC batch: a longer batch is
 	// refused whole (400 and a JSON-RPC error), none of it run.
 	MaxBatch int
+	// Sessions keeps an MCP session per client in this process (the SDK's
+	// stateful mode), for clients that need server-to-client requests or
+	// a GET event stream. Without it (the default) the server is
+	// stateless: it sets no Mcp-Session-Id, each POST is answered on its
+	// own, so any replica behind a load balancer answers any request and
+	// a restarted replica loses nothing; progress notifications of a call
+	// still reach its client on the call's own response stream. The
+	// session caps (MaxSessions, MaxSessionsPerToken, SessionIdleTimeout)
+	// apply only with Sessions: stateless requests open no session.
+	Sessions bool
+	// AllowedHosts are the Host headers, besides loopback names, that a
+	// request reaching a loopback address may carry: a reverse proxy on
+	// the same machine forwards its public name. Any other such request
+	// gets 403 (DNS-rebinding protection); on a non-loopback address any
+	// Host is accepted, as the tokens guard it. An entry is a host name
+	// (any port) or host:port.
+	AllowedHosts []string
+	// AllowedOrigins are the origins (scheme://host[:port]) whose browser
+	// pages may send cross-origin requests; other cross-origin browser
+	// requests get 403 (http.CrossOriginProtection). Clients that are not
+	// browsers send no Origin and are not affected.
+	AllowedOrigins []string
+	// CallsPerSecond and CallBurst rate-limit each token's tool calls
+	// (an open server's calls together) with a token bucket: CallBurst
+	// calls at once, refilled at CallsPerSecond. A request whose calls
+	// the bucket does not hold gets 429 with Retry-After (whole seconds
+	// until it would) and none of it runs. Zero CallsPerSecond is no rate
+	// limit; zero CallBurst is CallsPerSecond rounded up (at least 1).
+	// The bucket is this process's: behind a balancer spreading a
+	// token's calls over N replicas the token gets about N times it.
+	CallsPerSecond float64
+	CallBurst      int
 
 	// onServe, when set, is handed ServeHTTP's connection guard (tests
 	// read its counts).
@@ -113,6 +146,7 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 	orDefault(&o.MaxSessions, DefaultMaxSessions)
 	orDefault(&o.MaxSessionsPerToken, max(1, o.MaxSessions/max(1, len(o.Tokens))))
 	orDefault(&o.MaxBatch, DefaultMaxBatch)
+	orDefault(&o.CallBurst, max(1, int(math.Ceil(o.CallsPerSecond))))
 	return o
 }
 
@@ -124,6 +158,15 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 // never does.
 func (o HTTPOptions) Check() error {
 	o = o.withDefaults()
+	if _, err := originGuard(o.AllowedOrigins); err != nil {
+		return err
+	}
+	if o.CallsPerSecond < 0 || math.IsNaN(o.CallsPerSecond) || math.IsInf(o.CallsPerSecond, 0) {
+		return fmt.Errorf("--calls-per-second %v: give a positive rate, or 0 for no rate limit", o.CallsPerSecond)
+	}
+	if !o.Sessions {
+		return nil
+	}
 	if n := len(o.Tokens); n > 1 && o.MaxSessionsPerToken*n > o.MaxSessions {
 		return fmt.Errorf("--max-sessions-per-token %d × %d tokens = %d is more than --max-sessions %d: the first tokens could hold every session and lock the others out; "+
 			"give --max-sessions-per-token at most %d (--max-sessions / tokens; 0 shares it so), or --max-sessions at least %d",
@@ -140,22 +183,44 @@ func orDefault[T int | time.Duration](v *T, def T) {
 }
 
 // HTTPHandler serves the streamable-HTTP transport at [Path] with o's
-// tokens, session and batch limits (the connection limits are
-// ServeHTTP's). With tokens, every request needs `Authorization: Bearer
-// TOKEN` with one of them.
+// tokens, session, rate and batch limits (the connection limits are
+// ServeHTTP's), and the probes a load balancer needs at [HealthPath] and
+// [ReadyPath], which need no token. With tokens, every other request
+// needs `Authorization: Bearer TOKEN` with one of them. With
+// AllowedOrigins that [HTTPOptions.Check] refuses, every request gets 500
+// saying why (ServeHTTP refuses to start instead).
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	o = o.withDefaults()
+	origins, err := originGuard(o.AllowedOrigins)
+	if err != nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, "mcpserver: misconfigured: "+err.Error(), http.StatusInternalServerError)
+		})
+	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+		Stateless:      !o.Sessions,
 		SessionTimeout: o.SessionIdleTimeout,
+		// hostGuard does the SDK's DNS-rebinding check, with the hosts a
+		// proxy forwards allowed.
+		DisableLocalhostProtection: true,
+		CrossOriginProtection:      origins,
 	})
 	mux := http.NewServeMux()
-	mux.Handle(Path, &limits{s: s, opts: o, next: sdk, pending: map[string]int{}, owners: map[string]string{}})
+	mux.Handle(Path, hostGuard(o.AllowedHosts, &limits{s: s, opts: o, next: sdk, rate: newRateLimiter(o.CallsPerSecond, o.CallBurst), pending: map[string]int{}, owners: map[string]string{}}))
+	var mcpHandler http.Handler = mux
 	if len(o.Tokens) == 0 {
-		return trusted(mux)
+		mcpHandler = trusted(mux)
+	} else {
+		// Every other path answers 401 without a token, so none reads a
+		// body first.
+		v := verifier(o.Tokens)
+		mcpHandler = requireToken(v, auth.RequireBearerToken(v, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(mux))
 	}
-	// Every path answers 401 without a token, so none reads a body first.
-	v := verifier(o.Tokens)
-	return requireToken(v, auth.RequireBearerToken(v, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(mux))
+	probes := http.NewServeMux()
+	probes.HandleFunc("GET "+HealthPath, s.healthz)
+	probes.HandleFunc("GET "+ReadyPath, s.readyz)
+	probes.Handle("/", mcpHandler)
+	return probes
 }
 
 // ServeHTTP serves the streamable-HTTP transport (HTTPHandler) on ln with
@@ -175,9 +240,13 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions, 
 			s.log.Warn("the connection cap is lowered to fit the open-file limit (raise it with ulimit -n)", "max_conns", o.MaxConns, "open_file_limit", lim, "cap", maxConns)
 		}
 	}
-	s.log.Info("http limits", "max_conns", maxConns, "max_sessions", o.MaxSessions, "max_sessions_per_token", o.MaxSessionsPerToken, "session_idle_timeout", o.SessionIdleTimeout,
+	sessions := []any{"sessions", false}
+	if o.Sessions {
+		sessions = []any{"sessions", true, "max_sessions", o.MaxSessions, "max_sessions_per_token", o.MaxSessionsPerToken, "session_idle_timeout", o.SessionIdleTimeout}
+	}
+	s.log.Info("http limits", append(sessions, "max_conns", maxConns, "calls_per_second", o.CallsPerSecond, "call_burst", o.CallBurst,
 		"max_batch", o.MaxBatch, "read_header_timeout", o.ReadHeaderTimeout, "read_timeout", o.ReadTimeout,
-		"write_timeout", o.WriteTimeout, "idle_timeout", o.IdleTimeout)
+		"write_timeout", o.WriteTimeout, "idle_timeout", o.IdleTimeout)...)
 	g := newConnGuard(ln, maxConns, s.log)
 	if o.onServe != nil {
 		o.onServe(g)

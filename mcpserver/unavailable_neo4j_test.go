@@ -19,18 +19,8 @@ import (
 // unavailable and to retry ({"retryable": true} as structured content),
 // and once it forwards again the same session's calls succeed.
 func TestAnUnavailableDatabaseIsARetryableErrorResult(t *testing.T) {
-	neo4jtest.Open(t)
-	p := neo4jtest.NewProxy(t)
-	m, err := config.Load(codeRAG)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const timeout = 2 * time.Second
-	e, err := engine.New(t.Context(), m, engine.Options{Driver: p.Driver(t), Database: neo4jtest.Database(), Timeout: timeout,
-		Tools: tools.Options{Capabilities: &tools.Capabilities{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, p := proxiedEngine(t, timeout)
 	s, err := New(e, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +56,25 @@ func TestAnUnavailableDatabaseIsARetryableErrorResult(t *testing.T) {
 			t.Errorf("forwarding again after %s: %s", mode, text(res))
 		}
 	}
+}
+
+// proxiedEngine opens the test server and returns an engine whose driver
+// reaches it through a proxy the test can make refuse, hang or cut, with
+// the given call timeout.
+func proxiedEngine(t *testing.T, timeout time.Duration) (*engine.Engine, *neo4jtest.Proxy) {
+	t.Helper()
+	neo4jtest.Open(t)
+	p := neo4jtest.NewProxy(t)
+	m, err := config.Load(codeRAG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(t.Context(), m, engine.Options{Driver: p.Driver(t), Database: neo4jtest.Database(), Timeout: timeout,
+		Tools: tools.Options{Capabilities: &tools.Capabilities{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, p
 }
 
 // TestEachSessionKeepsOneBookmarkChainUntilItCloses: the calls of one

@@ -35,6 +35,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	grace := fs.Duration("grace", 30*time.Second, "on SIGINT/SIGTERM, how long running calls may take to finish")
 	ef := addEngineFlags(fs, "stdio: the tenant every call runs under (needed when the config declares tenant; over http each token names its own)")
 	sf := addStatsFlags(fs, false)
+	sf.addFlushFlag(fs)
 	lf := addLimitFlags(fs)
 	configs, ok := parseConfigs(fs, args)
 	if !ok {
@@ -44,8 +45,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "ragforge-plan serve: unknown transport %q (allowed: stdio, http)\n", *transport)
 		return 2
 	}
-	if *timeout <= 0 || *grace <= 0 {
-		fmt.Fprintln(stderr, "ragforge-plan serve: --timeout and --grace must be positive")
+	if *timeout <= 0 || *grace <= 0 || sf.flushEvery <= 0 {
+		fmt.Fprintln(stderr, "ragforge-plan serve: --timeout, --grace and --stats-flush must be positive")
 		return 2
 	}
 	if err := lf.check(); err != nil {

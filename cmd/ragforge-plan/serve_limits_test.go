@@ -48,7 +48,7 @@ func TestServeUnderAnOpenFileLimitOf1000KeepsATokenClientInPastAThousandIdleConn
 	if err := os.WriteFile(tokens, []byte("- token: s3cret\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := startHTTPServer(t, limited, append([]string{"--tokens", tokens, "--max-sessions", "7", "--max-batch", "5", "--calls-per-token", "3"}, neo4jtest.Flags(t)...)...)
+	s := startHTTPServer(t, limited, append([]string{"--tokens", tokens, "--sessions", "--max-sessions", "7", "--max-batch", "5", "--calls-per-token", "3"}, neo4jtest.Flags(t)...)...)
 	if line := s.waitFor(t, "http limits"); !strings.Contains(line, "max_conns=744") || !strings.Contains(line, "max_sessions=7") || !strings.Contains(line, "max_sessions_per_token=7") || !strings.Contains(line, "max_batch=5") {
 		t.Errorf("the limits serve logs: %s; want the connection cap lowered to 744 (1,000 open files less 256) and the flags' values", line)
 	}
@@ -130,7 +130,7 @@ func TestServeRefusesAPerTokenSessionCapThatCanLockATokenOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	serve := func(extra ...string) (int, string) {
-		args := append([]string{"serve", codeRAG, "--transport", "http", "--addr", "127.0.0.1:0", "--tokens", tokens, "--uri", "bolt://127.0.0.1:1", "--password-file", filepath.Join(t.TempDir(), "none")}, extra...)
+		args := append([]string{"serve", codeRAG, "--transport", "http", "--addr", "127.0.0.1:0", "--tokens", tokens, "--uri", "bolt://127.0.0.1:1", "--password-file", filepath.Join(t.TempDir(), "none"), "--sessions"}, extra...)
 		code, _, errOut := execute(t, args...)
 		return code, errOut
 	}

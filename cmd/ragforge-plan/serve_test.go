@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/fixture"
@@ -127,6 +129,7 @@ func runClientScript(t *testing.T, node, script string, steps any, args ...strin
 // mcpFixture is net/http loaded into Neo4j with its full-text index, the
 // steps the client runs on it, and a check of what the client saw.
 type mcpFixture struct {
+	d     neo4j.DriverWithContext
 	g     *fixture.Graph
 	tools []string // the catalog the server must list
 	flags []string // serve's flags: connection, raw Cypher, stats store
@@ -150,7 +153,7 @@ func loadMCPFixture(t *testing.T) *mcpFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &mcpFixture{g: g, flags: append(neo4jtest.Flags(t), "--raw-cypher", "--stats-store", filepath.Join(t.TempDir(), "usage.json"))}
+	f := &mcpFixture{d: d, g: g, flags: append(neo4jtest.Flags(t), "--raw-cypher", "--stats-store", filepath.Join(t.TempDir(), "usage.json"))}
 	for _, tl := range e.Tools().Tools {
 		f.tools = append(f.tools, tl.Name)
 	}
@@ -165,6 +168,26 @@ func loadMCPFixture(t *testing.T) *mcpFixture {
 	}
 	f.files = g.Files[:6]
 	return f
+}
+
+// waitRunning waits until Neo4j runs a query containing fragment (serve
+// logs a call once, when it ends, so Neo4j's transactions say when it has
+// started).
+func (f *mcpFixture) waitRunning(t *testing.T, fragment string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		res, err := neo4j.ExecuteQuery(t.Context(), f.d, "SHOW TRANSACTIONS YIELD currentQuery WHERE currentQuery CONTAINS $q RETURN count(*) AS n",
+			map[string]any{"q": fragment}, neo4j.EagerResultTransformer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := res.Records[0].Get("n"); n.(int64) > 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("Neo4j did not start a query with %q within a minute", fragment)
 }
 
 func (f *mcpFixture) getFile(path string) map[string]any {
@@ -428,7 +451,7 @@ func TestServeOverHTTPRefusesClientsWithoutATokenAndFinishesCallsOnSIGTERM(t *te
 	f.check(t, out)
 
 	// SIGTERM while a call runs: the call finishes, then the server stops.
-	s.waitFor(t, "msg=done tool=run_cypher") // the slow call of f.steps
+	s.waitFor(t, "msg=call tool=run_cypher") // the slow call of f.steps
 	type done struct {
 		code int
 		out  string
@@ -438,7 +461,7 @@ func TestServeOverHTTPRefusesClientsWithoutATokenAndFinishesCallsOnSIGTERM(t *te
 		code, out := runClient(t, node, []any{map[string]any{"op": "call", "name": "run_cypher", "arguments": map[string]any{"query": slowQuery}}}, "http", s.url, "s3cret-one")
 		finished <- done{code, out}
 	}()
-	s.waitFor(t, "msg=call tool=run_cypher")
+	f.waitRunning(t, "range(1, 150000000)")
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,9 @@ const statsStoreNeo4j = "neo4j"
 type statsFlags struct {
 	store string
 	file  string
+	// flushEvery is how often a long-running command (serve) adds the
+	// counts it buffered to the store; zero adds them only at exit.
+	flushEvery time.Duration
 }
 
 // addStatsFlags registers --stats-store and, when withFile, --stats.
@@ -42,6 +45,17 @@ func addStatsFlags(fs *flag.FlagSet, withFile bool) *statsFlags {
 		fs.StringVar(&s.file, "stats", "", "read usage counts from this JSON export instead of the store")
 	}
 	return s
+}
+
+// DefaultStatsFlush is how often serve adds its buffered usage counts to
+// the store: a replica killed without a chance to flush (SIGKILL, a lost
+// machine) loses at most this much of its counts.
+const DefaultStatsFlush = 30 * time.Second
+
+// addFlushFlag registers --stats-flush, for a command that runs until
+// stopped.
+func (s *statsFlags) addFlushFlag(fs *flag.FlagSet) {
+	fs.DurationVar(&s.flushEvery, "stats-flush", DefaultStatsFlush, "how often usage counts are added to --stats-store (and at exit); a killed process loses at most this much (several replicas: --stats-store neo4j)")
 }
 
 // needsServer reports whether the store is in Neo4j.
@@ -154,7 +168,12 @@ func usageHooks(ctx context.Context, sf *statsFlags, d neo4j.DriverWithContext, 
 	if err != nil {
 		return nil, nil, err
 	}
-	rec := materialize.NewRecorder(store, materialize.RecorderOptions{})
+	rec := materialize.NewRecorder(store, materialize.RecorderOptions{
+		FlushEvery: sf.flushEvery,
+		OnError: func(err error) {
+			fmt.Fprintf(stderr, "warning: usage counts not yet recorded in %s (kept for the next flush): %v\n", sf.store, err)
+		},
+	})
 	flush = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
