@@ -165,9 +165,10 @@ func TestServeTreeToolsDriveTheStandardLibraryThroughTheOfficialClient(t *testin
 	if err != nil {
 		t.Fatal(err)
 	}
+	flags := neo4jtest.Flags(t)
 	// The tree holds no depth or mtime, which file-tree.yaml declares (the
 	// tree tools read neither): serve it with the contradiction noted.
-	flags := append(neo4jtest.Flags(t), "--serve-contradicted")
+	serve := append([]string{bin, "serve", abs, "--serve-contradicted"}, flags...)
 	call := func(name string, args map[string]any) map[string]any {
 		return map[string]any{"op": "call", "name": name, "arguments": args}
 	}
@@ -178,7 +179,7 @@ func TestServeTreeToolsDriveTheStandardLibraryThroughTheOfficialClient(t *testin
 		call(tree.CreateDiagram, map[string]any{"name": "net/http", "description": "the HTTP package",
 			"filters": map[string]any{"path_patterns": []string{"net/http/**"}, "languages": []string{"go"}}}),
 		call(tree.QueryFileTree, map[string]any{"filters": map[string]any{"path_patterns": []string{"net/**"}, "exclude_paths": []string{"**/*_test.go"}}, "limit": 20}),
-	}, append([]string{bin, "serve", abs}, flags...)...)
+	}, serve...)
 	if len(steps) != 3 {
 		t.Fatalf("%d steps", len(steps))
 	}
@@ -256,7 +257,7 @@ func TestServeTreeToolsDriveTheStandardLibraryThroughTheOfficialClient(t *testin
 		call(tree.UpdateDiagramFilters, map[string]any{"diagram_id": created.ID, "additive": true, "filters": map[string]any{"path_patterns": []string{"net/url/**"}}}),
 		call(tree.UpdateDiagramFilters, map[string]any{"diagram_id": created.ID, "filters": map[string]any{"path_patterns": []string{"net/http/cgi/*.go"}}}),
 		call(tree.UpdateDiagramFilters, map[string]any{"diagram_id": "diagram-nope", "filters": map[string]any{}}),
-	}, append([]string{bin, "serve", abs}, flags...)...)
+	}, serve...)
 	added := decodeDiagram(t, steps[0])
 	files, dirs, size = treeCounts(g, "net", under("net/http", "net/url"))
 	if s := added.Stats; s.Files != files || s.Directories != dirs || s.TotalSize != size {
