@@ -3,7 +3,7 @@ package gitimport
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -31,8 +31,8 @@ func (im *importer) lookup(ctx context.Context) error {
 	var paths []string
 	for _, c := range im.batch {
 		for _, f := range c.Files {
-			if _, seen := im.files_[f.head]; !seen && f.head != "" {
-				im.files_[f.head] = nil
+			if _, seen := im.graphFiles[f.head]; !seen && f.head != "" {
+				im.graphFiles[f.head] = nil
 				paths = append(paths, f.head)
 			}
 		}
@@ -57,7 +57,7 @@ func (im *importer) lookup(ctx context.Context) error {
 				file.scopes = append(file.scopes, graphScope{key: key, name: name, start: int(start), end: int(end)})
 			}
 		}
-		im.files_[p] = file
+		im.graphFiles[p] = file
 	}
 	return nil
 }
@@ -142,8 +142,7 @@ func (im *importer) parse(blob, path string, c *Commit) ([]decl, error) {
 func (im *importer) removeStale(ctx context.Context) error {
 	paths := im.headPaths()
 	var stale []string
-	for from := 0; from < len(paths); from += im.opts.BatchSize {
-		chunk := paths[from:min(from+im.opts.BatchSize, len(paths))]
+	for chunk := range slices.Chunk(paths, im.opts.BatchSize) {
 		for _, q := range []string{im.staleQ, im.staleScopeQ} {
 			if q == "" {
 				continue
@@ -161,8 +160,7 @@ func (im *importer) removeStale(ctx context.Context) error {
 	}
 	q := im.t.Q
 	del := "UNWIND $keys AS k\nMATCH (c:" + q.Label + " {" + q.Fields.Key + ": k})\nDETACH DELETE c"
-	for from := 0; from < len(stale); from += im.opts.BatchSize {
-		chunk := stale[from:min(from+im.opts.BatchSize, len(stale))]
+	for chunk := range slices.Chunk(stale, im.opts.BatchSize) {
 		if _, err := neo4jtx.Query(ctx, im.d, im.opts.Database, neo4j.AccessModeWrite, del, map[string]any{"keys": chunk}); err != nil {
 			return fmt.Errorf("gitimport: deleting earlier imports' changes: %w", err)
 		}
@@ -175,12 +173,12 @@ func (im *importer) removeStale(ctx context.Context) error {
 // met.
 func (im *importer) headPaths() []string {
 	var paths []string
-	for p, f := range im.files_ {
+	for p, f := range im.graphFiles {
 		if f != nil {
 			paths = append(paths, p)
 		}
 	}
-	sort.Strings(paths)
+	slices.Sort(paths)
 	return paths
 }
 
@@ -191,8 +189,7 @@ func (im *importer) number(ctx context.Context) error {
 		return nil
 	}
 	paths := im.headPaths()
-	for from := 0; from < len(paths); from += im.opts.BatchSize {
-		chunk := paths[from:min(from+im.opts.BatchSize, len(paths))]
+	for chunk := range slices.Chunk(paths, im.opts.BatchSize) {
 		if _, err := neo4jtx.Query(ctx, im.d, im.opts.Database, neo4j.AccessModeWrite, im.orderQ, map[string]any{"paths": chunk, tenant.Param: im.opts.Tenant}); err != nil {
 			return fmt.Errorf("gitimport: numbering the changes: %w", err)
 		}

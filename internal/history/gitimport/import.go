@@ -124,8 +124,8 @@ func (im *importer) read(ctx context.Context, r *reader) error {
 		}
 		im.lineage.through(c.Files)
 		im.batch = append(im.batch, c)
-		im.files += len(c.Files)
-		if im.files >= im.opts.BatchSize {
+		im.batchFiles += len(c.Files)
+		if im.batchFiles >= im.opts.BatchSize {
 			if err := im.flush(ctx); err != nil {
 				return err
 			}
@@ -144,7 +144,7 @@ func (im *importer) flush(ctx context.Context) error {
 	var fileRows, scopeRows []map[string]any
 	for _, c := range im.batch {
 		for _, f := range c.Files {
-			file := im.files_[f.head]
+			file := im.graphFiles[f.head]
 			if f.head == "" || file == nil {
 				im.stats.Unmatched++
 				continue
@@ -180,7 +180,7 @@ func (im *importer) flush(ctx context.Context) error {
 	im.stats.Created += created.(int)
 	im.stats.Files += len(fileRows)
 	im.stats.Scopes += len(scopeRows)
-	im.batch, im.files = im.batch[:0], 0
+	im.batch, im.batchFiles = im.batch[:0], 0
 	if im.opts.Progress != nil {
 		fmt.Fprintf(im.opts.Progress, "history: %s\n", im.stats.counts())
 	}

@@ -32,16 +32,16 @@ type importer struct {
 	prefix  string
 	blobs   *blobReader
 	lineage *lineage
-	// files_ holds the graph's files by path as looked up (nil: no node).
-	files_ map[string]*graphFile
+	// graphFiles holds the graph's files by path as looked up (nil: no node).
+	graphFiles map[string]*graphFile
 	// parsed caches the declarations of file versions by object name.
 	parsed map[string][]decl
 	// written are the keys of the Changes this import wrote.
 	written map[string]bool
 	batch   []*Commit
-	// files counts the batch's file changes.
-	files int
-	stats Stats
+	// batchFiles counts the batch's file changes.
+	batchFiles int
+	stats      Stats
 }
 
 func newImporter(d neo4j.DriverWithContext, m *model.Model, opts Options) (*importer, error) {
@@ -62,7 +62,7 @@ func newImporter(d neo4j.DriverWithContext, m *model.Model, opts Options) (*impo
 		opts.Timeout = DefaultTimeout
 	}
 	im := &importer{d: d, m: m, opts: opts, t: t, git: t.Git, file: m.Entity(t.Git.FileEntity),
-		lineage: newLineage(), files_: map[string]*graphFile{}, parsed: map[string][]decl{}, written: map[string]bool{}}
+		lineage: newLineage(), graphFiles: map[string]*graphFile{}, parsed: map[string][]decl{}, written: map[string]bool{}}
 	if t.Git.ScopeEntity != "" {
 		im.scope = m.Entity(t.Git.ScopeEntity)
 	}
