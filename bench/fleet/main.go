@@ -1,4 +1,4 @@
-// Command fleet is the load of bench/fleet/measure.sh (docs/deploy.md): it
+// Command fleet is the load generator of docs/deploy.md's measurements: it
 // sends stateless MCP tools/call requests (no initialize, no session, as a
 // balancer may route each anywhere) from -c clients for -d and prints the
 // calls that succeeded (200, no isError) per second, the latency

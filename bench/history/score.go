@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"io"
+	"math"
 	"time"
 )
 
@@ -81,9 +82,11 @@ func (s Score) Precision() float64 { return ratio(s.Hit, s.Recorded) }
 // Recall is the share of true links recorded.
 func (s Score) Recall() float64 { return ratio(s.Hit, s.TruthLinks) }
 
+// ratio is a/b, NaN when b is 0 (nothing recorded, or no truth), which
+// the table prints as NaN rather than a believable 1.
 func ratio(a, b int) float64 {
 	if b == 0 {
-		return 1
+		return math.NaN()
 	}
 	return float64(a) / float64(b)
 }

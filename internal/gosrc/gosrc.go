@@ -84,6 +84,10 @@ func Decls(decl ast.Decl) []Decl {
 	return nil
 }
 
+// Lines is the declaration's first and last line in f, the file that
+// holds it.
+func (d Decl) Lines(f *token.File) (start, end int) { return f.Line(d.From), f.Line(d.To - 1) }
+
 // ReceiverType is the name of a method's receiver type, without pointer or
 // type parameters; "" for a function.
 func ReceiverType(fd *ast.FuncDecl) string {

@@ -48,10 +48,11 @@ func (b *blobReader) read(name string) (data []byte, ok bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("git cat-file: %w", err)
 	}
-	fields := strings.Fields(header)
-	if len(fields) == 2 && fields[1] == "missing" {
+	// "NAME missing", where NAME (a REV:PATH) may hold spaces.
+	if strings.HasSuffix(strings.TrimRight(header, "\n"), " missing") {
 		return nil, false, nil
 	}
+	fields := strings.Fields(header)
 	if len(fields) != 3 {
 		return nil, false, fmt.Errorf("git cat-file: unexpected header %q", header)
 	}

@@ -29,25 +29,23 @@ func decls(src []byte) ([]decl, error) {
 	if err != nil {
 		return nil, err
 	}
-	line := func(p token.Pos) int { return fset.Position(p).Line }
+	tf := fset.File(f.Pos())
 	var out []decl
 	seen := map[string]int{}
-	add := func(key, name string, from, to token.Pos) {
-		if n := seen[key]; n > 0 {
-			seen[key] = n + 1
-			key = fmt.Sprintf("%s#%d", key, n)
-		} else {
-			seen[key] = 1
-		}
-		out = append(out, decl{key: key, name: name, start: line(from), end: line(to - 1)})
-	}
 	for _, d := range f.Decls {
 		for _, g := range gosrc.Decls(d) {
 			key := g.Name
 			if g.Kind == gosrc.Method {
 				key = cmp.Or(g.Recv, "?") + "." + g.Name
 			}
-			add(key, g.Name, g.From, g.To)
+			if n := seen[key]; n > 0 {
+				seen[key] = n + 1
+				key = fmt.Sprintf("%s#%d", key, n)
+			} else {
+				seen[key] = 1
+			}
+			start, end := g.Lines(tf)
+			out = append(out, decl{key: key, name: g.Name, start: start, end: end})
 		}
 	}
 	return out, nil

@@ -233,7 +233,7 @@ func (im *importer) scopeRows(c *Commit, f *FileDiff, file *graphFile) ([]map[st
 		succ = successors(f, before, after)
 	}
 	var rows []map[string]any
-	for _, ch := range touched(f, before, after, succ, known) {
+	for _, ch := range touched(f, before, after, succ) {
 		id := keys[ch.key]
 		if id == "" {
 			im.stats.Gone++

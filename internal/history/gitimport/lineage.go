@@ -65,9 +65,9 @@ type changed struct {
 // touched lists the declarations of the file version after f that f's
 // hunks touch: a removed line in the lines of the declaration it
 // continues (succ, from successors), or an added line in its own lines.
-// When the version before did not parse (known false), only added lines
+// When the version before did not parse (succ nil), only added lines
 // count and no declaration is new.
-func touched(f *FileDiff, before, after []decl, succ map[string]string, known bool) []changed {
+func touched(f *FileDiff, before, after []decl, succ map[string]string) []changed {
 	old := make(map[string]decl, len(before))
 	for _, d := range before {
 		old[d.key] = d
@@ -76,8 +76,7 @@ func touched(f *FileDiff, before, after []decl, succ map[string]string, known bo
 	for _, d := range after {
 		prev, continued := succ[d.key]
 		o := old[prev]
-		existed := continued
-		c := changed{key: d.key, created: known && !continued}
+		c := changed{key: d.key, created: succ != nil && !continued}
 		for _, h := range f.Hunks {
 			a, r := 0, 0
 			for _, n := range h.Adds {
@@ -85,7 +84,7 @@ func touched(f *FileDiff, before, after []decl, succ map[string]string, known bo
 					a++
 				}
 			}
-			if existed {
+			if continued {
 				for _, n := range h.Dels {
 					if n >= o.start && n <= o.end {
 						r++

@@ -122,7 +122,7 @@ func storedTime(f *model.Field, t time.Time) any {
 		if f.Layout != "" {
 			return t.Format(f.Layout)
 		}
-		return t.Format("2006-01-02T15:04:05.999999999Z07:00")
+		return t.Format(time.RFC3339Nano)
 	}
 	return t
 }
