@@ -132,14 +132,16 @@ func (e *Engine) execute(ctx context.Context, call Call) (*Result, error) {
 		res.Notes = append(res.Notes, c)
 	}
 	if err == nil {
-		err = e.pinNotes(ctx, st, res)
-	}
-	if err == nil {
-		var notes []string
-		notes, err = e.textNotes(ctx, st)
+		// The notes' own reads are checks on a good answer: one that fails
+		// says so instead of taking the answer away.
+		if nerr := e.pinNotes(ctx, st, res); nerr != nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("could not look up which pinned value no entity has: %v", nerr))
+		}
+		notes, nerr := e.textNotes(ctx, st)
+		if nerr != nil {
+			notes = append(notes, fmt.Sprintf("could not check whether the text fields this answer compares hold numbers or dates: %v", nerr))
+		}
 		res.Notes = append(res.Notes, notes...)
-	}
-	if err == nil {
 		res.Notes = append(res.Notes, e.graphNotes(call, st)...)
 	}
 	return res, err

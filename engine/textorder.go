@@ -78,7 +78,10 @@ func (e *Engine) textKind(ctx context.Context, st *planner.Statement, t planner.
 		}
 	}
 	kind := looksLike(values)
-	e.textKinds.Store(key, kind)
+	if len(values) > 0 {
+		// A sample of nothing (no data yet) decides nothing: read again.
+		e.textKinds.Store(key, kind)
+	}
 	return kind, nil
 }
 
