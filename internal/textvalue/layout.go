@@ -45,6 +45,11 @@ func ParseLayout(layout string) (*Layout, error) {
 			return nil, fmt.Errorf("layout %q: %q at byte %d is not 2006, 01, 02, 15, 04, 05, a fraction (.000) or a separator (- / : . , space T)", layout, layout[pos:], pos)
 		}
 		tok := layout[pos : pos+loc[1]]
+		if end := pos + len(tok); len(tok) > 1 && tok[0] == '.' && end < len(layout) && layout[end] >= '0' && layout[end] <= '9' {
+			// A dot before more digits separates ("02.01.2006"), as in
+			// Go's layouts: .000 is a fraction only where its digits end.
+			tok = "."
+		}
 		switch {
 		case partPatterns[tok] != "":
 			if _, dup := l.parts[tok]; dup {

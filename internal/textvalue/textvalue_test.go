@@ -111,6 +111,19 @@ func TestLayouts(t *testing.T) {
 	if got := l.Cypher("x"); got != want {
 		t.Errorf("Cypher:\n got %s\nwant %s", got, want)
 	}
+	// A dot before more digits separates (the schema's LayoutPattern
+	// accepts these; they once read every text as null); a dot where its
+	// zeros end is a fraction.
+	for layout, text := range map[string]string{"02.01.2006": "16.07.1996", "2006.01.02 15:04:05.000": "1996.07.16 10:30:00.250"} {
+		dotted, err := ParseLayout(layout)
+		if err != nil {
+			t.Errorf("ParseLayout(%q): %v", layout, err)
+			continue
+		}
+		if got, ok, err := dotted.Parse(text); !ok || err != nil || got.Year() != 1996 || got.Month() != 7 || got.Day() != 16 {
+			t.Errorf("%q Parse(%q) = %v, %v, %v", layout, text, got, ok, err)
+		}
+	}
 	for _, bad := range []string{"Jan 2 2006", "01/2006", "2006-01-02 2006"} {
 		if _, err := ParseLayout(bad); err == nil {
 			t.Errorf("ParseLayout(%q) accepted it", bad)
