@@ -7,10 +7,10 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os/exec"
-	"strings"
 	"sync"
 	"time"
 )
@@ -26,10 +26,17 @@ type Decl struct {
 type Touch struct {
 	Commit string
 	At     time.Time
+	// Drop says why the adjusted truth leaves the commit out ("" when it
+	// keeps it; Past, Outside).
+	Drop string
+	// Patches is what git log -L -p shows of the commit, read to set
+	// Drop and then let go.
+	Patches []Patch `json:"-"`
 }
 
 // GitLogL returns, for each declaration, the commits `git log -L` lists
-// for its lines in the work tree dir, newest first, running workers git
+// for its lines in the work tree dir, newest first, each with the reason
+// the adjusted truth drops it (Touch.Drop), running workers git
 // processes at a time.
 func GitLogL(ctx context.Context, dir string, decls []Decl, workers int) (map[string][]Touch, error) {
 	out := make(map[string][]Touch, len(decls))
@@ -41,8 +48,24 @@ func GitLogL(ctx context.Context, dir string, decls []Decl, workers int) (map[st
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			v, err := newVersions(ctx, dir)
+			if err != nil {
+				mu.Lock()
+				firstErr = cmp.Or(firstErr, err)
+				mu.Unlock()
+				for range work {
+				}
+				return
+			}
+			defer v.close()
 			for d := range work {
 				touches, err := gitLogL(ctx, dir, d)
+				if err == nil {
+					err = adjust(v, touches)
+				}
+				for i := range touches {
+					touches[i].Patches = nil
+				}
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -62,22 +85,14 @@ func GitLogL(ctx context.Context, dir string, decls []Decl, workers int) (map[st
 
 // gitLogL runs git log -L for one declaration's lines.
 func gitLogL(ctx context.Context, dir string, d Decl) ([]Touch, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "log", fmt.Sprintf("-L%d,%d:%s", d.Start, d.End, d.File), "--format=%x00%H %cI", "-s")
+	cmd := exec.CommandContext(ctx, "git", "-C", dir, "log", fmt.Sprintf("-L%d,%d:%s", d.Start, d.End, d.File), "--format=%x00%H %cI", "-p")
 	raw, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("git log -L%d,%d:%s: %w", d.Start, d.End, d.File, err)
 	}
-	var touches []Touch
-	for _, line := range strings.Split(string(raw), "\n") {
-		hash, at, ok := strings.Cut(strings.TrimPrefix(line, "\x00"), " ")
-		if !ok || !strings.HasPrefix(line, "\x00") {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339, at)
-		if err != nil {
-			return nil, fmt.Errorf("git log -L of %s: %w", d.Name, err)
-		}
-		touches = append(touches, Touch{Commit: hash, At: t.UTC()})
+	touches, err := parseLogL(string(raw))
+	if err != nil {
+		return nil, fmt.Errorf("git log -L of %s: %w", d.Name, err)
 	}
 	return touches, nil
 }
