@@ -26,7 +26,7 @@ var (
 
 // BenchmarkAttribution loads -repo's tree as a code graph, imports its
 // history, and scores every function and method's recorded Changes
-// against git log -L (package doc). Run:
+// against git log -L and against its adjusted truth (package doc). Run:
 //
 //	go test ./bench/history -run XXX -bench Attribution -benchtime 1x -timeout 60m -repo DIR
 func BenchmarkAttribution(b *testing.B) {
@@ -77,8 +77,13 @@ func BenchmarkAttribution(b *testing.B) {
 		t, _ := at.(time.Time)
 		recorded[id.(string)] = append(recorded[id.(string)], Touch{Commit: h.(string), At: t.UTC()})
 	}
-	fmt.Fprintf(os.Stdout, "\n%s\n\n| what | value |\n|---|---|\n", *repoFlag)
-	Compare(decls, truth, recorded).Print(os.Stdout)
+	adjusted := Adjusted(truth)
+	fmt.Fprintf(os.Stdout, "\n%s\n\n| | against git log -L | against its patches (adjusted) |\n|---|---:|---:|\n", *repoFlag)
+	Print(os.Stdout, Compare(decls, truth, recorded), Compare(decls, adjusted, recorded))
+	dropped := Dropped(truth, recorded)
+	for _, why := range []string{Past, Outside} {
+		fmt.Fprintf(os.Stdout, "| git log -L links dropped: %s (of them recorded) | %d (%d) | |\n", why, dropped[why][0], dropped[why][1])
+	}
 	fmt.Fprintf(os.Stdout, "| import | %d commits in %s (%.2f ms per commit) |\n| git log -L truth | %s |\n",
 		stats.Commits, stats.Duration.Round(time.Millisecond), float64(stats.Duration.Microseconds())/1000/float64(max(stats.Commits, 1)), truthTime.Round(time.Second))
 	fmt.Fprintf(os.Stdout, "import report: %s\n", stats)

@@ -4,6 +4,27 @@
 // current lines, which follows the lines back through every commit that
 // changed them (and through file renames). It never reads ragforge's own
 // notion of a declaration's identity.
+//
+// It scores twice: against git log -L as it is, and against an adjusted
+// truth that keeps of git log -L's commits only those its own patches
+// (-p, the tracked range's diff at each commit) show changing the
+// function, judged with go/parser on the file versions the patch names
+// (package gosrc's lines), never with the import:
+//
+//   - Past: newest first, once a commit's patch keeps no line of code
+//     (a line with a letter or digit) of the range from its parent, and
+//     the function holding most of the range's code lines after it is
+//     not one of the same name holding most of them before it, the
+//     range's code was written there: every older commit is dropped.
+//     git log -L goes on with the lines the hunk replaced (a struct, the
+//     body of another function) because a range mapped into a hunk
+//     takes the hunk's whole old side.
+//   - Outside: a commit whose patch adds no line inside the function
+//     holding most of the range's code lines after it, and removes none
+//     inside the one holding most before it, changes only what git's
+//     widened range took in (a type, a comment, a neighbour): dropped.
+//     A side whose version is missing or does not parse counts as
+//     changed.
 package history
 
 import (

@@ -48,6 +48,9 @@ func Import(ctx context.Context, d neo4j.DriverWithContext, m *model.Model, dir 
 	if im.prefix, err = workTree(ctx, dir, &im.stats); err != nil {
 		return Stats{}, err
 	}
+	if im.merges, err = simplify(ctx, dir); err != nil {
+		return Stats{}, fmt.Errorf("gitimport: reading the merges of %s: %w", dir, err)
+	}
 	if im.blobs, err = newBlobReader(ctx, dir); err != nil {
 		return Stats{}, fmt.Errorf("gitimport: %w", err)
 	}
@@ -144,6 +147,10 @@ func (im *importer) flush(ctx context.Context) error {
 	var fileRows, scopeRows []map[string]any
 	for _, c := range im.batch {
 		for _, f := range c.Files {
+			if im.merges.hidden(c.Hash, f.Path) {
+				im.stats.Simplified++
+				continue
+			}
 			file := im.graphFiles[f.head]
 			if f.head == "" || file == nil {
 				im.stats.Unmatched++

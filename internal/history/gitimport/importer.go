@@ -32,6 +32,8 @@ type importer struct {
 	prefix  string
 	blobs   *blobReader
 	lineage *lineage
+	// merges says which file changes no merge kept (nil: no merges).
+	merges *simplification
 	// graphFiles holds the graph's files by path as looked up (nil: no node).
 	graphFiles map[string]*graphFile
 	// parsed caches the declarations of file versions by object name.
