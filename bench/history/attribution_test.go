@@ -21,7 +21,7 @@ import (
 var (
 	repoFlag    = flag.String("repo", "", "git work tree to measure BenchmarkAttribution on (a clone of a public repository; its root is the fixture's source root)")
 	workersFlag = flag.Int("workers", 2, "git log -L processes at a time")
-	worstFlag   = flag.Int("worst", 0, "also print the N declarations whose recorded history is furthest from the truth")
+	worstFlag   = flag.Int("worst", 0, "also print the N declarations whose recorded history is furthest from the adjusted truth")
 )
 
 // BenchmarkAttribution loads -repo's tree as a code graph, imports its
@@ -88,7 +88,7 @@ func BenchmarkAttribution(b *testing.B) {
 		stats.Commits, stats.Duration.Round(time.Millisecond), float64(stats.Duration.Microseconds())/1000/float64(max(stats.Commits, 1)), truthTime.Round(time.Second))
 	fmt.Fprintf(os.Stdout, "import report: %s\n", stats)
 	if *worstFlag > 0 {
-		printWorst(decls, truth, recorded, *worstFlag)
+		printWorst(decls, adjusted, recorded, *worstFlag)
 	}
 }
 

@@ -16,14 +16,15 @@ import (
 
 // TestImportStartsAFunctionWhereItsCodeWasWritten builds a repository
 // where a new function replaces a struct type whose closing brace the
-// diff aligns with the function's, and where a side branch carries a copy
-// of a main-line commit that the merge does not need (the merge equals
-// the main line's file). git log -L lists, for the new function, the
-// struct's commits too (its range runs on through the replaced lines,
-// which its own patch shows written whole) and, for the changed
-// function, only the main line's copy (git's history simplification): the
-// import must record the new function from the commit that wrote it and
-// the copy git follows, as git log -L does, and no more.
+// diff aligns with the function's, and where side branches carry a copy
+// of a main-line change of G that the merges do not need: once in a
+// file the merge takes whole from the main line, once in a file it takes
+// H from the branch and K from the main line. git log -L lists, for the
+// new function, the struct's commits too (its range runs on through the
+// replaced lines, which its own patch shows written whole) and, for G,
+// only the main line's copies (git's history simplification): the import
+// must record the new function from the commit that wrote it and what
+// git log -L lists of the others, and no more.
 func TestImportStartsAFunctionWhereItsCodeWasWritten(t *testing.T) {
 	d := neo4jtest.Open(t)
 	r := &repo{t: t, dir: t.TempDir()}
@@ -45,6 +46,21 @@ func TestImportStartsAFunctionWhereItsCodeWasWritten(t *testing.T) {
 	main := r.git("rev-parse", "HEAD")
 	r.n++
 	r.git("merge", "-q", "--no-ff", "-m", "merge the copy", "side")
+	// Again, in a file the merge takes from both parents (H from the
+	// branch, K from the main line): G is the same in both, so git
+	// follows it into the main line only.
+	funcs := func(g, h, k int) string {
+		return src(fmt.Sprintf("func reset(s []int) {\n\tfor i := range s {\n\t\ts[i] = 0\n\t}\n}\n\nfunc G() int {\n\treturn %d\n}\n\nfunc H() int {\n\treturn %d\n}\n\nfunc K() int {\n\treturn %d\n}\n", g, h, k))
+	}
+	r.commit("add H and K", map[string]string{"x.go": funcs(2, 1, 1)})
+	r.git("checkout", "-q", "-b", "side2")
+	r.commit("change H, and G as the main line does", map[string]string{"x.go": funcs(3, 5, 1)})
+	side2 := r.git("rev-parse", "HEAD")
+	r.git("checkout", "-q", "main")
+	r.commit("change K, and G", map[string]string{"x.go": funcs(3, 1, 5)})
+	main2 := r.git("rev-parse", "HEAD")
+	r.n++
+	r.git("merge", "-q", "--no-ff", "-m", "merge H", "side2")
 
 	g, err := fixture.Parse(r.dir)
 	if err != nil {
@@ -61,8 +77,8 @@ func TestImportStartsAFunctionWhereItsCodeWasWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stats.String(), "1 file changes of branches a merge did not take the file from") {
-		t.Errorf("the report does not count the branch's change the merge did not take:\n%s", stats)
+	if !strings.Contains(stats.String(), "3 changes of files and declarations on branches a merge did not take them from") {
+		t.Errorf("the report does not count the branches' changes (of x.go and of G twice) the merge did not take:\n%s", stats)
 	}
 	for _, s := range g.Scopes {
 		if s.Type != fixture.TypeFunction {
@@ -82,8 +98,12 @@ func TestImportStartsAFunctionWhereItsCodeWasWritten(t *testing.T) {
 			}
 			want = gitL[:1]
 		case "G":
-			if slices.Contains(gitL, side) || !slices.Contains(gitL, main) {
-				t.Fatalf("git log -L of G lists %v: want the main line's copy %s, not the branch's %s", gitL, main, side)
+			if slices.Contains(gitL, side) || !slices.Contains(gitL, main) || slices.Contains(gitL, side2) || !slices.Contains(gitL, main2) {
+				t.Fatalf("git log -L of G lists %v: want the main line's copies %s and %s, not the branches' %s and %s", gitL, main, main2, side, side2)
+			}
+		case "H":
+			if !slices.Contains(gitL, side2) {
+				t.Fatalf("git log -L of H lists %v, without the branch's change %s the merge took", gitL, side2)
 			}
 		}
 		slices.Sort(want)

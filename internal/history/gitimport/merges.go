@@ -2,10 +2,13 @@ package gitimport
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
+	"slices"
 	"strings"
 )
 
@@ -88,9 +91,14 @@ type simplification struct {
 	seen map[string]*files
 }
 
-// simplify reads the merges of the history of dir and which files each
-// merge's edges let through; nil when the history has no merge.
-func simplify(ctx context.Context, dir string) (*simplification, error) {
+// simplify reads the merges of the history of dir and which files, and
+// which declarations of Go files, each merge's edges let through; nil
+// when the history has no merge. A declaration is an item of its own
+// (item): a merge whose file differs from both parents elsewhere still
+// takes a function equal to one parent's from that parent only, as git
+// log -L follows a range into the first parent where it is the same.
+// prefix is dir's path in the repository, blobs reads file versions.
+func simplify(ctx context.Context, dir, prefix string, blobs *blobReader) (*simplification, error) {
 	git := func(args ...string) (*bufio.Scanner, func() error, error) {
 		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.quotePath=false"}, args...)...)
 		out, err := cmd.StdoutPipe()
@@ -135,6 +143,13 @@ func simplify(ctx context.Context, dir string) (*simplification, error) {
 	if err != nil {
 		return nil, err
 	}
+	for m, byParent := range diffs {
+		for parent, paths := range byParent {
+			if err := declDiffs(blobs, m, parent, prefix, paths); err != nil {
+				return nil, err
+			}
+		}
+	}
 	s := &simplification{seen: map[string]*files{}}
 	merges := 0
 	for sc.Scan() {
@@ -177,10 +192,64 @@ func (s *simplification) files(c string) *files {
 	return every
 }
 
-// hidden reports whether the simplified history of path leaves out
-// commit c.
-func (s *simplification) hidden(c, path string) bool {
-	return s != nil && !s.files(c).has(path)
+// hidden reports whether the simplified history of an item (a path, or
+// a declaration: item) leaves out commit c.
+func (s *simplification) hidden(c, item string) bool {
+	return s != nil && !s.files(c).has(item)
+}
+
+// item names declaration key of the Go file at path in a simplification.
+func item(path, key string) string { return path + "\x00" + key }
+
+// declDiffs adds to paths, the files of merge m that differ from its
+// parent, the declarations of the Go ones whose text differs (or that
+// only one side declares).
+func declDiffs(blobs *blobReader, m, parent, prefix string, paths map[string]bool) error {
+	for _, p := range slices.Collect(maps.Keys(paths)) {
+		if !isGo(p) {
+			continue
+		}
+		mine, err := declTexts(blobs, m+":"+prefix+p)
+		if err != nil {
+			return err
+		}
+		theirs, err := declTexts(blobs, parent+":"+prefix+p)
+		if err != nil {
+			return err
+		}
+		for k, text := range mine {
+			if t, ok := theirs[k]; !ok || t != text {
+				paths[item(p, k)] = true
+			}
+		}
+		for k := range theirs {
+			if _, ok := mine[k]; !ok {
+				paths[item(p, k)] = true
+			}
+		}
+	}
+	return nil
+}
+
+// declTexts maps the declarations of a file version (REV:PATH) to their
+// text; none when it is missing or does not parse.
+func declTexts(blobs *blobReader, name string) (map[string]string, error) {
+	src, ok, err := blobs.read(name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	ds, err := decls(src)
+	if err != nil {
+		return nil, nil
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	out := make(map[string]string, len(ds))
+	for _, d := range ds {
+		if d.start >= 1 && d.end <= len(lines) {
+			out[d.key] = string(bytes.Join(lines[d.start-1:d.end], []byte("\n")))
+		}
+	}
+	return out, nil
 }
 
 // kept is what a merge's edge to its k-th parent lets through: the files
