@@ -1,17 +1,12 @@
 package history
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"go/parser"
 	"go/token"
-	"io"
-	"os/exec"
-	"strconv"
-	"strings"
 
 	"github.com/ragforge/ragforge/internal/gosrc"
+	"github.com/ragforge/ragforge/internal/history/gitimport"
 )
 
 // span is a function or method of a file version: its name (without a
@@ -24,9 +19,7 @@ type span struct {
 // versions reads file versions through one `git cat-file --batch` and
 // lists their functions and methods, caching by REV:PATH.
 type versions struct {
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	out   *bufio.Reader
+	blobs *gitimport.Blobs
 	cache map[string]parsed
 }
 
@@ -38,25 +31,14 @@ type parsed struct {
 }
 
 func newVersions(ctx context.Context, dir string) (*versions, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "cat-file", "--batch")
-	in, err := cmd.StdinPipe()
+	b, err := gitimport.OpenBlobs(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	return &versions{cmd: cmd, in: in, out: bufio.NewReader(out), cache: map[string]parsed{}}, nil
+	return &versions{blobs: b, cache: map[string]parsed{}}, nil
 }
 
-func (v *versions) close() {
-	_ = v.in.Close()
-	_ = v.cmd.Wait()
-}
+func (v *versions) close() { v.blobs.Close() }
 
 // funcs lists the functions and methods of path at rev, each with the
 // lines the code graph gives it (package gosrc); ok is false when the
@@ -66,13 +48,13 @@ func (v *versions) funcs(rev, path string) (funcs []span, ok bool, err error) {
 	if p, seen := v.cache[name]; seen {
 		return p.funcs, p.ok, nil
 	}
-	src, err := v.read(name)
+	src, found, err := v.blobs.Read(name)
 	if err != nil {
 		return nil, false, err
 	}
 	var p parsed
 	fset := token.NewFileSet()
-	if f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution); src != nil && err == nil {
+	if f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution); found && err == nil {
 		p.ok = true
 		tf := fset.File(f.Pos())
 		for _, d := range f.Decls {
@@ -86,31 +68,4 @@ func (v *versions) funcs(rev, path string) (funcs []span, ok bool, err error) {
 	}
 	v.cache[name] = p
 	return p.funcs, p.ok, nil
-}
-
-// read returns an object's content, nil when the repository has none.
-func (v *versions) read(name string) ([]byte, error) {
-	if _, err := io.WriteString(v.in, name+"\n"); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	header, err := v.out.ReadString('\n')
-	if err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	if strings.HasSuffix(strings.TrimSpace(header), " missing") {
-		return nil, nil
-	}
-	f := strings.Fields(header)
-	if len(f) != 3 {
-		return nil, fmt.Errorf("git cat-file: unexpected header %q", header)
-	}
-	size, err := strconv.Atoi(f[2])
-	if err != nil {
-		return nil, fmt.Errorf("git cat-file: header %q: %w", header, err)
-	}
-	data := make([]byte, size+1)
-	if _, err := io.ReadFull(v.out, data); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	return data[:size], nil
 }

@@ -1,16 +1,12 @@
 package gitimport_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/internal/fixture"
-	"github.com/ragforge/ragforge/internal/history/gitimport"
-	"github.com/ragforge/ragforge/internal/history/historytest"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 )
 
@@ -62,21 +58,7 @@ func TestImportStartsAFunctionWhereItsCodeWasWritten(t *testing.T) {
 	r.n++
 	r.git("merge", "-q", "--no-ff", "-m", "merge H", "side2")
 
-	g, err := fixture.Parse(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fixture.Load(context.Background(), d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
-	m, err := config.Load("../../../testdata/configs/valid/code-rag.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	stats, err := gitimport.Import(context.Background(), d, m, r.dir, gitimport.Options{Database: neo4jtest.Database()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, stats := r.imported(d)
 	if !strings.Contains(stats.String(), "3 changes of files and declarations on branches a merge did not take them from") {
 		t.Errorf("the report does not count the branches' changes (of x.go and of G twice) the merge did not take:\n%s", stats)
 	}
@@ -85,10 +67,7 @@ func TestImportStartsAFunctionWhereItsCodeWasWritten(t *testing.T) {
 			continue
 		}
 		gitL := strings.Fields(r.git("log", fmt.Sprintf("-L%d,%d:%s", s.StartLine, s.EndLine, s.File), "--format=%H", "-s"))
-		var got []string
-		for _, row := range historytest.Query(t, d, "MATCH (:Scope {uuid: $id})-[:HAS_CHANGE]->(c:Change) RETURN c.commit AS h", map[string]any{"id": s.UUID}) {
-			got = append(got, row["h"].(string))
-		}
+		got := scopeCommits(t, d, s.UUID)
 		want := gitL
 		switch s.Name {
 		case "reset":
@@ -107,7 +86,6 @@ func TestImportStartsAFunctionWhereItsCodeWasWritten(t *testing.T) {
 			}
 		}
 		slices.Sort(want)
-		slices.Sort(got)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: recorded %v, want %v (git log -L: %v)", s.Name, got, want, gitL)
 		}

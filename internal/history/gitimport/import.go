@@ -48,10 +48,10 @@ func Import(ctx context.Context, d neo4j.DriverWithContext, m *model.Model, dir 
 	if im.prefix, err = workTree(ctx, dir, &im.stats); err != nil {
 		return Stats{}, err
 	}
-	if im.blobs, err = newBlobReader(ctx, dir); err != nil {
+	if im.blobs, err = OpenBlobs(ctx, dir); err != nil {
 		return Stats{}, fmt.Errorf("gitimport: %w", err)
 	}
-	defer im.blobs.close()
+	defer im.blobs.Close()
 	if im.merges, err = simplify(ctx, dir, im.prefix, im.blobs); err != nil {
 		return Stats{}, fmt.Errorf("gitimport: reading the merges of %s: %w", dir, err)
 	}

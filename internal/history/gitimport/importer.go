@@ -30,7 +30,7 @@ type importer struct {
 	lookupQ, fileQ, scopeQ, staleQ, staleScopeQ, orderQ string
 	// prefix is the imported directory's path in the repository.
 	prefix  string
-	blobs   *blobReader
+	blobs   *Blobs
 	lineage *lineage
 	// merges says which file changes no merge kept (nil: no merges).
 	merges *simplification

@@ -98,7 +98,7 @@ type simplification struct {
 // takes a function equal to one parent's from that parent only, as git
 // log -L follows a range into the first parent where it is the same.
 // prefix is dir's path in the repository, blobs reads file versions.
-func simplify(ctx context.Context, dir, prefix string, blobs *blobReader) (*simplification, error) {
+func simplify(ctx context.Context, dir, prefix string, blobs *Blobs) (*simplification, error) {
 	git := func(args ...string) (*bufio.Scanner, func() error, error) {
 		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.quotePath=false"}, args...)...)
 		out, err := cmd.StdoutPipe()
@@ -204,7 +204,7 @@ func item(path, key string) string { return path + "\x00" + key }
 // declDiffs adds to paths, the files of merge m that differ from its
 // parent, the declarations of the Go ones whose text differs (or that
 // only one side declares).
-func declDiffs(blobs *blobReader, m, parent, prefix string, paths map[string]bool) error {
+func declDiffs(blobs *Blobs, m, parent, prefix string, paths map[string]bool) error {
 	for _, p := range slices.Collect(maps.Keys(paths)) {
 		if !isGo(p) {
 			continue
@@ -233,8 +233,8 @@ func declDiffs(blobs *blobReader, m, parent, prefix string, paths map[string]boo
 
 // declTexts maps the declarations of a file version (REV:PATH) to their
 // text; none when it is missing or does not parse.
-func declTexts(blobs *blobReader, name string) (map[string]string, error) {
-	src, ok, err := blobs.read(name)
+func declTexts(blobs *Blobs, name string) (map[string]string, error) {
+	src, ok, err := blobs.Read(name)
 	if err != nil || !ok {
 		return nil, err
 	}
