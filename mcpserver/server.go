@@ -9,10 +9,13 @@
 // so the model can correct itself; a call that could not reach the
 // database is an isError result saying the database is unavailable and to
 // retry, with {"retryable": true} as structured content; a good call
-// returns the result JSON as structured content and as text. Each MCP
-// session's calls share one bookmark chain (engine.WithBookmarkManager),
-// so a read sees the session's earlier writes even when a cluster routes
-// it to another member. A call that carries a progress token gets
+// returns the result JSON as structured content and as text, and the
+// bookmarks of its transactions in _meta (BookmarksMeta): a call that
+// sends them back in its own _meta reads after them on any replica, so a
+// stateless fleet's client reads its own writes. With sessions, each MCP
+// session's calls also share one bookmark chain
+// (engine.WithBookmarkManager), so a read sees the session's earlier
+// writes even when a cluster routes it to another member. A call that carries a progress token gets
 // progress notifications when it starts, every ProgressInterval while it
 // runs, and when it ends. Drain refuses new calls and waits for the running
 // ones, which is how RunStdio and ServeHTTP shut down.
@@ -207,7 +210,15 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if req.Session != nil {
 		ctx = engine.WithBookmarkManager(ctx, s.sessionBookmarks(req.Session))
 	}
+	given, err := givenBookmarks(name, req.Params.Meta)
+	if err != nil {
+		s.log.Info("call", append(logged, "error", err)...)
+		p.finish(name + " refused its bookmarks")
+		return errorResult(err), nil
+	}
+	ctx = engine.ReadAfter(ctx, given)
 	res, err := s.eng.Execute(ctx, engine.Call{Name: name, Arguments: args})
+	err = engine.BookmarkError(err, given)
 	took := time.Since(start).Round(time.Millisecond)
 	if err != nil {
 		s.log.Info("call", append(logged, "took", took, "error", err)...)
@@ -222,6 +233,9 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		s.log.Error("call", append(logged, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
 		return errorResult(err), nil
+	}
+	if b := engine.ChainBookmarks(ctx); len(b) > 0 {
+		out.Meta = mcp.Meta{BookmarksMeta: b}
 	}
 	s.log.Info("call", append(logged, "took", took, "results", res.Count)...)
 	p.finish(fmt.Sprintf("%s: %d result(s) in %v", name, res.Count, took))

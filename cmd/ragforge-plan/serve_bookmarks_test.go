@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ragforge/ragforge/internal/neo4jtest"
+	"github.com/ragforge/ragforge/mcpserver"
+)
+
+// bearerTransport adds a token to every request of the official client.
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// goClient connects the official Go MCP client to url with token.
+func goClient(t *testing.T, url, token string) (*mcp.ClientSession, error) {
+	t.Helper()
+	tr := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{token}}}
+	return mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), tr, nil)
+}
+
+// callAfter calls tool with args, sending bookmarks back in _meta when
+// there are any, and returns the result and the bookmarks it carries.
+func callAfter(ctx context.Context, cs *mcp.ClientSession, tool string, args map[string]any, bookmarks any) (*mcp.CallToolResult, []any, error) {
+	p := &mcp.CallToolParams{Name: tool, Arguments: args}
+	if bookmarks != nil {
+		p.Meta = mcp.Meta{mcpserver.BookmarksMeta: bookmarks}
+	}
+	res, err := cs.CallTool(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, _ := res.Meta[mcpserver.BookmarksMeta].([]any)
+	return res, b, nil
+}
+
+// futureBookmark returns b with its transaction number raised past any
+// the server has committed. It edits Neo4j 5's encoding (base64 of a
+// list: a database id, then the transaction id as 0xca and 4 bytes),
+// which the test server's version uses; the test fails if it changed.
+func futureBookmark(t *testing.T, b string) string {
+	t.Helper()
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(b, "FB:"))
+	if err != nil || len(raw) != 25 || raw[19] != 0xca {
+		t.Fatalf("bookmark %q is not in the Neo4j 5 form this test edits (%v, %d bytes)", b, err, len(raw))
+	}
+	binary.BigEndian.PutUint32(raw[20:24], 0x7fffffff)
+	return "FB:" + base64.StdEncoding.EncodeToString(raw)
+}
+
+// TestThreeReplicasOnARoutingURIReadTheirWritesWithBookmarksAndAKillCostsOnlyItsInFlightCalls
+// runs three `serve --transport http` processes (stateless) on a
+// neo4j:// (routing) URI behind a round-robin balancer, with the
+// official Go MCP client:
+//   - a write on replica 1 is read on replica 2 with the bookmarks its
+//     result carried; replica 2's read waits for the bookmarks it is
+//     sent (one Neo4j has not reached holds it until the deadline, then
+//     a retryable error saying why), and a string that is no bookmark
+//     is refused, naming the fix, before anything is read;
+//   - four clients write and read their writes back (with the write's
+//     bookmarks) through the balancer while replica 3 is killed
+//     (SIGKILL): every call succeeds but those replica 3 was running,
+//     each of which succeeds when retried.
+func TestThreeReplicasOnARoutingURIReadTheirWritesWithBookmarksAndAKillCostsOnlyItsInFlightCalls(t *testing.T) {
+	bin := buildCommand(t)
+	neo4jtest.Open(t)
+	tokens := filepath.Join(t.TempDir(), "tokens.yaml")
+	if err := os.WriteFile(tokens, []byte("- {token: alice-s3cret, tenant: alice}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	flags := neo4jtest.Flags(t)
+	for i, f := range flags {
+		if f == "--uri" {
+			flags[i+1] = "neo4j://" + flags[i+1][strings.Index(flags[i+1], "://")+3:]
+		}
+	}
+	var replicas []*server
+	var urls []string
+	for range 3 {
+		s := startHTTPServerFor(t, bin, memoryGraph, append([]string{"--tokens", tokens, "--timeout", "3s"}, flags...)...)
+		replicas = append(replicas, s)
+		urls = append(urls, s.url)
+	}
+	ctx := t.Context()
+	connect := func(url string) *mcp.ClientSession {
+		cs, err := goClient(t, url, "alice-s3cret")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	person := func(name string) map[string]any {
+		return map[string]any{"name": name, "canonical_name": strings.ToLower(name), "source": "mcp", "confidence": 1}
+	}
+	read := func(name string) map[string]any {
+		return map[string]any{"entity_type": "Person", "conditions": []any{map[string]any{"field": "name", "operator": "=", "value": name}}}
+	}
+
+	one, two := connect(replicas[0].url), connect(replicas[1].url)
+	res, bookmarks, err := callAfter(ctx, one, "create_person", person("Ada"), nil)
+	if err != nil || res.IsError || len(bookmarks) == 0 {
+		t.Fatalf("create_person on replica 1: %v %+v, bookmarks %v", err, res, bookmarks)
+	}
+	res, after, err := callAfter(ctx, two, "query_entities", read("Ada"), bookmarks)
+	if err != nil || res.IsError || !strings.Contains(errorText(res).Error(), `"Ada"`) || len(after) == 0 {
+		t.Fatalf("query_entities on replica 2 after replica 1's bookmarks %v: %v %+v, bookmarks %v", bookmarks, err, res, after)
+	}
+	t.Logf("written on replica 1 (bookmarks %v), read on replica 2 (bookmarks %v)", bookmarks, after)
+
+	future := []any{futureBookmark(t, bookmarks[0].(string))}
+	res, _, err = callAfter(ctx, two, "query_entities", read("Ada"), future)
+	if err != nil || !res.IsError || !strings.Contains(errorText(res).Error(), "did not answer by the deadline") || !retryable(res) {
+		t.Errorf("a bookmark Neo4j has not reached: %v %+v, want a retryable error after the deadline", err, res)
+	}
+	for _, bad := range []any{[]any{"not-a-bookmark"}, "FB:one", []any{""}} {
+		res, _, err = callAfter(ctx, two, "query_entities", read("Ada"), bad)
+		if err != nil || !res.IsError || retryable(res) || !strings.Contains(errorText(res).Error(), "unchanged") {
+			t.Errorf("bookmarks %v: %v %+v, want an error saying to send a result's bookmarks unchanged", bad, err, res)
+		}
+	}
+
+	b := newBalancer(t, urls...)
+	const workers, rounds = 4, 12
+	var failed atomic.Int64
+	var wg sync.WaitGroup
+	killed := make(chan struct{})
+	for w := range workers {
+		wg.Go(func() {
+			cs, err := goClient(t, b.url, "alice-s3cret")
+			if err != nil {
+				t.Errorf("worker %d: %v", w, err)
+				return
+			}
+			defer func() { cs.Close() }()
+			// do makes a call, and once more after a failure on a new
+			// connection: a failed call must be retryable.
+			do := func(tool string, args map[string]any, bookmarks any) (*mcp.CallToolResult, []any) {
+				for attempt := 1; ; attempt++ {
+					res, after, err := callAfter(ctx, cs, tool, args, bookmarks)
+					if err == nil && !res.IsError {
+						return res, after
+					}
+					if err == nil && !retryable(res) || attempt == 2 {
+						if err == nil {
+							err = errorText(res)
+						}
+						t.Errorf("worker %d: %s attempt %d: %v", w, tool, attempt, err)
+						return nil, nil
+					}
+					failed.Add(1)
+					t.Logf("worker %d: %s failed, retrying: %v", w, tool, err)
+					cs.Close()
+					if cs, err = goClient(t, b.url, "alice-s3cret"); err != nil {
+						t.Errorf("worker %d: reconnecting: %v", w, err)
+						return nil, nil
+					}
+				}
+			}
+			for r := range rounds {
+				if w == 0 && r == rounds/3 {
+					replicas[2].cmd.Process.Kill()
+					close(killed)
+				}
+				name := fmt.Sprintf("P%d_%d", w, r)
+				if _, bm := do("create_person", person(name), nil); bm != nil {
+					if res, _ := do("query_entities", read(name), bm); res != nil && !strings.Contains(errorText(res).Error(), `"`+name+`"`) {
+						t.Errorf("worker %d: the read after writing %s on another replica: %s", w, name, errorText(res))
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	<-killed
+	lost := b.lost[2].Load()
+	t.Logf("replica 3 killed: %d call(s) failed and succeeded when retried; the balancer lost %d request(s) on replica 3, %d on 1, %d on 2",
+		failed.Load(), lost, b.lost[0].Load(), b.lost[1].Load())
+	if failed.Load() > lost || b.lost[0].Load()+b.lost[1].Load() > 0 {
+		t.Errorf("%d calls failed, but only %d requests were running on the killed replica (lost on the others: %d, %d)", failed.Load(), lost, b.lost[0].Load(), b.lost[1].Load())
+	}
+}
+
+// retryable reports whether an isError result says the call may be made
+// again ({"retryable": true}).
+func retryable(res *mcp.CallToolResult) bool {
+	m, _ := res.StructuredContent.(map[string]any)
+	return m["retryable"] == true
+}
