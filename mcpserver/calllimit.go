@@ -60,7 +60,7 @@ func (l *callLimiter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		release, err := l.acquire(ctx, callerOf(req))
 		if err != nil {
-			return errorResult(err), nil
+			return errorResult(ctx, err), nil
 		}
 		defer release()
 		return next(ctx, method, req)

@@ -73,6 +73,8 @@ type Options struct {
 	// refused with an isError result asking to retry.
 	CallsPerToken int
 	CallWait      time.Duration
+	// Metrics, when set, count and time the tool calls (see [Metrics]).
+	Metrics *Metrics
 }
 
 // Server is an MCP server over one engine. It is safe for concurrent use
@@ -132,7 +134,13 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 		sopts.PageSize = len(cat.Tools) + 1
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, sopts)
-	s.mcp.AddReceivingMiddleware(newCallLimiter(opts.CallsPerToken, opts.CallWait).middleware, s.unknownTools)
+	// An unknown tool is refused first, so the metrics count only the
+	// catalog's names; they time the wait for a call slot too.
+	mw := []mcp.Middleware{s.unknownTools}
+	if opts.Metrics != nil {
+		mw = append(mw, opts.Metrics.middleware)
+	}
+	s.mcp.AddReceivingMiddleware(append(mw, newCallLimiter(opts.CallsPerToken, opts.CallWait).middleware)...)
 	s.names = cat.Names()
 	for _, t := range cat.Tools {
 		def, err := definition(t)
@@ -186,7 +194,7 @@ var errShuttingDown = errors.New("the server is shutting down; call again on a n
 // callTool runs one tools/call on the engine.
 func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if !s.begin() {
-		return errorResult(errShuttingDown), nil
+		return errorResult(ctx, errShuttingDown), nil
 	}
 	defer s.inflight.Done()
 	args := req.Params.Arguments
@@ -214,7 +222,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		s.log.Info("call", append(logged, "error", err)...)
 		p.finish(name + " refused its bookmarks")
-		return errorResult(err), nil
+		return errorResult(ctx, err), nil
 	}
 	ctx = engine.ReadAfter(ctx, given)
 	res, err := s.eng.Execute(ctx, engine.Call{Name: name, Arguments: args})
@@ -223,7 +231,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		s.log.Info("call", append(logged, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
-		return errorResult(err), nil
+		return errorResult(ctx, err), nil
 	}
 	out, err := jsonResult(res)
 	if err != nil {
@@ -232,7 +240,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		err = fmt.Errorf("%s ran, but its result cannot be sent: %w (a bug of the tool: report it with the call)", name, err)
 		s.log.Error("call", append(logged, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
-		return errorResult(err), nil
+		return errorResult(ctx, err), nil
 	}
 	if b := engine.ChainBookmarks(ctx); len(b) > 0 {
 		out.Meta = mcp.Meta{BookmarksMeta: b}
@@ -288,7 +296,9 @@ func jsonResult(v any) (*mcp.CallToolResult, error) {
 // retry) {"error", "retryable": true}, and for a write whose commit went
 // unanswered
 // {"error", "retryable": true, "may_have_applied": true}.
-func errorResult(err error) *mcp.CallToolResult {
+// It notes err's class on ctx for the metrics.
+func errorResult(ctx context.Context, err error) *mcp.CallToolResult {
+	noteOutcome(ctx, err)
 	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
 	var ce *tools.CallError
 	switch {
