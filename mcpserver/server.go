@@ -215,7 +215,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 			ctx = tenant.With(ctx, tn)
 		}
 	}
-	if req.Session != nil {
+	if lasting(req) {
 		ctx = engine.WithBookmarkManager(ctx, s.sessionBookmarks(req.Session))
 	}
 	given, err := givenBookmarks(name, req.Params.Meta)
@@ -248,6 +248,18 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	s.log.Info("call", append(logged, "took", took, "results", res.Count)...)
 	p.finish(fmt.Sprintf("%s: %d result(s) in %v", name, res.Count, took))
 	return out, nil
+}
+
+// lasting reports whether req's session outlives the request, so its
+// calls share a bookmark chain: stdio's, or an HTTP session of
+// --sessions (which has an id). A stateless HTTP request's session is
+// its own and ends with it; its call has a chain of its own
+// (engine.ReadAfter), and the client carries the bookmarks on.
+func lasting(req *mcp.CallToolRequest) bool {
+	if req.Session == nil {
+		return false
+	}
+	return req.Extra == nil || req.Extra.Header == nil || req.Session.ID() != ""
 }
 
 // sessionBookmarks returns the bookmark manager of ss, made on its first
