@@ -81,7 +81,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 		if err := lf.http(tokens).Check(); err != nil {
-			fmt.Fprintf(stderr, "ragforge-plan serve: %s: %v\n", *tokensFile, err)
+			fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
 			return 2
 		}
 	}

@@ -289,3 +289,18 @@ func TestServeFlushesUsageCountsWhileRunningSoASIGKILLKeepsThem(t *testing.T) {
 		t.Errorf("after SIGKILL: %v, %d counts", err, len(counts))
 	}
 }
+
+// TestServeChecksTheHTTPOptionsWithoutTokensToo: an open server's bad
+// origin or call rate is refused before connecting, saying which flag,
+// as a server with tokens is.
+func TestServeChecksTheHTTPOptionsWithoutTokensToo(t *testing.T) {
+	for _, tc := range []struct{ flags []string }{
+		{[]string{"--allowed-origins", "app.example.com"}},
+		{[]string{"--calls-per-second", "NaN"}},
+	} {
+		code, _, errOut := execute(t, append([]string{"serve", codeRAG, "--transport", "http"}, tc.flags...)...)
+		if code != 2 || !strings.HasPrefix(errOut, "ragforge-plan serve: --") || !strings.Contains(errOut, tc.flags[0]) && !strings.Contains(errOut, "scheme://host") {
+			t.Errorf("%v: exit %d, %s", tc.flags, code, errOut)
+		}
+	}
+}
