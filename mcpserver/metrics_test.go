@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -28,12 +29,14 @@ func scrape(t *testing.T, m *Metrics) string {
 // agent got wrong, that found no database and that waited past their
 // token's limit each count under their outcome and tool, every call is
 // timed, the calls running show in flight, and an unknown tool's name
-// makes no series.
+// makes no series; each call has its one log line.
 func TestMetricsCountCallsByOutcomeAndTimeThem(t *testing.T) {
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	var calls atomic.Int64
 	m := NewMetrics()
-	s, err := New(newEngine(t, helloTool(&calls), blockingTool(started, release)), Options{Metrics: m, CallsPerToken: 1, CallWait: 50 * time.Millisecond})
+	var log strings.Builder
+	s, err := New(newEngine(t, helloTool(&calls), blockingTool(started, release)), Options{Metrics: m, CallsPerToken: 1, CallWait: 50 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +55,10 @@ func TestMetricsCountCallsByOutcomeAndTimeThem(t *testing.T) {
 	text := scrape(t, m)
 	close(release)
 	<-done
+	// Every call has its log line, the refused one too.
+	if n := strings.Count(log.String(), "msg=call "); n != 6 || !strings.Contains(log.String(), `msg=call tool=hello error="too many calls at once`) {
+		t.Errorf("%d call lines, want 6 (one a call, the one refused at the limit included):\n%s", n, log.String())
+	}
 	for _, want := range []string{
 		`ragforge_tool_calls_total{outcome="ok",tool="hello"} 2`,
 		`ragforge_tool_calls_total{outcome="bad_call",tool="query_entities"} 1`,

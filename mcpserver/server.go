@@ -140,7 +140,7 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 	if opts.Metrics != nil {
 		mw = append(mw, opts.Metrics.middleware)
 	}
-	s.mcp.AddReceivingMiddleware(append(mw, newCallLimiter(opts.CallsPerToken, opts.CallWait).middleware)...)
+	s.mcp.AddReceivingMiddleware(append(mw, newCallLimiter(opts.CallsPerToken, opts.CallWait, opts.Logger).middleware)...)
 	s.names = cat.Names()
 	for _, t := range cat.Tools {
 		def, err := definition(t)
@@ -207,10 +207,9 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	s.log.Debug("call started", "tool", name)
 	p := s.startProgress(ctx, req)
 	start := time.Now()
-	logged := []any{"tool", name}
+	logged := callFields(req)
 	// A tenant-bound token's calls run under its tenant.
 	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		logged = append(logged, "token", req.Extra.TokenInfo.UserID)
 		if tn, ok := req.Extra.TokenInfo.Extra["tenant"].(string); ok && tn != "" {
 			ctx = tenant.With(ctx, tn)
 		}
@@ -248,6 +247,16 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	s.log.Info("call", append(logged, "took", took, "results", res.Count)...)
 	p.finish(fmt.Sprintf("%s: %d result(s) in %v", name, res.Count, took))
 	return out, nil
+}
+
+// callFields are the fields that name a call in its log line: the tool,
+// and the token when there is one.
+func callFields(req *mcp.CallToolRequest) []any {
+	f := []any{"tool", req.Params.Name}
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		f = append(f, "token", req.Extra.TokenInfo.UserID)
+	}
+	return f
 }
 
 // lasting reports whether req's session outlives the request, so its
