@@ -22,6 +22,10 @@
 //     visible);
 //   - ns/op: the wall time of one call, client to client.
 //
+// The serve sub-benchmark is stateless (the default); serve-gogc400 is
+// the same with the garbage collector at GOGC=400; serve-sessions calls
+// in one MCP session of a server kept with --sessions.
+//
 // Run it with: RAGFORGE_TEST_NEO4J_* set, go test ./bench/servecpu
 // -run '^$' -bench . -benchtime 3000x (add -cpuprofile cpu.out to see
 // where serve's CPU goes).
@@ -78,15 +82,25 @@ func BenchmarkGetEntityByIDOverHTTP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(s.HTTPHandler(mcpserver.HTTPOptions{}))
-	b.Cleanup(srv.Close)
+	stateless := endpoint{url: serve(b, s.HTTPHandler(mcpserver.HTTPOptions{}))}
+	// The same engine behind a server that keeps sessions (--sessions),
+	// with one session open.
+	ss, err := mcpserver.New(e, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	session := endpoint{url: serve(b, ss.HTTPHandler(mcpserver.HTTPOptions{Sessions: true}))}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
-	answer := post(b, client, srv.URL)
+	h, _ := post(b, client, session, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	session.id = h.Get("Mcp-Session-Id")
+	post(b, client, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_, answer := post(b, client, stateless, call)
 	if !bytes.Contains(answer, []byte("server.go")) || bytes.Contains(answer, []byte(`"isError":true`)) {
 		b.Fatalf("get_entity_by_id answered %s", answer)
 	}
 	for range 200 { // warm Neo4j's query cache and the connections
-		post(b, client, srv.URL)
+		post(b, client, stateless, call)
+		post(b, client, session, call)
 	}
 
 	var clientCPU time.Duration
@@ -99,31 +113,33 @@ func BenchmarkGetEntityByIDOverHTTP(b *testing.B) {
 		defer canned.Close()
 		cpu := processCPU(b)
 		for b.Loop() {
-			post(b, client, canned.URL)
+			post(b, client, endpoint{url: canned.URL}, call)
 		}
 		clientCPU = (processCPU(b) - cpu) / time.Duration(b.N)
 		b.ReportMetric(ms(clientCPU), "client-cpu-ms/call")
 	})
-	// serve runs with the garbage collector's default (GOGC=100, unless
-	// the environment sets it); serve-gogc400 lets the heap grow to 5
-	// times the live heap between collections, as GOGC=400 does for a
-	// server.
-	for _, gc := range []struct {
-		name    string
-		percent int
-	}{{"serve", -1}, {"serve-gogc400", 400}} {
-		b.Run(gc.name, func(b *testing.B) {
-			if gc.percent > 0 {
-				defer debug.SetGCPercent(debug.SetGCPercent(gc.percent))
+	// serve runs stateless with the garbage collector's default
+	// (GOGC=100, unless the environment sets it); serve-gogc400 lets the
+	// heap grow to 5 times the live heap between collections, as GOGC=400
+	// does for a server; serve-sessions calls in one MCP session of a
+	// server with --sessions.
+	for _, v := range []struct {
+		name      string
+		to        endpoint
+		gcPercent int
+	}{{"serve", stateless, -1}, {"serve-gogc400", stateless, 400}, {"serve-sessions", session, -1}} {
+		b.Run(v.name, func(b *testing.B) {
+			if v.gcPercent > 0 {
+				defer debug.SetGCPercent(debug.SetGCPercent(v.gcPercent))
 			}
 			pid := neo4jPID()
 			n4j := pidCPU(pid)
 			cpu := processCPU(b)
 			for b.Loop() {
-				post(b, client, srv.URL)
+				post(b, client, v.to, call)
 			}
-			serve := (processCPU(b)-cpu)/time.Duration(b.N) - clientCPU
-			b.ReportMetric(ms(serve), "serve-cpu-ms/call")
+			perCall := (processCPU(b)-cpu)/time.Duration(b.N) - clientCPU
+			b.ReportMetric(ms(perCall), "serve-cpu-ms/call")
 			if pid != "" {
 				b.ReportMetric(ms((pidCPU(pid)-n4j)/time.Duration(b.N)), "neo4j-cpu-ms/call")
 			}
@@ -131,25 +147,40 @@ func BenchmarkGetEntityByIDOverHTTP(b *testing.B) {
 	}
 }
 
-// post sends the call to the MCP endpoint of base and returns the body.
-func post(b *testing.B, c *http.Client, base string) []byte {
-	req, err := http.NewRequest(http.MethodPost, base+mcpserver.Path, strings.NewReader(call))
+// serve serves h on a loopback port until the benchmark ends and
+// returns its base URL.
+func serve(b *testing.B, h http.Handler) string {
+	srv := httptest.NewServer(h)
+	b.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// endpoint is a server's base URL and, with sessions, the session's id.
+type endpoint struct{ url, id string }
+
+// post sends body to the MCP endpoint of to and returns the response's
+// headers and body; anything but 200 or 202 fails the benchmark.
+func post(b *testing.B, c *http.Client, to endpoint, body string) (http.Header, []byte) {
+	req, err := http.NewRequest(http.MethodPost, to.url+mcpserver.Path, strings.NewReader(body))
 	if err != nil {
 		b.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	if to.id != "" {
+		req.Header.Set("Mcp-Session-Id", to.id)
+	}
 	res, err := c.Do(req)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil || res.StatusCode != http.StatusOK {
-		b.Fatalf("%s: %v %s", res.Status, err, body)
+	out, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK && res.StatusCode != http.StatusAccepted {
+		b.Fatalf("%s: %v %s", res.Status, err, out)
 	}
-	return body
+	return res.Header, out
 }
 
 // ms is d in milliseconds.

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -69,7 +71,7 @@ func futureBookmark(t *testing.T, b string) string {
 // neo4j:// (routing) URI behind a round-robin balancer, with the
 // official Go MCP client:
 //   - a write on replica 1 is read on replica 2 with the bookmarks its
-//     result carried; replica 2's read waits for the bookmarks it is
+//     result carried (and replica 1's --metrics-addr counts the write); replica 2's read waits for the bookmarks it is
 //     sent (one Neo4j has not reached holds it until the deadline, then
 //     a retryable error saying why), and a string that is no bookmark
 //     is refused, naming the fix, before anything is read;
@@ -90,10 +92,21 @@ func TestThreeReplicasOnARoutingURIReadTheirWritesWithBookmarksAndAKillCostsOnly
 			flags[i+1] = "neo4j://" + flags[i+1][strings.Index(flags[i+1], "://")+3:]
 		}
 	}
+	// Replica 1 also serves its metrics.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metricsAddr := ln.Addr().String()
+	ln.Close()
 	var replicas []*server
 	var urls []string
-	for range 3 {
-		s := startHTTPServerFor(t, bin, memoryGraph, append([]string{"--tokens", tokens, "--timeout", "3s"}, flags...)...)
+	for i := range 3 {
+		args := append([]string{"--tokens", tokens, "--timeout", "3s"}, flags...)
+		if i == 0 {
+			args = append(args, "--metrics-addr", metricsAddr)
+		}
+		s := startHTTPServerFor(t, bin, memoryGraph, args...)
 		replicas = append(replicas, s)
 		urls = append(urls, s.url)
 	}
@@ -123,6 +136,17 @@ func TestThreeReplicasOnARoutingURIReadTheirWritesWithBookmarksAndAKillCostsOnly
 		t.Fatalf("query_entities on replica 2 after replica 1's bookmarks %v: %v %+v, bookmarks %v", bookmarks, err, res, after)
 	}
 	t.Logf("written on replica 1 (bookmarks %v), read on replica 2 (bookmarks %v)", bookmarks, after)
+	res2, err := http.Get("http://" + metricsAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scraped, _ := io.ReadAll(res2.Body)
+	res2.Body.Close()
+	for _, want := range []string{`ragforge_tool_calls_total{outcome="ok",tool="create_person"} 1`, `ragforge_tool_call_duration_seconds_count{tool="create_person"} 1`, "ragforge_neo4j_pool_waits_total 0"} {
+		if !strings.Contains(string(scraped), want) {
+			t.Errorf("replica 1's --metrics-addr lacks %q:\n%s", want, scraped)
+		}
+	}
 
 	future := []any{futureBookmark(t, bookmarks[0].(string))}
 	res, _, err = callAfter(ctx, two, "query_entities", read("Ada"), future)
