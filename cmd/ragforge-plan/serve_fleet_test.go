@@ -67,15 +67,20 @@ func (b *balancer) pick() int {
 // RoundTrip sends r to the next ready replica, and on to the next when
 // one refuses the connection.
 func (b *balancer) RoundTrip(r *http.Request) (*http.Response, error) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return nil, err
+	var body []byte
+	if r.Body != nil { // a GET has none
+		var err error
+		if body, err = io.ReadAll(r.Body); err != nil {
+			return nil, err
+		}
 	}
 	for range b.targets {
 		i := b.pick()
 		out := r.Clone(r.Context())
 		out.URL.Scheme, out.URL.Host = b.targets[i].Scheme, b.targets[i].Host
-		out.Body = io.NopCloser(bytes.NewReader(body))
+		if r.Body != nil {
+			out.Body = io.NopCloser(bytes.NewReader(body))
+		}
 		res, err := http.DefaultTransport.RoundTrip(out)
 		var op *net.OpError
 		if errors.As(err, &op) && op.Op == "dial" {
