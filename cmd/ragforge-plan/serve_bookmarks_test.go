@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -52,18 +53,34 @@ func callAfter(ctx context.Context, cs *mcp.ClientSession, tool string, args map
 	return res, b, nil
 }
 
-// futureBookmark returns b with its transaction number raised past any
-// the server has committed. It edits Neo4j 5's encoding (base64 of a
-// list: a database id, then the transaction id as 0xca and 4 bytes),
-// which the test server's version uses; the test fails if it changed.
-func futureBookmark(t *testing.T, b string) string {
+// editBookmark returns b with edit applied to its bytes. It edits Neo4j
+// 5's encoding (base64 of a list: 0x91 0xcc 0x10, the database's 16-byte
+// id, then the transaction id as 0xca and 4 bytes), which the test
+// server's version uses; the test fails if it changed.
+func editBookmark(t *testing.T, b string, edit func(raw []byte)) string {
 	t.Helper()
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(b, "FB:"))
 	if err != nil || len(raw) != 25 || raw[19] != 0xca {
 		t.Fatalf("bookmark %q is not in the Neo4j 5 form this test edits (%v, %d bytes)", b, err, len(raw))
 	}
-	binary.BigEndian.PutUint32(raw[20:24], 0x7fffffff)
+	edit(raw)
 	return "FB:" + base64.StdEncoding.EncodeToString(raw)
+}
+
+// futureBookmark is b with its transaction number raised past any the
+// server has committed.
+func futureBookmark(t *testing.T, b string) string {
+	return editBookmark(t, b, func(raw []byte) { binary.BigEndian.PutUint32(raw[20:24], 0x7fffffff) })
+}
+
+// foreignBookmark is b as a bookmark of a database the server does not
+// hold (another deployment's).
+func foreignBookmark(t *testing.T, b string) string {
+	return editBookmark(t, b, func(raw []byte) {
+		for i := 3; i < 19; i++ {
+			raw[i] = byte(i)
+		}
+	})
 }
 
 // TestThreeReplicasOnARoutingURIReadTheirWritesWithBookmarksAndAKillCostsOnlyItsInFlightCalls
@@ -73,8 +90,9 @@ func futureBookmark(t *testing.T, b string) string {
 //   - a write on replica 1 is read on replica 2 with the bookmarks its
 //     result carried (and replica 1's --metrics-addr counts the write); replica 2's read waits for the bookmarks it is
 //     sent (one Neo4j has not reached holds it until the deadline, then
-//     a retryable error saying why), and a string that is no bookmark
-//     is refused, naming the fix, before anything is read;
+//     a retryable error saying why; one of a database the server does
+//     not hold is ignored), and a string that is no bookmark is refused,
+//     naming the fix, before anything is read;
 //   - four clients write and read their writes back (with the write's
 //     bookmarks) through the balancer while replica 3 is killed
 //     (SIGKILL): every call succeeds but those replica 3 was running,
@@ -152,6 +170,13 @@ func TestThreeReplicasOnARoutingURIReadTheirWritesWithBookmarksAndAKillCostsOnly
 	res, _, err = callAfter(ctx, two, "query_entities", read("Ada"), future)
 	if err != nil || !res.IsError || !strings.Contains(errorText(res).Error(), "did not answer by the deadline") || !retryable(res) {
 		t.Errorf("a bookmark Neo4j has not reached: %v %+v, want a retryable error after the deadline", err, res)
+	}
+	// Neo4j 5 ignores a bookmark of a database it does not hold: the
+	// read runs at once, without an error (and so without a guarantee).
+	start := time.Now()
+	res, _, err = callAfter(ctx, two, "query_entities", read("Ada"), []any{foreignBookmark(t, bookmarks[0].(string))})
+	if err != nil || res.IsError || time.Since(start) > 2*time.Second {
+		t.Errorf("another database's bookmark: %v %+v after %v, want the read at once", err, res, time.Since(start))
 	}
 	for _, bad := range []any{[]any{"not-a-bookmark"}, "FB:one", []any{""}} {
 		res, _, err = callAfter(ctx, two, "query_entities", read("Ada"), bad)
