@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -100,7 +101,7 @@ func checkFulltext(ck *tools.Checker, a *FulltextSearchArgs) {
 // Lucene-escaped (so no query syntax of the agent's survives), optionally
 // fuzzy (word~2), restricted to the chosen fields, any word matching
 // (Lucene's OR), ranked by score.
-func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state State) (*Statement, error) {
+func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state model.State) (*Statement, error) {
 	const tool = FulltextSearch
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {
@@ -141,7 +142,7 @@ func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state State) (*Statement
 	}
 	for _, f := range fields {
 		if r, err := b.field(f, "/fields"); err == nil {
-			b.use(r, UseFilter)
+			b.use(r, model.UseFilter)
 		}
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -17,7 +18,7 @@ const fuzzyEdits = 2
 // pattern must match a word of the field within two edits, Lucene's
 // word~2), otherwise through APOC's Levenshtein distance on the field's
 // words. Without either the mode is not offered.
-func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state State) (*Statement, error) {
+func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state model.State) (*Statement, error) {
 	const tool = TextPatternSearch
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {
@@ -31,7 +32,7 @@ func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state State) (*Statement
 			return nil, err
 		}
 		r, _ := b.field(a.Field, "/field")
-		b.use(r, UseFilter)
+		b.use(r, model.UseFilter)
 		terms := make([]string, len(words))
 		for i, w := range words {
 			terms[i] = "+" + LuceneEscape(a.Field) + ":" + LuceneEscape(w) + "~" + itoa(fuzzyEdits)

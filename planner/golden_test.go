@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ragforge/ragforge/internal/golden"
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -23,7 +24,7 @@ type goldenCase struct {
 	tool    string
 	args    string
 	caps    tools.Capabilities
-	state   planner.State
+	state   model.State
 }
 
 func readGolden(t *testing.T) []*goldenCase {
@@ -50,10 +51,10 @@ func readGolden(t *testing.T) []*goldenCase {
 			case "fulltext":
 				c.caps.FullText = v != "false"
 			case "materialized":
-				c.state = planner.State{}
+				c.state = model.State{}
 				for _, ref := range strings.Fields(v) {
 					e, fld, _ := strings.Cut(ref, ".")
-					c.state[planner.FieldRef{e, fld}] = true
+					c.state[model.FieldRef{Entity: e, Field: fld}] = true
 				}
 			}
 		}

@@ -68,7 +68,7 @@ func newFixture(t testing.TB, config string, caps tools.Capabilities) *fixture {
 }
 
 // plan parses and plans one call.
-func (f *fixture) plan(tool, args string, state planner.State) (*planner.Statement, error) {
+func (f *fixture) plan(tool, args string, state model.State) (*planner.Statement, error) {
 	a, err := f.cat.Parse(tool, json.RawMessage(args))
 	if err != nil {
 		return nil, err
