@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragforge/ragforge/internal/cypher/lucene"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -120,7 +121,7 @@ func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state model.State) (*Sta
 	words := strings.Fields(a.Query)
 	terms := make([]string, len(words))
 	for i, w := range words {
-		terms[i] = LuceneEscape(w)
+		terms[i] = lucene.Escape(w)
 		if a.Fuzzy {
 			terms[i] += "~" + itoa(fuzzyEdits)
 		}
@@ -132,7 +133,7 @@ func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state model.State) (*Sta
 	} else {
 		parts := make([]string, len(fields))
 		for i, f := range fields {
-			parts[i] = LuceneEscape(f) + ":" + group
+			parts[i] = lucene.Escape(f) + ":" + group
 		}
 		query = strings.Join(parts, " OR ")
 	}

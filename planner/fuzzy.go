@@ -3,8 +3,8 @@ package planner
 import (
 	"slices"
 	"strings"
-	"unicode"
 
+	"github.com/ragforge/ragforge/internal/cypher/lucene"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -35,7 +35,7 @@ func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state model.State) (*Sta
 		b.use(r, model.UseFilter)
 		terms := make([]string, len(words))
 		for i, w := range words {
-			terms[i] = "+" + LuceneEscape(a.Field) + ":" + LuceneEscape(w) + "~" + itoa(fuzzyEdits)
+			terms[i] = "+" + lucene.Escape(a.Field) + ":" + lucene.Escape(w) + "~" + itoa(fuzzyEdits)
 		}
 		limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 		b.line("CALL db.index.fulltext.queryNodes(%s, %s) YIELD node AS n, score", b.named("index", ft.Name), b.named("query", strings.Join(terms, " ")))
@@ -62,27 +62,4 @@ func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state model.State) (*Sta
 	}
 	st, err := p.search(s, state)
 	return st, err
-}
-
-// luceneSpecial are the characters Lucene's classic query parser treats as
-// syntax.
-const luceneSpecial = `+-&|!(){}[]^"~*?:\/`
-
-// LuceneEscape escapes text for Lucene's classic query parser, which the
-// full-text procedures use: every special character gets a backslash, as
-// does whitespace (so a term stays one term), and the words AND, OR and NOT
-// get a backslash before their first letter so they stay words.
-func LuceneEscape(s string) string {
-	switch s {
-	case "AND", "OR", "NOT":
-		return `\` + s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(luceneSpecial, r) || unicode.IsSpace(r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
