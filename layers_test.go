@@ -37,7 +37,7 @@ var layers = []layer{
 	// A config read, checked and compiled; the tool kit; the live graph's
 	// schema; what a change records; test graphs.
 	{"config", []string{"computed", "config", "embedder/...", "tools/...", "retrieval", "internal/graphschema/...",
-		"internal/history/change", "internal/fixture/..."}},
+		"internal/history/change", "internal/fixture/...", "internal/golden/plancase"}},
 	// Usage counts, the stored/runtime policy and the materialization
 	// state (model.State) the planner plans with.
 	{"materialize", []string{"materialize"}},
