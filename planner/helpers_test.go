@@ -3,7 +3,6 @@ package planner_test
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/ragforge/ragforge/internal/golden/plancase"
 	"github.com/ragforge/ragforge/planner"
@@ -12,9 +11,6 @@ import (
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
-
-// testNow is the clock golden cases plan relative periods at.
-var testNow = time.Date(2026, 1, 15, 12, 30, 45, 0, time.UTC)
 
 // loadModel loads a config of the golden cases once per test binary.
 func loadModel(t testing.TB, name string) *model.Model { return plancase.Model(t, "..", name) }
@@ -34,7 +30,7 @@ func newFixture(t testing.TB, config string, caps tools.Capabilities) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := planner.New(m, planner.Options{Capabilities: &caps, Now: func() time.Time { return testNow }, MaxString: engine.DefaultMaxString})
+	p, err := planner.New(m, planner.Options{Capabilities: &caps, Now: plancase.Now, MaxString: engine.DefaultMaxString})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -19,6 +20,9 @@ import (
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
+
+// Now is the clock the cases plan relative periods at.
+func Now() time.Time { return time.Date(2026, 1, 15, 12, 30, 45, 0, time.UTC) }
 
 // Case is one testdata/planner/*.txtar file's inputs.
 type Case struct {
