@@ -24,7 +24,7 @@ import (
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/materialize"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // TestServeRefusesASessionCapWithoutSessions: a stateless server opens
@@ -277,7 +277,7 @@ func TestServeFlushesUsageCountsWhileRunningSoASIGKILLKeepsThem(t *testing.T) {
 		}
 		n = 0
 		for _, c := range counts {
-			if c.Entity == "Scope" && c.Field == "line_count" && c.Kind == planner.UseOrder {
+			if c.Entity == "Scope" && c.Field == "line_count" && c.Kind == model.UseOrder {
 				n += c.N
 			}
 		}
