@@ -65,8 +65,8 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 		tools.Prop{Name: "conditions", Schema: tools.Ref(tools.ConditionsDef)},
 	}
 	if len(g.RelationshipTypes()) > 0 {
-		b.WriteString(" over {via, direction, entity, conditions, relationship_conditions}, as in a relationship test, aggregates the entities related to the matching ones instead, each counted once per group (field is then a stored field of over.entity; e.g. AVG of Movie.released over the movies a Person acted in); over.group_by groups by a property of that relationship instead of group_by.")
-		over := tools.Object(append(g.RelatedProps(), tools.FieldProp("group_by"))...).Require("via")
+		b.WriteString(" over {via, direction, entity, conditions, relationship_conditions}, as in a relationship test, aggregates the entities related to the matching ones instead, each counted once per group (field is then a stored field of over.entity; e.g. AVG of Movie.released over the movies a Person acted in); over.group_by groups by a property of that relationship instead of group_by; over.field aggregates a property of it (stored or computed, each relationship once) instead of field.")
+		over := tools.Object(append(g.RelatedProps(), tools.FieldProp("group_by"), tools.FieldProp("field"))...).Require("via")
 		props = append(props, tools.Prop{Name: "over", Schema: over})
 	}
 	having := tools.Object(
@@ -115,6 +115,10 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 		}
 	}
 	checkGroups(ck, a, group, groups, at)
+	if a.Over != nil && a.Over.Field != "" {
+		checkOverField(ck, a, ck.RelationshipOffer(o.Entity.Name, a.Over.Via))
+		return
+	}
 	if a.Over != nil {
 		if a.Over.Entity == "" {
 			if a.Field != "" || a.Operation != "COUNT" {
@@ -126,9 +130,26 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 			return
 		}
 	}
+	checkField(ck, a, o, a.Field, "/field")
+}
+
+// checkOverField checks over.field, a property of the relationship ro
+// over follows, which takes the place of field.
+func checkOverField(ck *tools.Checker, a *AggregateEntitiesArgs, ro *tools.EntityOffer) {
+	if a.Field != "" {
+		ck.Add("/over/field", "give field (of the entities) or over.field (a property of %s), not both", a.Over.Via)
+		return
+	}
+	checkField(ck, a, ro, a.Over.Field, "/over/field")
+}
+
+// checkField checks the aggregated field name of offer o, at pointer at:
+// any field for COUNT, a number (or, for MIN and MAX, a datetime) for the
+// others.
+func checkField(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffer, name, at string) {
 	if a.Operation == "COUNT" {
-		if a.Field != "" && o.Field(a.Field) == nil {
-			ck.Choose("/field", o.FieldNames(), "%q is not a field of %s", a.Field, o.Entity.Name)
+		if name != "" && o.Field(name) == nil {
+			ck.Choose(at, o.FieldNames(), "%q is not a field of %s", name, o.Entity.Name)
 		}
 		return
 	}
@@ -142,16 +163,16 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 			valid = append(valid, f.Field.Name)
 		}
 	}
-	if a.Field == "" {
-		ck.Choose("/field", valid, "%s needs a field", a.Operation)
+	if name == "" {
+		ck.Choose(at, valid, "%s needs a field", a.Operation)
 		return
 	}
-	if !slices.Contains(valid, a.Field) {
-		ck.Choose("/field", valid, "%s cannot aggregate %q of %s", a.Operation, a.Field, o.Entity.Name)
+	if !slices.Contains(valid, name) {
+		ck.Choose(at, valid, "%s cannot aggregate %q of %s", a.Operation, name, o.Entity.Name)
 		return
 	}
-	if f := o.Field(a.Field); a.Having != nil && f != nil && f.Field.Type.Kind() == model.Datetime {
-		ck.Add("/having", "having compares a number; %s of datetime field %s is a datetime", a.Operation, a.Field)
+	if f := o.Field(name); a.Having != nil && f != nil && f.Field.Type.Kind() == model.Datetime {
+		ck.Add("/having", "having compares a number; %s of datetime field %s is a datetime", a.Operation, name)
 	}
 }
 
@@ -194,17 +215,28 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 	arg := "n"
 	var over *hop
 	fieldScope := b.mainScope()
+	field, fieldAt := a.Field, "/field"
 	if a.Over != nil {
 		if over, err = b.related(b.mainScope(), a.Over.Related, "/over", 0, false); err != nil {
 			return nil, err
 		}
+		// each is what the aggregate counts once: the related entity, or
+		// the relationship whose property over.field names.
 		arg = over.m
 		if over.entity != nil {
 			fieldScope = scope{v: over.m, e: over.entity, name: over.entity.Name}
 		}
+		if a.Over.Field != "" {
+			if a.Field != "" {
+				return nil, unplannable(tool, "field with over.field", a.Over.Field)
+			}
+			arg = over.r
+			fieldScope = p.relScope(over.r, a.Over.Via)
+			field, fieldAt = a.Over.Field, "/over/field"
+		}
 	}
-	if a.Field != "" {
-		r, err := fieldScope.field(b, a.Field, "/field")
+	if field != "" {
+		r, err := fieldScope.field(b, field, fieldAt)
 		if err != nil {
 			return nil, err
 		}
@@ -256,13 +288,14 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 	}
 	if over != nil {
 		// Each related entity counts once per group, however many of the
-		// matching entities (or parallel relationships) lead to it.
+		// matching entities (or parallel relationships) lead to it; each
+		// relationship once when over.field aggregates its property.
 		b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
 		if a.Over.GroupBy != "" {
 			if group != nil {
 				return nil, unplannable(tool, "group_by with over.group_by", a.Over.GroupBy)
 			}
-			rs := scope{v: over.r, rel: relFields(p.m, a.Over.Via), name: a.Over.Via}
+			rs := p.relScope(over.r, a.Over.Via)
 			r, err := rs.field(b, a.Over.GroupBy, "/over/group_by")
 			if err != nil {
 				return nil, err
@@ -275,11 +308,15 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 				}
 			}
 		}
+		each := over.m
+		if a.Over.Field != "" {
+			each = over.r
+		}
 		if group != nil {
-			b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, over.m)
+			b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, each)
 			groupExpr = "`group`"
 		} else {
-			b.line("WITH DISTINCT %s", over.m)
+			b.line("WITH DISTINCT %s", each)
 		}
 	}
 	if group == nil {

@@ -159,7 +159,7 @@ func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state State) (*S
 	if err != nil {
 		return nil, err
 	}
-	rs := scope{v: "r", rel: relFields(p.m, typ), name: typ}
+	rs := p.relScope("r", typ)
 	rps, _, err := b.tests(rs, a.Conditions, "/conditions", -1)
 	if err != nil {
 		return nil, err
