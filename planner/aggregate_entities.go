@@ -33,7 +33,10 @@ type AggregateEntitiesArgs struct {
 	Conditions []tools.Condition `json:"conditions"`
 	// Over, when set, aggregates Field of the related entities it names
 	// (each counted once per group) instead of the entities themselves.
-	Over   *tools.Over   `json:"over"`
+	Over *tools.Over `json:"over"`
+	// Size aggregates the size of a list field (the number of its
+	// elements: "the actors with the most roles") instead of its value.
+	Size   bool          `json:"size"`
 	Having *tools.Having `json:"having"`
 	Limit  int           `json:"limit"`
 	Offset int           `json:"offset"`
@@ -55,11 +58,12 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 	}
 	l := g.Limits()
 	var b strings.Builder
-	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
+	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
 	props := []tools.Prop{
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: tools.Operations}},
 		tools.FieldProp("field"),
+		{Name: "size", Schema: &tools.Schema{Type: "boolean"}},
 		tools.FieldProp("group_by"),
 		{Name: "bucket", Schema: &tools.Schema{Type: "string", Enum: tools.Buckets}},
 		tools.Prop{Name: "conditions", Schema: tools.Ref(tools.ConditionsDef)},
@@ -144,17 +148,34 @@ func checkOverField(ck *tools.Checker, a *AggregateEntitiesArgs, ro *tools.Entit
 }
 
 // checkField checks the aggregated field name of offer o, at pointer at:
-// any field for COUNT, a number (or, for MIN and MAX, a datetime) for the
-// others.
+// any field for COUNT, a number for the others, or for MIN and MAX a
+// datetime; with size, a list (whose size is aggregated). A list is never
+// aggregated without size: SUM of an integer list could mean its elements.
 func checkField(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffer, name, at string) {
+	f := o.Field(name)
+	isList := f != nil && f.Field.Type.Kind() == model.List
+	switch {
+	case a.Size && a.Operation == "COUNT":
+		ck.Add("/size", "size applies to SUM, AVG, MIN and MAX (COUNT counts the entities or values)")
+		return
+	case a.Size && f != nil && !isList:
+		ck.Add("/size", "size aggregates a list field's size; %s is declared %s", name, f.Field.Type)
+		return
+	case !a.Size && isList && a.Operation != "COUNT":
+		ck.Add(at, "%s is declared %s: give size: true to aggregate its size (the number of elements)", name, f.Field.Type)
+		return
+	}
 	if a.Operation == "COUNT" {
-		if name != "" && o.Field(name) == nil {
+		if name != "" && f == nil {
 			ck.Choose(at, o.FieldNames(), "%q is not a field of %s", name, o.Entity.Name)
 		}
 		return
 	}
 	kinds := []model.Type{model.Number}
-	if a.Operation == "MIN" || a.Operation == "MAX" {
+	if a.Size {
+		kinds = []model.Type{model.List}
+	}
+	if (a.Operation == "MIN" || a.Operation == "MAX") && !a.Size {
 		kinds = append(kinds, model.Datetime)
 	}
 	var valid []string
@@ -251,6 +272,14 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 		}
 		if k == model.Datetime && r.f.StoredAs == model.Text {
 			arg = textDatetime(r.f, arg)
+		}
+		if a.Size {
+			if k != model.List {
+				return nil, unplannable(tool, "size of a field that is not a list", field)
+			}
+			// A value that is not a list (a string's size would be its
+			// length) counts as missing.
+			arg = "CASE WHEN " + arg + " IS :: LIST<ANY> THEN size(" + arg + ") END"
 		}
 	}
 	var group *fieldRef
