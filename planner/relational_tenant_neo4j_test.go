@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
@@ -25,13 +27,8 @@ func TestRelationalStatementsStayInsideTheTenant(t *testing.T) {
 			(pa1)-[:has_relationship_with]->(pb), (pb)-[:has_relationship_with]->(pa2)`, nil)
 	f := newFixture(t, "memory-graph.yaml", tools.Capabilities{FullText: true})
 	run := func(tool, args string) []string {
-		st, err := f.plan(tool, args, nil)
-		if err != nil {
-			t.Fatalf("%s %s: %v", tool, args, err)
-		}
-		st.Params[tenant.Param] = "alice"
 		var out []string
-		for _, r := range runPlanned(t, d, st) {
+		for _, r := range runAsAlice(t, d, f, tool, args) {
 			for _, k := range []string{"id", "value", "length"} {
 				if v, ok := r.Get(k); ok {
 					out = append(out, k+"="+fmtAny(v))
@@ -70,13 +67,8 @@ func TestRelationshipComputedFieldsStayInsideTheTenant(t *testing.T) {
 		CREATE (o1)-[:ORDERS {quantity: 4}]->(pa), (o2)-[:ORDERS {quantity: 4}]->(pb)`, nil)
 	f := newFixture(t, "tenant-orders.yaml", tools.Capabilities{})
 	run := func(tool, args, col string) []string {
-		st, err := f.plan(tool, args, nil)
-		if err != nil {
-			t.Fatalf("%s %s: %v", tool, args, err)
-		}
-		st.Params[tenant.Param] = "alice"
 		var out []string
-		for _, r := range runPlanned(t, d, st) {
+		for _, r := range runAsAlice(t, d, f, tool, args) {
 			v, _ := r.Get(col)
 			out = append(out, fmtAny(v))
 		}
@@ -96,6 +88,17 @@ func TestRelationshipComputedFieldsStayInsideTheTenant(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runAsAlice plans a call and runs it bound to tenant alice.
+func runAsAlice(t *testing.T, d neo4j.DriverWithContext, f *fixture, tool, args string) []*neo4j.Record {
+	t.Helper()
+	st, err := f.plan(tool, args, nil)
+	if err != nil {
+		t.Fatalf("%s %s: %v", tool, args, err)
+	}
+	st.Params[tenant.Param] = "alice"
+	return runPlanned(t, d, st)
 }
 
 func fmtAny(v any) string { return fmt.Sprint(v) }
