@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
@@ -28,6 +29,17 @@ type orderLine struct {
 	flags                   []string
 	value                   *float64 // quantity * unitPrice * (1 - discount)
 	belowList               *bool    // unitPrice < the product's unitPrice
+}
+
+// orderDate is the text orderDate of order 10248+i, as Northwind's CSV
+// writes it, "NULL" for every sixth order; orderYear its year.
+func orderDate(i int) (text string, year *int64) {
+	if i%6 == 5 {
+		return "NULL", nil
+	}
+	d := time.Date(1996, 7, 4, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 37*i)
+	y := int64(d.Year())
+	return d.Format("2006-01-02 15:04:05.000"), &y
 }
 
 // nwProduct is a Product of the fixture: a number price and a list of tags.
@@ -104,13 +116,15 @@ func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
 		prows = append(prows, map[string]any{"id": p.id, "price": p.price, "tags": p.tags})
 	}
 	for _, l := range lines {
-		lrows = append(lrows, map[string]any{"order": l.order, "customer": customerOf(l.order), "product": l.product,
+		n, _ := strconv.Atoi(l.order)
+		date, _ := orderDate(n - 10248)
+		lrows = append(lrows, map[string]any{"order": l.order, "customer": customerOf(l.order), "product": l.product, "date": date,
 			"quantity": l.quantity, "price": l.priceText, "discount": l.discountText, "flags": l.flags})
 	}
 	neo4jtest.Run(t, d, "UNWIND $rows AS row CREATE (:Product {productID: row.id, productName: row.id, unitPrice: row.price, tags: row.tags})", map[string]any{"rows": prows})
 	neo4jtest.Run(t, d, `UNWIND $rows AS row
 		MERGE (c:Customer {customerID: row.customer})
-		MERGE (o:Order {orderID: row.order}) SET o.customerID = row.customer
+		MERGE (o:Order {orderID: row.order}) SET o.customerID = row.customer, o.orderDate = row.date
 		MERGE (c)-[:PURCHASED]->(o)
 		WITH row, o MATCH (p:Product {productID: row.product})
 		CREATE (o)-[:ORDERS {quantity: row.quantity, unitPrice: row.price, discount: row.discount, flags: row.flags}]->(p)`, map[string]any{"rows": lrows})
@@ -168,6 +182,12 @@ func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
 			return cmp.Compare(*b.value, *a.value)
 		})
 		for i, rel := range res.Relationships {
+			// from.orderDate, text with NULL markers, read by the end.
+			n, _ := strconv.Atoi(fmt.Sprint(rel.From.ID))
+			_, year := orderDate(n - 10248)
+			if y := rel.Properties["orderYear"]; (year == nil) != (y == nil) || year != nil && y != *year {
+				t.Errorf("orderYear of %v's line: %v, want %v", rel.From.ID, y, deref64(year))
+			}
 			got := rel.Properties["value"]
 			w := want[i].value
 			if (w == nil) != (got == nil) || w != nil && !closeTo(got, *w) {
@@ -258,6 +278,13 @@ func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
 			t.Errorf("organic products: %v, want %v", got, organic)
 		}
 	})
+}
+
+func deref64(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 func deref(p *float64) any {
