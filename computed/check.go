@@ -47,15 +47,18 @@ func functionNames() []string {
 // checker turns one expression's expr AST into a checked node tree.
 type checker struct {
 	entity *model.Entity
-	self   *model.ComputedField
-	deps   []string // computed fields referenced, first-use order
-	depAt  map[string]int
-	err    *Error
+	// ends are what from.x and to.x read in a relationship's field; nil
+	// for an entity's, where member access is refused.
+	ends  *ends
+	self  *model.ComputedField
+	deps  []string // computed fields referenced, first-use order
+	depAt map[string]int
+	err   *Error
 }
 
 // parseAndCheck parses c.Expression with expr's parser and checks it
 // against the entity: names, kinds, the supported set, and the declared type.
-func parseAndCheck(e *model.Entity, c *model.ComputedField) (node, []string, map[string]int, *Error) {
+func parseAndCheck(e *model.Entity, c *model.ComputedField, ends *ends) (node, []string, map[string]int, *Error) {
 	tree, err := parser.Parse(c.Expression)
 	if err != nil {
 		var fe *file.Error
@@ -66,7 +69,7 @@ func parseAndCheck(e *model.Entity, c *model.ComputedField) (node, []string, map
 		}
 		return nil, nil, nil, &Error{Offset: off, Msg: "syntax error: " + msg}
 	}
-	ch := &checker{entity: e, self: c, depAt: map[string]int{}}
+	ch := &checker{entity: e, ends: ends, self: c, depAt: map[string]int{}}
 	n := ch.check(tree.Node)
 	if ch.err != nil {
 		return nil, nil, nil, ch.err
@@ -133,7 +136,12 @@ func (ch *checker) check(n ast.Node) node {
 		return ch.call(n, id.Value, x.Arguments)
 	case *ast.ArrayNode:
 		return ch.fail(n, "a list is only supported on the right of `in` (%s)", supportedSummary)
-	case *ast.MemberNode, *ast.ChainNode:
+	case *ast.MemberNode:
+		if ch.ends != nil {
+			return ch.end(x)
+		}
+		return ch.fail(n, "member access (a.b, a[i]) is not supported: fields are plain names (%s)", supportedSummary)
+	case *ast.ChainNode:
 		return ch.fail(n, "member access (a.b, a[i]) is not supported: fields are plain names (%s)", supportedSummary)
 	}
 	return ch.fail(n, "%s is not supported in a computed field (%s)", describe(n), supportedSummary)
@@ -184,6 +192,9 @@ func (ch *checker) ident(x *ast.IdentifierNode) node {
 		msg += fmt.Sprintf(" (did you mean %s?)", s)
 	} else {
 		msg += fmt.Sprintf(" (fields of %s: %s)", ch.entity.Name, strings.Join(ch.entity.FieldNames(), ", "))
+	}
+	if ch.ends != nil {
+		msg += "; the ends' fields are from.x and to.x"
 	}
 	return ch.fail(x, "%s", msg)
 }

@@ -69,8 +69,9 @@ func (f *Field) CacheProperty() string {
 // between two engines; only the owner that compiled it knows it has not
 // changed (docs/design.md, data flow).
 type Model struct {
-	model    *model.Model
-	entities map[string]*Entity
+	model         *model.Model
+	entities      map[string]*Entity
+	relationships map[string]*Relationship
 }
 
 // Model returns the model the fields were compiled from.
@@ -79,6 +80,10 @@ func (cm *Model) Model() *model.Model { return cm.model }
 // Entity returns the named entity's compiled computed fields (no fields
 // for an entity without any), or nil when the model has no such entity.
 func (cm *Model) Entity(name string) *Entity { return cm.entities[name] }
+
+// Relationship returns the compiled computed fields of relationship type
+// typ, or nil when no declaration of it has any.
+func (cm *Model) Relationship(typ string) *Relationship { return cm.relationships[typ] }
 
 // CompileModel compiles every entity's computed fields. All problems are
 // reported at once as [Errors].
@@ -93,6 +98,9 @@ func CompileModel(m *model.Model) (*Model, error) {
 		}
 		out.entities[e.Name] = ce
 	}
+	rels, relErrs := compileRelationships(m)
+	out.relationships = rels
+	errs = append(errs, relErrs...)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -109,6 +117,12 @@ var compiles syncatomic.Int64
 // if any, is [Errors].
 func Compile(e *model.Entity) (*Entity, error) {
 	compiles.Add(1)
+	return compile(e, nil)
+}
+
+// compile is Compile with the ends a relationship's fields may read (nil
+// for an entity's).
+func compile(e *model.Entity, ends *ends) (*Entity, error) {
 	ce := &Entity{Name: e.Name, model: e}
 	var errs Errors
 	fail := func(c *model.ComputedField, err *Error) {
@@ -133,6 +147,8 @@ func Compile(e *model.Entity) (*Entity, error) {
 			continue
 		}
 		switch {
+		case ends != nil && c.Cypher != "":
+			fail(c, &Error{Msg: "a relationship computed field is an expression (cypher: is only for an entity's computed fields)"})
 		case c.Expression != "" && c.Cypher != "":
 			fail(c, &Error{Msg: "set expression or cypher, not both"})
 		case c.Cypher != "":
@@ -145,7 +161,7 @@ func Compile(e *model.Entity) (*Entity, error) {
 		case strings.TrimSpace(c.Expression) == "":
 			fail(c, &Error{Msg: "set expression or cypher"})
 		default:
-			tree, deps, depAt, err := parseAndCheck(e, c)
+			tree, deps, depAt, err := parseAndCheck(e, c, ends)
 			if err != nil {
 				err.Source = c.Expression
 				fail(c, err)

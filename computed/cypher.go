@@ -193,6 +193,9 @@ func (w *writer) expr(n node) string {
 				w.err = err
 			}
 			read := w.opts.node() + "." + prop
+			if x.end != "" {
+				read = endRead(w.opts.node(), x.end) + "." + prop
+			}
 			if x.stored.NumberText() {
 				return textvalue.NumberCypher(read, x.k == kindInt)
 			}

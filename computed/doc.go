@@ -12,6 +12,12 @@
 // `cypher:` field becomes a scoped subquery ([Field.Subquery]) checked on a
 // server by [ExplainCheck].
 //
+// A relationship's computed fields ([Model.Relationship]) are expressions
+// over its properties and its ends' stored fields, from.x and to.x (the
+// nodes its stored arrow leaves and enters), written over startNode and
+// endNode of the relationship variable ([Options.Node]); they have no
+// cypher form and are never materialized.
+//
 // [CompileModel] compiles a whole model into a [Model]. Its owner compiles
 // it once and hands it down (engine.New to its planners and write tools;
 // materialize takes it), so no call compiles.

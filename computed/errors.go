@@ -14,7 +14,10 @@ import (
 // expression's own line:column and a caret snippet.
 type Error struct {
 	Entity string
-	Field  string
+	// Relationship is the relationship type of the declaration on Entity
+	// that holds Field, or "" for an entity's own computed field.
+	Relationship string
+	Field        string
 	// Pos is where the field's expression (or cypher) value starts in the
 	// config file.
 	Pos model.Pos
@@ -26,6 +29,7 @@ type Error struct {
 }
 
 // Error formats the problem as `file:line:col: Entity.field: message`
+// (`Entity.TYPE.field` for a relationship's field)
 // followed by the expression line and a caret under the offending column.
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -33,7 +37,11 @@ func (e *Error) Error() string {
 		b.WriteString(s)
 		b.WriteString(": ")
 	}
-	fmt.Fprintf(&b, "%s.%s: %s", e.Entity, e.Field, e.Msg)
+	if e.Relationship != "" {
+		fmt.Fprintf(&b, "%s.%s.%s: %s", e.Entity, e.Relationship, e.Field, e.Msg)
+	} else {
+		fmt.Fprintf(&b, "%s.%s: %s", e.Entity, e.Field, e.Msg)
+	}
 	if e.Source != "" {
 		line, col := e.LineCol()
 		fmt.Fprintf(&b, " (expression %d:%d)%s", line, col, e.Snippet())

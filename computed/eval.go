@@ -110,7 +110,11 @@ func (g *gen) expr(n node) string {
 		return g.slot(slot{value: x.value})
 	case *ref:
 		if x.stored != nil {
-			v := g.slot(slot{field: x.name})
+			read := x.name
+			if x.end != "" {
+				read = x.end + "." + x.name
+			}
+			v := g.slot(slot{field: read})
 			if x.stored.NumberText() {
 				return fmt.Sprintf("_%s(%s)", map[bool]string{true: "to_int", false: "to_float"}[x.k == kindInt], v)
 			}
@@ -253,7 +257,8 @@ func compileProgram(ent *Entity, tree node) (*program, error) {
 // differential tests hold Neo4j to: nil for null, int64, float64, string,
 // bool or a UTC time.Time otherwise. Computed dependencies are inlined, as
 // in the fragment; a raw cypher field cannot be evaluated in Go, so its
-// value is read from properties under the field's name.
+// value is read from properties under the field's name. A relationship's
+// field reads its ends' fields under "from.x" and "to.x".
 func (f *Field) Eval(properties map[string]any) (any, error) {
 	return f.EvalAt(properties, time.Now())
 }

@@ -112,6 +112,16 @@ func render(cfg []byte) string {
 				fmt.Fprintf(&b, "  before: %s\n", strings.ReplaceAll(s, "\n", "\n    "))
 			}
 		}
+		for _, r := range e.Relationships {
+			for _, c := range r.Computed {
+				fr, err := compiled.Relationship(r.Type).Field(c.Name).Fragment(computed.Options{Node: "r"})
+				if err != nil {
+					fmt.Fprintf(&b, "%s.%s.%s: error: %v\n", e.Name, r.Type, c.Name, err)
+					continue
+				}
+				fmt.Fprintf(&b, "%s.%s.%s: %s\n", e.Name, r.Type, c.Name, fr.Cypher)
+			}
+		}
 	}
 	return b.String()
 }

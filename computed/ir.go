@@ -29,7 +29,10 @@ type lit struct {
 // ref reads a stored field or another computed field of the same entity.
 type ref struct {
 	at
-	name     string
+	name string
+	// end is "from" or "to" when a relationship's field reads a stored
+	// field of the node its arrow leaves or enters; "" otherwise.
+	end      string
 	stored   *model.Field         // set for a stored field
 	computed *model.ComputedField // set for a computed field
 }

@@ -40,6 +40,9 @@ func checkComputed(m *model.Model, srcs []Source) ConfigErrors {
 			pos = expressionPos(data[pos.File], pos, e.Source, e.Offset)
 		}
 		path := "entities." + e.Entity
+		if e.Relationship != "" {
+			path += ".relationships." + e.Relationship
+		}
 		if e.Field != "" {
 			path += ".computed_fields." + e.Field
 		}

@@ -162,12 +162,13 @@ type rawComputed struct {
 }
 
 type rawRelationship struct {
-	Type        string     `json:"type"`
-	Target      any        `json:"target"`
-	Direction   string     `json:"direction"`
-	Description string     `json:"description"`
-	Properties  []rawField `json:"properties"`
-	Writable    bool       `json:"writable"`
+	Type        string        `json:"type"`
+	Target      any           `json:"target"`
+	Direction   string        `json:"direction"`
+	Description string        `json:"description"`
+	Properties  []rawField    `json:"properties"`
+	Computed    []rawComputed `json:"computed_fields"`
+	Writable    bool          `json:"writable"`
 }
 
 type rawVectorIndex struct {
@@ -380,6 +381,12 @@ func decodeEntity(re rawEntity, caps entityCapabilities, at func(rest ...any) mo
 			p := field(rp, caps.Relationships[j][rp.Name])
 			p.Pos = at("relationships", j, "properties", k)
 			r.Properties = append(r.Properties, p)
+		}
+		for k, rc := range rr.Computed {
+			c := &model.ComputedField{Field: *field(rc.rawField, caps.Relationships[j][rc.Name]), Expression: rc.Expression, Materialized: model.Never}
+			c.Pos = at("relationships", j, "computed_fields", k)
+			c.ExpressionPos = at("relationships", j, "computed_fields", k, "expression")
+			r.Computed = append(r.Computed, c)
 		}
 		e.Relationships = append(e.Relationships, r)
 	}

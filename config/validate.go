@@ -127,6 +127,14 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 				}
 				rel["properties"] = props
 			}
+			if len(r.Computed) > 0 {
+				var cfs []any
+				for k, c := range r.Computed {
+					pos[at+".relationships."+strconv.Itoa(j)+".computed_fields."+strconv.Itoa(k)] = c.Pos
+					cfs = append(cfs, encodeRelComputed(c))
+				}
+				rel["computed_fields"] = cfs
+			}
 			rels = append(rels, rel)
 		}
 		for j, v := range e.VectorIndexes {
@@ -370,6 +378,21 @@ func encodeField(f *model.Field) map[string]any {
 		out["tool_modes"] = f.Modes
 	}
 	return out
+}
+
+// encodeRelComputed writes a relationship's computed field in the
+// config's shape; what only an entity's computed field may set (cypher,
+// materialization) is written when set, so the schema refuses it.
+func encodeRelComputed(c *model.ComputedField) map[string]any {
+	cf := encodeField(&c.Field)
+	delete(cf, "indexed")
+	setString(cf, "expression", c.Expression)
+	setString(cf, "cypher", c.Cypher)
+	setString(cf, "cache_property", c.CacheProperty)
+	if c.Materialized != model.Never && c.Materialized != "" {
+		cf["materialized"] = string(c.Materialized)
+	}
+	return cf
 }
 
 func setString(m map[string]any, key, value string) {

@@ -17,7 +17,7 @@ func TestExecuteReturnsPathsAndExplorePathsWhole(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, `CREATE (a:Person {name: 'A', born: 1960}), (b:Person {name: 'B', born: 1970}),
 		(m:Movie {title: 'M', released: 1999}),
-		(a)-[:ACTED_IN {role: 'Hero'}]->(m), (b)-[:REVIEWED {rating: 90, summary: 'Great'}]->(m)`, nil)
+		(a)-[:ACTED_IN {roles: ['Hero']}]->(m), (b)-[:REVIEWED {rating: 90, summary: 'Great'}]->(m)`, nil)
 	e := newEngine(t, d, "../testdata/configs/valid/movies.yaml", engine.Options{})
 	run := func(tool, args string) map[string]any {
 		res, err := e.Execute(context.Background(), engine.Call{Name: tool, Arguments: json.RawMessage(args)})
@@ -35,7 +35,7 @@ func TestExecuteReturnsPathsAndExplorePathsWhole(t *testing.T) {
 		t.Fatalf("rows %v", out)
 	}
 	b, _ := json.Marshal(rows[0])
-	want := `{"length":2,"nodes":[{"entity_type":"Person","id":"A","properties":{"born":1960}},{"entity_type":"Movie","id":"M","properties":{"released":1999,"tagline":null}},{"entity_type":"Person","id":"B","properties":{"born":1970}}],"relationships":[{"from":"A","properties":{"role":"Hero"},"to":"M","type":"ACTED_IN"},{"from":"B","properties":{"rating":90,"summary":"Great"},"to":"M","type":"REVIEWED"}]}`
+	want := `{"length":2,"nodes":[{"entity_type":"Person","id":"A","properties":{"born":1960}},{"entity_type":"Movie","id":"M","properties":{"released":1999,"tagline":null}},{"entity_type":"Person","id":"B","properties":{"born":1970}}],"relationships":[{"from":"A","properties":{"roles":["Hero"]},"to":"M","type":"ACTED_IN"},{"from":"B","properties":{"rating":90,"summary":"Great"},"to":"M","type":"REVIEWED"}]}`
 	if string(b) != want {
 		t.Errorf("path\n got %s\nwant %s", b, want)
 	}
@@ -45,7 +45,7 @@ func TestExecuteReturnsPathsAndExplorePathsWhole(t *testing.T) {
 		t.Fatalf("entities %v", out)
 	}
 	b, _ = json.Marshal(ents[0].(map[string]any)["path"])
-	if want := `[{"properties":{"role":"Hero"},"type":"ACTED_IN"},{"properties":{"rating":90,"summary":"Great"},"type":"REVIEWED"}]`; string(b) != want {
+	if want := `[{"properties":{"roles":["Hero"]},"type":"ACTED_IN"},{"properties":{"rating":90,"summary":"Great"},"type":"REVIEWED"}]`; string(b) != want {
 		t.Errorf("explore path\n got %s\nwant %s", b, want)
 	}
 }

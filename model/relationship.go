@@ -22,10 +22,25 @@ type Relationship struct {
 	Description string
 	// Properties are the typed properties of the relationship.
 	Properties []*Field
+	// Computed are the relationship's computed fields: expressions over
+	// its properties and its two ends' fields (`from.x`, `to.x`),
+	// computed at query time (never materialized).
+	Computed []*ComputedField
 	// Writable adds this type to create_relationship and
 	// update_relationship.
 	Writable bool
 	Pos      Pos
+}
+
+// Fields are the relationship's properties, then its computed fields:
+// everything a condition, a sort or an aggregate may name.
+func (r *Relationship) Fields() []*Field {
+	out := make([]*Field, 0, len(r.Properties)+len(r.Computed))
+	out = append(out, r.Properties...)
+	for _, c := range r.Computed {
+		out = append(out, &c.Field)
+	}
+	return out
 }
 
 // VectorIndex is a Neo4j vector index over an embedding property.

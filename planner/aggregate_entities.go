@@ -33,7 +33,10 @@ type AggregateEntitiesArgs struct {
 	Conditions []tools.Condition `json:"conditions"`
 	// Over, when set, aggregates Field of the related entities it names
 	// (each counted once per group) instead of the entities themselves.
-	Over   *tools.Over   `json:"over"`
+	Over *tools.Over `json:"over"`
+	// Size aggregates the size of a list field (the number of its
+	// elements: "the actors with the most roles") instead of its value.
+	Size   bool          `json:"size"`
 	Having *tools.Having `json:"having"`
 	Limit  int           `json:"limit"`
 	Offset int           `json:"offset"`
@@ -55,18 +58,19 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 	}
 	l := g.Limits()
 	var b strings.Builder
-	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
+	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
 	props := []tools.Prop{
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: tools.Operations}},
 		tools.FieldProp("field"),
+		{Name: "size", Schema: &tools.Schema{Type: "boolean"}},
 		tools.FieldProp("group_by"),
 		{Name: "bucket", Schema: &tools.Schema{Type: "string", Enum: tools.Buckets}},
 		tools.Prop{Name: "conditions", Schema: tools.Ref(tools.ConditionsDef)},
 	}
 	if len(g.RelationshipTypes()) > 0 {
-		b.WriteString(" over {via, direction, entity, conditions, relationship_conditions}, as in a relationship test, aggregates the entities related to the matching ones instead, each counted once per group (field is then a stored field of over.entity; e.g. AVG of Movie.released over the movies a Person acted in); over.group_by groups by a property of that relationship instead of group_by.")
-		over := tools.Object(append(g.RelatedProps(), tools.FieldProp("group_by"))...).Require("via")
+		b.WriteString(" over {via, direction, entity, conditions, relationship_conditions}, as in a relationship test, aggregates the entities related to the matching ones instead, each counted once per group (field is then a stored field of over.entity; e.g. AVG of Movie.released over the movies a Person acted in); over.group_by groups by a property of that relationship instead of group_by; over.field aggregates a property of it (stored or computed, each relationship once) instead of field.")
+		over := tools.Object(append(g.RelatedProps(), tools.FieldProp("group_by"), tools.FieldProp("field"))...).Require("via")
 		props = append(props, tools.Prop{Name: "over", Schema: over})
 	}
 	having := tools.Object(
@@ -115,6 +119,10 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 		}
 	}
 	checkGroups(ck, a, group, groups, at)
+	if a.Over != nil && a.Over.Field != "" {
+		checkOverField(ck, a, ck.RelationshipOffer(o.Entity.Name, a.Over.Via))
+		return
+	}
 	if a.Over != nil {
 		if a.Over.Entity == "" {
 			if a.Field != "" || a.Operation != "COUNT" {
@@ -126,14 +134,48 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 			return
 		}
 	}
+	checkField(ck, a, o, a.Field, "/field")
+}
+
+// checkOverField checks over.field, a property of the relationship ro
+// over follows, which takes the place of field.
+func checkOverField(ck *tools.Checker, a *AggregateEntitiesArgs, ro *tools.EntityOffer) {
+	if a.Field != "" {
+		ck.Add("/over/field", "give field (of the entities) or over.field (a property of %s), not both", a.Over.Via)
+		return
+	}
+	checkField(ck, a, ro, a.Over.Field, "/over/field")
+}
+
+// checkField checks the aggregated field name of offer o, at pointer at:
+// any field for COUNT, a number for the others, or for MIN and MAX a
+// datetime; with size, a list (whose size is aggregated). A list is never
+// aggregated without size: SUM of an integer list could mean its elements.
+func checkField(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffer, name, at string) {
+	f := o.Field(name)
+	isList := f != nil && f.Field.Type.Kind() == model.List
+	switch {
+	case a.Size && a.Operation == "COUNT":
+		ck.Add("/size", "size applies to SUM, AVG, MIN and MAX (COUNT counts the entities or values)")
+		return
+	case a.Size && f != nil && !isList:
+		ck.Add("/size", "size aggregates a list field's size; %s is declared %s", name, f.Field.Type)
+		return
+	case !a.Size && isList && a.Operation != "COUNT":
+		ck.Add(at, "%s is declared %s: give size: true to aggregate its size (the number of elements)", name, f.Field.Type)
+		return
+	}
 	if a.Operation == "COUNT" {
-		if a.Field != "" && o.Field(a.Field) == nil {
-			ck.Choose("/field", o.FieldNames(), "%q is not a field of %s", a.Field, o.Entity.Name)
+		if name != "" && f == nil {
+			ck.Choose(at, o.FieldNames(), "%q is not a field of %s", name, o.Entity.Name)
 		}
 		return
 	}
 	kinds := []model.Type{model.Number}
-	if a.Operation == "MIN" || a.Operation == "MAX" {
+	if a.Size {
+		kinds = []model.Type{model.List}
+	}
+	if (a.Operation == "MIN" || a.Operation == "MAX") && !a.Size {
 		kinds = append(kinds, model.Datetime)
 	}
 	var valid []string
@@ -142,16 +184,16 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 			valid = append(valid, f.Field.Name)
 		}
 	}
-	if a.Field == "" {
-		ck.Choose("/field", valid, "%s needs a field", a.Operation)
+	if name == "" {
+		ck.Choose(at, valid, "%s needs a field", a.Operation)
 		return
 	}
-	if !slices.Contains(valid, a.Field) {
-		ck.Choose("/field", valid, "%s cannot aggregate %q of %s", a.Operation, a.Field, o.Entity.Name)
+	if !slices.Contains(valid, name) {
+		ck.Choose(at, valid, "%s cannot aggregate %q of %s", a.Operation, name, o.Entity.Name)
 		return
 	}
-	if f := o.Field(a.Field); a.Having != nil && f != nil && f.Field.Type.Kind() == model.Datetime {
-		ck.Add("/having", "having compares a number; %s of datetime field %s is a datetime", a.Operation, a.Field)
+	if f := o.Field(name); a.Having != nil && f != nil && f.Field.Type.Kind() == model.Datetime {
+		ck.Add("/having", "having compares a number; %s of datetime field %s is a datetime", a.Operation, name)
 	}
 }
 
@@ -194,17 +236,28 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 	arg := "n"
 	var over *hop
 	fieldScope := b.mainScope()
+	field, fieldAt := a.Field, "/field"
 	if a.Over != nil {
 		if over, err = b.related(b.mainScope(), a.Over.Related, "/over", 0, false); err != nil {
 			return nil, err
 		}
+		// each is what the aggregate counts once: the related entity, or
+		// the relationship whose property over.field names.
 		arg = over.m
 		if over.entity != nil {
 			fieldScope = scope{v: over.m, e: over.entity, name: over.entity.Name}
 		}
+		if a.Over.Field != "" {
+			if a.Field != "" {
+				return nil, unplannable(tool, "field with over.field", a.Over.Field)
+			}
+			arg = over.r
+			fieldScope = p.relScope(over.r, a.Over.Via)
+			field, fieldAt = a.Over.Field, "/over/field"
+		}
 	}
-	if a.Field != "" {
-		r, err := fieldScope.field(b, a.Field, "/field")
+	if field != "" {
+		r, err := fieldScope.field(b, field, fieldAt)
 		if err != nil {
 			return nil, err
 		}
@@ -219,6 +272,14 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		}
 		if k == model.Datetime && r.f.StoredAs == model.Text {
 			arg = textDatetime(r.f, arg)
+		}
+		if a.Size {
+			if k != model.List {
+				return nil, unplannable(tool, "size of a field that is not a list", field)
+			}
+			// A value that is not a list (a string's size would be its
+			// length) counts as missing.
+			arg = "CASE WHEN " + arg + " IS :: LIST<ANY> THEN size(" + arg + ") END"
 		}
 	}
 	var group *fieldRef
@@ -256,13 +317,14 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 	}
 	if over != nil {
 		// Each related entity counts once per group, however many of the
-		// matching entities (or parallel relationships) lead to it.
+		// matching entities (or parallel relationships) lead to it; each
+		// relationship once when over.field aggregates its property.
 		b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
 		if a.Over.GroupBy != "" {
 			if group != nil {
 				return nil, unplannable(tool, "group_by with over.group_by", a.Over.GroupBy)
 			}
-			rs := scope{v: over.r, rel: relFields(p.m, a.Over.Via), name: a.Over.Via}
+			rs := p.relScope(over.r, a.Over.Via)
 			r, err := rs.field(b, a.Over.GroupBy, "/over/group_by")
 			if err != nil {
 				return nil, err
@@ -275,11 +337,15 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 				}
 			}
 		}
+		each := over.m
+		if a.Over.Field != "" {
+			each = over.r
+		}
 		if group != nil {
-			b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, over.m)
+			b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, each)
 			groupExpr = "`group`"
 		} else {
-			b.line("WITH DISTINCT %s", over.m)
+			b.line("WITH DISTINCT %s", each)
 		}
 	}
 	if group == nil {

@@ -132,6 +132,9 @@ type fieldRef struct {
 	// node is the variable holding the field when it is not n (a related
 	// entity or a relationship of a relationship condition).
 	node string
+	// inline is the Cypher of a relationship's computed field over node;
+	// "" for every other field.
+	inline string
 }
 
 // field resolves a field name of the entity, or returns a CallError that
@@ -155,6 +158,9 @@ func (b *builder) runtime(r fieldRef) bool {
 // expr is the Cypher that reads the field: n.`prop`, n.`cache_prop` for a
 // ready materialized field, or the computed variable (after ensure).
 func (b *builder) expr(r fieldRef) string {
+	if r.inline != "" {
+		return r.inline
+	}
 	if r.node != "" {
 		return typedText(r.f, b.prop(r.node, r.f.Name))
 	}

@@ -38,15 +38,16 @@ type compiledEntity struct {
 }
 
 // computedEntities returns every entity's compiled computed fields with
-// their subquery aliases, from cm (compiling m when cm is nil).
-func computedEntities(m *model.Model, cm *computed.Model) (map[string]*compiledEntity, error) {
+// their subquery aliases, and the compiled model they come from: cm, or m
+// compiled when cm is nil.
+func computedEntities(m *model.Model, cm *computed.Model) (map[string]*compiledEntity, *computed.Model, error) {
 	if cm == nil {
 		var err error
 		if cm, err = computed.CompileModel(m); err != nil {
-			return nil, fmt.Errorf("planner: computed fields: %w", err)
+			return nil, nil, fmt.Errorf("planner: computed fields: %w", err)
 		}
 	} else if cm.Model() != m {
-		return nil, fmt.Errorf("planner: Options.Computed was compiled from another model")
+		return nil, nil, fmt.Errorf("planner: Options.Computed was compiled from another model")
 	}
 	out := map[string]*compiledEntity{}
 	for _, e := range m.Entities {
@@ -61,13 +62,25 @@ func computedEntities(m *model.Model, cm *computed.Model) (map[string]*compiledE
 			}
 			sq, err := f.Subquery("n")
 			if err != nil {
-				return nil, fmt.Errorf("planner: computed field %s.%s: %w", e.Name, f.Config.Name, err)
+				return nil, nil, fmt.Errorf("planner: computed field %s.%s: %w", e.Name, f.Config.Name, err)
 			}
 			ce.aliases[sq] = computed.Alias("n", f.Config.Name)
 		}
 		out[e.Name] = ce
 	}
-	return out, nil
+	return out, cm, nil
+}
+
+// relComputed is the fieldRef of relationship computed field f over the
+// relationship variable v: its fragment, written inline (a relationship's
+// fields are expressions, computed per query, so they need no subquery
+// and no state).
+func (b *builder) relComputed(f *computed.Field, v string) (fieldRef, error) {
+	fr, err := f.Fragment(computed.Options{Node: v})
+	if err != nil {
+		return fieldRef{}, fmt.Errorf("planner: computed field %s.%s: %w", f.Entity(), f.Config.Name, err)
+	}
+	return fieldRef{f: &f.Config.Field, node: v, inline: fr.Cypher}, nil
 }
 
 // computedFor returns the Cypher of e's computed fields under the given

@@ -158,6 +158,15 @@ func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 		return
 	}
 	rel := ck.PropertiesOf(types...)
+	// The sort reads the last relationship of each path, over several
+	// types at once, which a relationship's computed field (an
+	// expression over one type's relationship variable) cannot.
+	for i, k := range a.OrderBy {
+		if f := rel.Field(k.RelationshipField); f != nil && f.Computed != nil {
+			ck.Add("/order_by/"+itoa(i)+"/relationship_field", "%s is a computed field of %s: explore_relationships sorts by stored properties (query_relationships sorts by computed ones)", k.RelationshipField, rel.Entity.Name)
+			return
+		}
+	}
 	if len(a.TargetConditions) == 0 && !slices.ContainsFunc(a.OrderBy, func(k tools.OrderBy) bool { return k.Field != "" }) {
 		ck.OrderByEither(nil, rel, a.OrderBy)
 		return

@@ -36,7 +36,11 @@ func TestListFieldsRefuseScalarUseWithPositionedErrors(t *testing.T) {
 		{planner.AggregateEntities, `{"entity_type":"Person","operation":"COUNT","group_by":"nicknames"}`,
 			`/group_by: nicknames is a string_list field: groups would be whole lists, not elements`},
 		{planner.AggregateEntities, `{"entity_type":"Person","operation":"SUM","field":"scores"}`,
-			`/field: SUM cannot aggregate "scores" of Person`},
+			`/field: scores is declared integer_list: give size: true to aggregate its size (the number of elements)`},
+		{planner.AggregateEntities, `{"entity_type":"Person","operation":"MAX","field":"name","size":true}`,
+			`/size: size aggregates a list field's size; name is declared string`},
+		{planner.AggregateEntities, `{"entity_type":"Person","operation":"COUNT","field":"scores","size":true}`,
+			`/size: size applies to SUM, AVG, MIN and MAX`},
 	} {
 		_, err := f.plan(c.tool, c.args, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -2,6 +2,7 @@ package planner_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -50,9 +51,9 @@ type movieGraph struct {
 }
 
 type actedIn struct {
-	Person string `json:"person"`
-	Movie  string `json:"movie"`
-	Role   string `json:"role"`
+	Person string   `json:"person"`
+	Movie  string   `json:"movie"`
+	Roles  []string `json:"roles"`
 }
 
 func readMovies(t *testing.T) *movieGraph {
@@ -95,7 +96,7 @@ func loadMovies(t *testing.T) (neo4j.DriverWithContext, *movieGraph, *fixture) {
 	}
 	neo4jtest.Run(t, d, "UNWIND $rows AS row CREATE (m:Movie) SET m = row", map[string]any{"rows": rows(g.Movies)})
 	neo4jtest.Run(t, d, "UNWIND $rows AS row CREATE (p:Person) SET p = row", map[string]any{"rows": rows(g.People)})
-	neo4jtest.Run(t, d, "UNWIND $rows AS row MATCH (p:Person {name: row.person}), (m:Movie {title: row.movie}) CREATE (p)-[:ACTED_IN {role: row.role}]->(m)", map[string]any{"rows": rows(g.ActedIn)})
+	neo4jtest.Run(t, d, "UNWIND $rows AS row MATCH (p:Person {name: row.person}), (m:Movie {title: row.movie}) CREATE (p)-[:ACTED_IN {roles: row.roles}]->(m)", map[string]any{"rows": rows(g.ActedIn)})
 	neo4jtest.Run(t, d, "UNWIND $rows AS row MATCH (p:Person {name: row.person}), (m:Movie {title: row.movie}) CREATE (p)-[:DIRECTED]->(m)", map[string]any{"rows": rows(g.Directed)})
 	neo4jtest.Run(t, d, "UNWIND $rows AS row MATCH (p:Person {name: row.person}), (m:Movie {title: row.movie}) CREATE (p)-[:REVIEWED {rating: row.rating, summary: row.summary}]->(m)", map[string]any{"rows": rows(g.Reviewed)})
 	neo4jtest.Run(t, d, "UNWIND $rows AS row MATCH (a:Person {name: row.person}), (b:Person {name: row.follows}) CREATE (a)-[:FOLLOWS]->(b)", map[string]any{"rows": rows(g.Follows)})
@@ -421,6 +422,32 @@ func TestAggregateEntitiesOverRelatedEntities(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("reviews of 65 or more per reviewer: got %v, want %v", got, want)
 	}
+	// The actors with the most roles, in one call: SUM of the size of
+	// each ACTED_IN's roles list, per actor, largest first (the public
+	// graph's ACTED_IN holds roles as a list).
+	roles := map[string]int64{}
+	for _, a := range g.ActedIn {
+		roles[a.Person] += int64(len(a.Roles))
+	}
+	var actors []string
+	for p := range roles {
+		actors = append(actors, p)
+	}
+	slices.SortFunc(actors, func(a, b string) int { return cmp.Or(cmp.Compare(roles[b], roles[a]), cmp.Compare(a, b)) })
+	rows = value(`{"entity_type":"Person","operation":"SUM","group_by":"name","over":{"via":"ACTED_IN","field":"roles"},"size":true,"limit":5}`)
+	var top []string
+	for _, r := range rows {
+		k, _ := r.Get("group")
+		v, _ := r.Get("value")
+		top = append(top, fmt.Sprintf("%v:%v", k, v))
+	}
+	var wantTop []string
+	for _, p := range actors[:5] {
+		wantTop = append(wantTop, fmt.Sprintf("%s:%d", p, roles[p]))
+	}
+	if !slices.Equal(top, wantTop) {
+		t.Errorf("actors with the most roles: got %v, want %v", top, wantTop)
+	}
 }
 
 // actedGraph is the ACTED_IN graph undirected, by node name (people and
@@ -491,16 +518,16 @@ func TestFindPathsReturnsShortestPathsNodeByNode(t *testing.T) {
 		if rel["type"] != "ACTED_IN" || !slices.Contains(adj[a["id"].(string)], b["id"].(string)) {
 			t.Errorf("step %d: %v -%v- %v is not in the graph", i, a["id"], rel, b["id"])
 		}
-		// The relationship says which end is the actor, and carries its role.
+		// The relationship says which end is the actor, and carries its roles.
 		person := rel["from"]
 		if types := []any{a["entity_type"], b["entity_type"]}; !slices.Contains(types, "Movie") || !slices.Contains(types, "Person") {
 			t.Errorf("step %d joins %v", i, types)
 		}
-		role := rel["properties"].(map[string]any)["role"]
+		roles := fmt.Sprint(rel["properties"].(map[string]any)["roles"])
 		if !slices.ContainsFunc(g.ActedIn, func(x actedIn) bool {
-			return x.Person == person && x.Role == role && (x.Movie == a["id"] || x.Movie == b["id"])
+			return x.Person == person && fmt.Sprint(x.Roles) == roles && (x.Movie == a["id"] || x.Movie == b["id"])
 		}) {
-			t.Errorf("step %d: %v does not play %v there", i, person, role)
+			t.Errorf("step %d: %v does not play %v there", i, person, roles)
 		}
 	}
 	rows = run(`{"from_entity_type":"Person","from_id":"Kevin Bacon","to_entity_type":"Person","to_id":"Meg Ryan","relationship_types":["ACTED_IN"],"all":true,"limit":50}`)

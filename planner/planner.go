@@ -50,6 +50,8 @@ type Planner struct {
 	// entities holds, for each entity with computed fields, its compiled
 	// fields; set by New, read-only after.
 	entities map[string]*compiledEntity
+	// cm is the compiled model: relationships' computed fields.
+	cm *computed.Model
 
 	mu       sync.Mutex
 	compiled map[string]map[string]ComputedCypher // by entity + ready set
@@ -60,11 +62,11 @@ func New(m *model.Model, opts Options) (*Planner, error) {
 	if m == nil {
 		return nil, fmt.Errorf("planner: nil model")
 	}
-	entities, err := computedEntities(m, opts.Computed)
+	entities, cm, err := computedEntities(m, opts.Computed)
 	if err != nil {
 		return nil, err
 	}
-	p := &Planner{m: m, opts: opts, compiled: map[string]map[string]ComputedCypher{}, entities: entities, rels: tools.NewRelationships(m)}
+	p := &Planner{m: m, opts: opts, compiled: map[string]map[string]ComputedCypher{}, entities: entities, cm: cm, rels: tools.NewRelationships(m)}
 	p.limits = opts.Limits.WithDefaults()
 	p.caps = tools.Capabilities{FullText: true}
 	if opts.Capabilities != nil {

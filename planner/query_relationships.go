@@ -160,7 +160,7 @@ func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state model.Stat
 	if err != nil {
 		return nil, err
 	}
-	rs := scope{v: "r", rel: relFields(p.m, typ), name: typ}
+	rs := p.relScope("r", typ)
 	rps, _, err := b.tests(rs, a.Conditions, "/conditions", -1)
 	if err != nil {
 		return nil, err
@@ -168,12 +168,21 @@ func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state model.Stat
 	preds = append(preds, rps...)
 
 	var orders []order
+	// A computed sort key is computed once per relationship, into a
+	// variable the sort, the page and the sort key column read.
+	vars, binds := "a, r, z", ""
 	for i, k := range a.OrderBy {
 		r, err := rs.field(b, k.Field, "/order_by/"+itoa(i)+"/field")
 		if err != nil {
 			return nil, err
 		}
 		x, key := b.sortExpr(r)
+		if r.inline != "" {
+			v := b.q(VarName(k.Field))
+			binds += ", " + x + " AS " + v
+			vars += ", " + v
+			x = v
+		}
 		orders = append(orders, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC", key: key})
 	}
 	orders = append(orders, order{expr: an.id}, order{expr: zn.id}, order{expr: "elementId(r)"})
@@ -181,7 +190,10 @@ func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state model.Stat
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 
 	b.line("MATCH (a)-[r:%s]->(z)\nWHERE %s", b.q(typ), joinAnd(preds))
-	b.line("WITH a, r, z\nORDER BY %s\nSKIP %s LIMIT %s", orderList(orders), b.named("offset", int64(offset)), b.named("limit", int64(limit)))
+	if binds != "" {
+		b.line("WITH a, r, z%s", binds)
+	}
+	b.line("WITH %s\nORDER BY %s\nSKIP %s LIMIT %s", vars, orderList(orders), b.named("offset", int64(offset)), b.named("limit", int64(limit)))
 	cols := []string{
 		"type(r) AS " + ColType,
 		b.relProjection("r", []string{typ}) + " AS " + ColProperties,

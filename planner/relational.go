@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -15,14 +16,22 @@ const maxConditionDepth = 4
 
 // scope is what the fields of a condition belong to: the builder's entity
 // (n, computed fields included), a related entity (stored fields), or a
-// relationship (its declared properties).
+// relationship (its declared properties and computed fields).
 type scope struct {
 	v string
 	// e is the entity of v; nil for a relationship.
 	e *model.Entity
 	// rel lists the properties of a relationship variable.
-	rel  []*model.Field
+	rel []*model.Field
+	// relc are the computed fields of a relationship variable's type.
+	relc *computed.Relationship
 	name string // entity or relationship type, for messages
+}
+
+// relScope is the scope of relationship variable v of type typ: its
+// properties and its computed fields.
+func (p *Planner) relScope(v, typ string) scope {
+	return scope{v: v, rel: relFields(p.m, typ), relc: p.cm.Relationship(typ), name: typ}
 }
 
 func (b *builder) mainScope() scope { return scope{v: "n", e: b.e, name: b.e.Name} }
@@ -50,6 +59,14 @@ func (s scope) field(b *builder, name, at string) (fieldRef, error) {
 			return fieldRef{f: f, node: s.v}, nil
 		}
 		valid = append(valid, f.Name)
+	}
+	if c := s.relc.Field(name); c != nil {
+		return b.relComputed(c, s.v)
+	}
+	if s.relc != nil {
+		for _, c := range s.relc.Fields {
+			valid = append(valid, c.Config.Name)
+		}
 	}
 	return fieldRef{}, tools.Fail(b.tool, at, valid, "%q is not a property of %s", name, s.name)
 }
@@ -228,7 +245,7 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int, negate
 		}
 		h.conds, h.pin = preds, r.Conditions
 	}
-	rs := scope{v: h.r, rel: relFields(b.p.m, typ), name: typ}
+	rs := b.p.relScope(h.r, typ)
 	for i, c := range r.RelationshipConditions {
 		p, _, err := b.test(rs, c, at+"/relationship_conditions/"+itoa(i), depth+1)
 		if err != nil {
@@ -363,6 +380,17 @@ func (b *builder) relProjection(v string, types []string) string {
 		items := make([]string, len(fs))
 		for i, f := range fs {
 			items[i] = "." + b.q(f.Name)
+		}
+		// A computed field's value shows beside the properties it reads.
+		if rc := b.p.cm.Relationship(t); rc != nil {
+			for _, c := range rc.Fields {
+				r, err := b.relComputed(c, v)
+				if err != nil {
+					b.fail(err)
+					continue
+				}
+				items = append(items, b.q(c.Config.Name)+": "+r.inline)
+			}
 		}
 		return v + " {" + strings.Join(items, ", ") + "}"
 	}

@@ -156,7 +156,7 @@ func TestInjectionCorpusStaysInParameters(t *testing.T) {
 	// related entities, explore's target conditions and find_paths' ids.
 	movies := newFixture(t, "movies.yaml", tools.Capabilities{FullText: true})
 	for kind, tmpl := range map[string]string{
-		"via":     `{"entity_type":"Movie","conditions":[{"via":"ACTED_IN","quantifier":"all","conditions":[{"field":"name","operator":"=","value":%s}],"relationship_conditions":[{"field":"role","operator":"CONTAINS","value":%s,"ignore_case":true}]}]}`,
+		"via":     `{"entity_type":"Movie","conditions":[{"via":"ACTED_IN","quantifier":"all","conditions":[{"field":"name","operator":"=","value":%s}],"relationship_conditions":[{"field":"roles","operator":"CONTAINS","value":%s}]}]}`,
 		"groups":  `{"entity_type":"Movie","conditions":[{"any_of":[{"field":"title","operator":"IN","value":[%s],"ignore_case":true},{"not":[{"field":"tagline","operator":"ENDS WITH","value":%s}]}]}]}`,
 		"over":    `{"entity_type":"Person","operation":"COUNT","over":{"via":"REVIEWED","relationship_conditions":[{"field":"summary","operator":"STARTS WITH","value":%s}]}}`,
 		"explore": `{"start_entity_type":"Person","relationship_types":["ACTED_IN","DIRECTED"],"target_conditions":[{"field":"title","operator":"=","value":%s}],"order_by":[{"field":"released"}]}`,

@@ -113,11 +113,14 @@ func (l *OrderByList) UnmarshalJSON(data []byte) error {
 // Over names the related entities an aggregate is over: a hop as in a
 // relationship test, and optionally GroupBy, a property of that
 // relationship whose values form the groups (e.g. the rating of each
-// REVIEWED). It sits in over because it names something only over has:
-// the relationship.
+// REVIEWED), or Field, a property of that relationship (stored or
+// computed) to aggregate instead of the entities' field (e.g. SUM of each
+// ORDERS line's value), each relationship once. Both sit in over because
+// they name something only over has: the relationship.
 type Over struct {
 	Related
 	GroupBy string `json:"group_by,omitempty"`
+	Field   string `json:"field,omitempty"`
 }
 
 // Having keeps the groups of an aggregate whose value compares with Value

@@ -212,7 +212,11 @@ func InGraphSchema(m *model.Model, entity, field string) bool {
 // its properties and description.
 func relationshipList(edges []edge) string {
 	var b strings.Builder
-	b.WriteString("Relationships (--> is the stored direction, -- undirected; {properties}):\n")
+	props := "{properties}"
+	if slices.ContainsFunc(edges, func(e edge) bool { return len(e.Computed) > 0 }) {
+		props = "{properties; type = expression: computed, from.x/to.x read the arrow's ends}"
+	}
+	b.WriteString("Relationships (--> is the stored direction, -- undirected; " + props + "):\n")
 	for _, e := range mergeTargets(edges) {
 		b.WriteString("- " + e.String())
 		if e.Description != "" {

@@ -17,7 +17,21 @@ type edge struct {
 	From, Type, To string
 	Undirected     bool
 	Description    string
-	Properties     []*model.Field
+	// Properties are the stored properties, then the computed fields
+	// (whose expressions Computed holds).
+	Properties []*model.Field
+	Computed   []*model.ComputedField
+}
+
+// computed returns the computed field named name, or nil for a stored
+// property.
+func (e edge) computed(name string) *model.ComputedField {
+	for _, c := range e.Computed {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
 }
 
 // collectEdges gathers the edges of all entities. Outgoing and undirected
@@ -35,6 +49,9 @@ func collectEdges(m *model.Model) []edge {
 				for _, p := range e.Properties {
 					if !slices.ContainsFunc(o.Properties, func(q *model.Field) bool { return q.Name == p.Name }) {
 						o.Properties = append(o.Properties, p)
+						if c := e.computed(p.Name); c != nil {
+							o.Computed = append(o.Computed, c)
+						}
 					}
 				}
 				if o.Description == "" {
@@ -53,7 +70,7 @@ func collectEdges(m *model.Model) []edge {
 					continue
 				}
 				for _, t := range r.Targets {
-					e := edge{From: ent.Name, Type: r.Type, To: t, Description: r.Description, Properties: r.Properties}
+					e := edge{From: ent.Name, Type: r.Type, To: t, Description: r.Description, Properties: r.Fields(), Computed: r.Computed}
 					switch r.Direction {
 					case model.Incoming:
 						e.From, e.To = t, ent.Name
@@ -77,6 +94,9 @@ func (e edge) String() string {
 		parts := make([]string, len(e.Properties))
 		for i, p := range e.Properties {
 			parts[i] = p.Name + ": " + propertyLabel(p)
+			if c := e.computed(p.Name); c != nil {
+				parts[i] += " = " + c.Expression
+			}
 		}
 		props = " {" + strings.Join(parts, ", ") + "}"
 	}

@@ -193,7 +193,7 @@ func relationshipOffer(edges []edge, start, typ string) *EntityOffer {
 		}
 		for _, f := range e.Properties {
 			if o.Field(f.Name) == nil {
-				o.Fields = append(o.Fields, &FieldOffer{Field: f, Modes: f.Operators})
+				o.Fields = append(o.Fields, &FieldOffer{Field: f, Computed: e.computed(f.Name), Modes: f.Operators})
 			}
 		}
 	}

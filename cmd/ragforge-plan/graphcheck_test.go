@@ -18,7 +18,7 @@ func TestCallRefusesAConfigTheGraphContradictsUnlessToldToWarn(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, `CREATE (k:Person {name: 'Keanu Reeves', born: 1964}), (l:Person {name: 'Lilly Wachowski', born: 1967}),
 		(m:Movie {title: 'The Matrix', released: '1999', tagline: 'Welcome to the Real World'}),
-		(k)-[:ACTED_IN {role: 'Neo'}]->(m), (l)-[:DIRECTED]->(m), (l)-[:PRODUCED]->(m), (l)-[:WROTE]->(m),
+		(k)-[:ACTED_IN {roles: ['Neo']}]->(m), (l)-[:DIRECTED]->(m), (l)-[:PRODUCED]->(m), (l)-[:WROTE]->(m),
 		(k)-[:REVIEWED {rating: 90, summary: 'Good'}]->(m), (k)-[:FOLLOWS]->(l)`, nil)
 	flags := serverFlags(t)
 	const movieArgs = `{"entity_type":"Movie","conditions":[{"field":"released","operator":">","value":1990}]}`
