@@ -44,8 +44,11 @@ func pathBound(n int) time.Duration {
 // The machine is shared: other processes only add time, so each shape
 // takes the least of up to five rounds (a round within the bound ends
 // them), and the bound, which is for a machine with a core to spare,
-// grows with the load average beyond the cores (planning is one thread's
-// work: with load L on N cores, about N/L of a core is left to it).
+// grows with the load that other processes add beyond the cores
+// (planning is one thread's work: with load L on N cores, about N/L of a
+// core is left to it; the test itself keeps about one thread running,
+// Neo4j's or a call's, which the bound must not count, or the old
+// statements pass at a load of 2.6 on 2 cores).
 func TestTheFirstCallOfAShapeIsPlannedWithinHalfASecond(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, `CREATE (root:Directory {path: 'src', name: 'src'}), (sub:Directory {path: 'src/sub', name: 'sub'}),
@@ -121,8 +124,9 @@ func callTime(t *testing.T, stderr string) time.Duration {
 }
 
 // contention returns the machine's 1-minute load average where Linux
-// says it, and how many times longer a thread's work takes at that load:
-// the load over the cores, at least 1 (1 where the load is unknown).
+// says it, and how many times longer a thread's work takes at that load
+// besides the test's own thread: the load less one over the cores, at
+// least 1 (1 where the load is unknown).
 func contention() (load string, share float64) {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
@@ -133,5 +137,5 @@ func contention() (load string, share float64) {
 	if err != nil {
 		return load, 1
 	}
-	return load, max(1, l/float64(runtime.NumCPU()))
+	return load, max(1, (l-1)/float64(runtime.NumCPU()))
 }
