@@ -281,9 +281,9 @@ func (p *Planner) findPaths(a *FindPathsArgs, state State) (*Statement, error) {
 // Both are two count-store reads whatever the model: R for all the types
 // at once, N for every label. Bounding N by the labels at the types' ends
 // instead, with a count per end label and type proving that no
-// relationship of a type leaves them, took about forty count
-// subqueries on the code graph, the largest part of the time Neo4j takes
-// to plan the statement the first time it sees its text (docs/serving.md,
+// relationship of a type leaves them, took 34 count subqueries on the
+// code graph, a large part of the time Neo4j takes to plan the statement
+// the first time it sees its text (docs/serving.md,
 // "The first call of a shape"); only a graph whose model's entities are a
 // few of a large database's nodes loses the shortcut for it.
 func pathsUnbounded(tr *traversal, carried string) string {
