@@ -196,7 +196,7 @@ func (p *Planner) findPaths(a *FindPathsArgs, state State) (*Statement, error) {
 	expanded, followed := tr.limits()
 	guarded := p.m.Tenant == nil
 	if guarded {
-		b.line("%s", pathsUnbounded(tr, "src, dst"))
+		b.line("%s", p.pathsUnbounded(tr, types, "src, dst"))
 		b.line("CALL (src, dst, unbounded) {\n  WITH src, dst\n  WHERE unbounded\n  RETURN true AS met, false AS capped\n  UNION ALL\n  WITH src, dst\n  WHERE NOT unbounded")
 	}
 	b.line("WITH src, dst, [{s: src, x: src, rels: []}] AS front_a, [{s: dst, x: dst, rels: []}] AS front_b, [src] AS seen_a, [dst] AS seen_b, false AS met, false AS capped")
@@ -266,7 +266,7 @@ func (p *Planner) findPaths(a *FindPathsArgs, state State) (*Statement, error) {
 // add unbounded, true when the count store (one db hit per count) proves
 // that no search over the types can reach find_paths' bounds: neither its
 // own nor Neo4j's shortest-path search, whose reach the same counts bound.
-// Either of two bounds proves it:
+// Any of three bounds proves it:
 //
 //   - relationships: the types have R relationships; a level reads at most
 //     2R of them (each followed both ways) and each side reaches at most
@@ -274,21 +274,72 @@ func (p *Planner) findPaths(a *FindPathsArgs, state State) (*Statement, error) {
 //     bound, $max_followed being FollowedPerExpanded times it);
 //   - nodes: the database holds N nodes, so each side reaches at most N
 //     of them and 2N + 2 <= $max_expanded, while 2R <= $max_followed
-//     still bounds a level. A graph with few nodes and many relationships
-//     between them (the airline graph's 3,000 airports and 44,068 routes)
-//     passes this one only.
+//     still bounds a level;
+//   - one entity's nodes: every relationship of the types starts and ends
+//     on an entity the model declares at both ends of each type (its
+//     counts from and to that label equal R), whose N nodes bound each
+//     side to N + 1, with 2N + 2 <= $max_expanded and 2R <= $max_followed
+//     as above. A graph with few entities and many relationships between
+//     them (the airline graph's 3,000 airports and 44,068 routes) in a
+//     database that holds more passes this one only.
 //
-// Both are two count-store reads whatever the model: R for all the types
-// at once, N for every label. Bounding N by the labels at the types' ends
-// instead, with a count per end label and type proving that no
-// relationship of a type leaves them, took 34 count subqueries on the
-// code graph, a large part of the time Neo4j takes to plan the statement
-// the first time it sees its text (docs/serving.md,
-// "The first call of a shape"); only a graph whose model's entities are a
-// few of a large database's nodes loses the shortcut for it.
-func pathsUnbounded(tr *traversal, carried string) string {
+// The counts are few whatever the model: R for all the types at once, N,
+// and three per entity at both ends of every type (none for the code
+// graph's five types together, one for the airline graph's routes).
+// Counting, for each type, its relationships from and to each label at
+// its ends instead took 34 count subqueries on the code graph, a large
+// part of the time Neo4j takes to plan the statement the first time it
+// sees its text (docs/serving.md, "The first call of a shape").
+func (p *Planner) pathsUnbounded(tr *traversal, types []string, carried string) string {
 	expanded, followed := tr.limits()
+	nodes := []string{"2 * nodes + 2 <= " + expanded}
+	for _, e := range coveringEntities(p.m, types) {
+		l := tr.b.q(e)
+		nodes = append(nodes, "COUNT { (:"+l+")-[:"+tr.rel+"]->() } = rels AND COUNT { ()-[:"+tr.rel+"]->(:"+l+") } = rels AND 2 * COUNT { (:"+l+") } + 2 <= "+expanded)
+	}
 	return "WITH " + carried + ", COUNT { ()-[:" + tr.rel + "]->() } AS rels, COUNT { () } AS nodes" +
 		"\nWITH " + carried + ", 2 * rels + 2 <= " + expanded +
-		" OR 2 * rels <= " + followed + " AND 2 * nodes + 2 <= " + expanded + " AS unbounded"
+		" OR 2 * rels <= " + followed + " AND (" + strings.Join(nodes, " OR ") + ") AS unbounded"
+}
+
+// coveringEntities lists the entities the model declares both at the
+// start and at the end of every one of the types, in the model's order:
+// the only labels all the relationships of the types can start and end
+// on in a graph the model describes.
+func coveringEntities(m *model.Model, types []string) []string {
+	var out []string
+	for _, e := range m.Entities {
+		covers := func(t string) bool {
+			starts, ends := relationshipEnds(m, t)
+			return slices.Contains(starts, e.Name) && slices.Contains(ends, e.Name)
+		}
+		if !slices.ContainsFunc(types, func(t string) bool { return !covers(t) }) {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// relationshipEnds lists the entities the model declares at the start and
+// at the end of relationship type t: an outgoing declaration starts at its
+// entity and ends at its targets, an incoming one the other way round,
+// and one in both directions puts them all at both ends.
+func relationshipEnds(m *model.Model, t string) (starts, ends []string) {
+	for _, e := range m.Entities {
+		for _, r := range e.Relationships {
+			if r.Type != t {
+				continue
+			}
+			own, other := []string{e.Name}, r.Targets
+			switch r.Direction {
+			case model.Incoming:
+				own, other = other, own
+			case model.Both:
+				own = append(own, other...)
+				other = own
+			}
+			starts, ends = append(starts, own...), append(ends, other...)
+		}
+	}
+	return starts, ends
 }
