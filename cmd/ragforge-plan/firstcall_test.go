@@ -43,12 +43,13 @@ func pathBound(n int) time.Duration {
 //
 // The machine is shared: other processes only add time, so each shape
 // takes the least of up to eight rounds (a round within the bound ends
-// them: a burst of another process's work decided five), and the bound, which is for a machine with a core to spare,
-// grows with the load that other processes add beyond the cores
-// (planning is one thread's work: with load L on N cores, about N/L of a
-// core is left to it; the test itself keeps about one thread running,
-// Neo4j's or a call's, which the bound must not count, or the old
-// statements pass at a load of 2.6 on 2 cores).
+// them; a burst of another process's work once outlasted five), and the
+// bound, which is for a machine with a core to spare, grows with the load
+// that other processes add beyond the cores (planning is one thread's
+// work: with load L on N cores, about N/L of a core is left to it; the
+// test itself keeps about one thread running, Neo4j's or a call's, which
+// the bound must not count, or the old statements pass at a load of 2.6
+// on 2 cores).
 func TestTheFirstCallOfAShapeIsPlannedWithinHalfASecond(t *testing.T) {
 	d := neo4jtest.Open(t)
 	neo4jtest.Run(t, d, `CREATE (root:Directory {path: 'src', name: 'src'}), (sub:Directory {path: 'src/sub', name: 'sub'}),
