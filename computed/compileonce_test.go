@@ -9,6 +9,7 @@ import (
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -36,10 +37,10 @@ func TestEngineCompilesOncePerModelAndPlannedCallsCompileNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	ready := planner.State{}
+	ready := model.State{}
 	opts := engine.Options{
 		Tools: tools.Options{Capabilities: &tools.Capabilities{FullText: true}},
-		State: func(context.Context) (planner.State, error) { return ready, nil },
+		State: func(context.Context) (model.State, error) { return ready, nil },
 	}
 	if n := compilesDuring(func() {
 		if _, err := engine.New(t.Context(), m, opts); err != nil {
@@ -67,7 +68,7 @@ func TestEngineCompilesOncePerModelAndPlannedCallsCompileNothing(t *testing.T) {
 	// plan from the one compiled form.
 	call := engine.Call{Name: planner.QueryEntities, Arguments: json.RawMessage(`{"entity_type":"Scope","order_by":{"field":"line_count","direction":"DESC"},"fields":["name","line_count","is_large"]}`)}
 	if n := compilesDuring(func() {
-		for _, r := range []planner.State{{}, {{Entity: "Scope", Field: "line_count"}: true}, {}} {
+		for _, r := range []model.State{{}, {{Entity: "Scope", Field: "line_count"}: true}, {}} {
 			ready = r
 			for _, verbose := range []bool{false, true} {
 				call.Verbose = verbose

@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -494,11 +495,28 @@ func parseLayout(x, layout any) (any, error) {
 	if !ok {
 		return nil, nil
 	}
-	l, err := textvalue.ParseLayout(layout.(string))
+	l, err := cachedLayout(layout.(string))
 	if err != nil {
 		return nil, err
 	}
 	return textTime(s, l.Parse)
+}
+
+// layouts holds each parse_datetime layout read once: the checker admits
+// only a constant layout, so there are as many as the config's
+// expressions name, and a value read no longer compiles its pattern.
+var layouts sync.Map // string → *textvalue.Layout
+
+func cachedLayout(layout string) (*textvalue.Layout, error) {
+	if l, ok := layouts.Load(layout); ok {
+		return l.(*textvalue.Layout), nil
+	}
+	l, err := textvalue.ParseLayout(layout)
+	if err != nil {
+		return nil, err
+	}
+	layouts.Store(layout, l)
+	return l, nil
 }
 
 // textTime reads text s with parse: null when it has another form, an

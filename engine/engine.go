@@ -77,10 +77,10 @@ type Options struct {
 	Embedder Embedder
 	// State reports which computed fields are materialized and ready; nil
 	// computes every computed field at query time.
-	State func(ctx context.Context) (planner.State, error)
+	State func(ctx context.Context) (model.State, error)
 	// RecordUses, when set, receives the field uses of every planned call
 	// (for the materialization policy's counts).
-	RecordUses func(tool string, uses []planner.Use)
+	RecordUses func(tool string, uses []model.Use)
 	// Procedures are the procedures run_cypher may call (DefaultProcedures
 	// if nil).
 	Procedures []string
@@ -294,7 +294,7 @@ func (e *Engine) Plan(ctx context.Context, call Call) (*planner.Statement, error
 	if t := e.catalog.Tool(call.Name); t != nil && t.Custom() {
 		return nil, fmt.Errorf("engine: %s is a custom tool; it runs its handler, not a statement", call.Name)
 	}
-	var state planner.State
+	var state model.State
 	if e.opts.State != nil {
 		if state, err = e.opts.State(ctx); err != nil {
 			return nil, fmt.Errorf("engine: reading materialization state: %w", err)

@@ -170,20 +170,7 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 	if st.Filter != nil {
 		return e.scan(ctx, call, st)
 	}
-	params := st.Params
-	// Ask for one row more than the call's limit, so the result can say
-	// whether it was truncated.
-	if v, ok := params["limit"].(int64); ok && int(v) == st.Shape.Limit {
-		params = cloneParams(params)
-		params["limit"] = v + 1
-	}
-	rowCap := e.opts.MaxRows
-	if st.Shape.Kind != planner.ShapeRows {
-		// A planned statement's rows are bounded by its own LIMIT, which
-		// the planner clamps (up to Limits.MaxGroups for aggregates): read
-		// them all and the one beyond, so a full page is not reported cut.
-		rowCap = max(rowCap, st.Shape.Limit+1)
-	}
+	params, rowCap := runParams(st), e.rowCap(st)
 	if st.Raw {
 		if err := e.checkRaw(ctx, st.Cypher); err != nil {
 			return nil, err
@@ -196,26 +183,38 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 		if err != nil {
 			return nil, err
 		}
-		read := 0
-		for res.Next(ctx) {
-			read++
-			rec := res.Record()
-			if sh.full() {
-				sh.cut(rec)
-				break
+		sh.read(func(yield func(*neo4j.Record) bool) {
+			for res.Next(ctx) && yield(res.Record()) {
 			}
-			sh.add(rec)
-			if read >= rowCap {
-				sh.truncated = true
-				break
-			}
-		}
+		}, rowCap)
 		return nil, res.Err()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("engine: running %s: %w", call.Name, err)
 	}
 	return sh.result(), nil
+}
+
+// runParams are the parameters run sends with st: one row more than the
+// call's limit, so the result can say whether it was truncated.
+func runParams(st *planner.Statement) map[string]any {
+	params := st.Params
+	if v, ok := params["limit"].(int64); ok && int(v) == st.Shape.Limit {
+		params = cloneParams(params)
+		params["limit"] = v + 1
+	}
+	return params
+}
+
+// rowCap is the most rows run reads of st.
+func (e *Engine) rowCap(st *planner.Statement) int {
+	if st.Shape.Kind == planner.ShapeRows {
+		return e.opts.MaxRows
+	}
+	// A planned statement's rows are bounded by its own LIMIT, which the
+	// planner clamps (up to Limits.MaxGroups for aggregates): read them all
+	// and the one beyond, so a full page is not reported cut.
+	return max(e.opts.MaxRows, st.Shape.Limit+1)
 }
 
 func cloneParams(p map[string]any) map[string]any {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -252,6 +253,26 @@ func (sh *shaper) add(rec *neo4j.Record) {
 	r.Count++
 	if len(sh.st.Shape.SortKeys) > 0 {
 		sh.last = sh.sortKeys(rec)
+	}
+}
+
+// read shapes rows as run reads them: up to the call's limit, then the
+// row beyond it marks the result cut (or rowCap rows read mark it
+// truncated). It needs no driver: run feeds it a result stream, the
+// offline golden test (result_golden_test.go) a case's recorded rows.
+func (sh *shaper) read(rows iter.Seq[*neo4j.Record], rowCap int) {
+	read := 0
+	for rec := range rows {
+		read++
+		if sh.full() {
+			sh.cut(rec)
+			return
+		}
+		sh.add(rec)
+		if read >= rowCap {
+			sh.truncated = true
+			return
+		}
 	}
 }
 

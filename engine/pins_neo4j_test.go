@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ragforge/ragforge/engine"
@@ -76,5 +77,25 @@ func TestPinnedValuesSuggestOnlyTheTenantsOwn(t *testing.T) {
 	_, notes = notesOf(t, tenant.With(context.Background(), "bob"), e, "query_entities", args)
 	if want := `no Folder has path "/spec"; closest values: "/specs"`; !slices.Equal(notes, []string{want}) {
 		t.Errorf("bob: notes %q, want %q", notes, want)
+	}
+}
+
+// TestAPinsClosestValuesSayWhenTheBoundCutTheSearch: over a label with
+// more entities than the search reads, the note says the closest values
+// are among the first ones read, not the closest the graph holds; whether
+// the pinned value exists is still read exactly.
+func TestAPinsClosestValuesSayWhenTheBoundCutTheSearch(t *testing.T) {
+	d := neo4jtest.Open(t)
+	neo4jtest.Run(t, d, `UNWIND ['Speed', 'Speed 2', 'Sphere', 'Heat'] AS title CREATE (:Movie {title: title})`, nil)
+	engine.LowerPinScan(t, 2)
+	e := newEngine(t, d, "../testdata/configs/valid/movies.yaml", engine.Options{})
+	ctx := context.Background()
+	_, notes := notesOf(t, ctx, e, "query_entities", `{"entity_type":"Person","conditions":[{"via":"ACTED_IN","conditions":[{"field":"title","operator":"=","value":"Sped"}]}]}`)
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], `no Movie has title "Sped"; closest values among the first 2 read: `) {
+		t.Errorf("notes %q, want the closest values among the first 2 read", notes)
+	}
+	// Heat is beyond the bound's first two, yet found: no pin note.
+	if _, notes := notesOf(t, ctx, e, "query_entities", `{"entity_type":"Person","conditions":[{"via":"ACTED_IN","conditions":[{"field":"title","operator":"=","value":"Heat"}]}]}`); len(notes) != 0 {
+		t.Errorf("an existing pin beyond the bound: notes %q", notes)
 	}
 }

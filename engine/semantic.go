@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/planner"
 )
@@ -24,7 +23,7 @@ func (e *Engine) emptySearchNote(ctx context.Context, st *planner.Statement) (st
 	if err != nil {
 		return "", err
 	}
-	prop, err := ident.Quote(embedder.VectorProperty(vi))
+	prop, err := ident.Quote(vi.VectorProperty())
 	if err != nil {
 		return "", err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/planner"
 )
 
 // seedScopes creates n Scope nodes with line ranges (every 17th without
@@ -104,7 +103,7 @@ func TestApplyWritesRuntimeValuesIndexesThemAndMarksThemReady(t *testing.T) {
 	// them, refresh recomputes them.
 	neo4jtest.Run(t, d, "MATCH (s:Scope {uuid: 'u1'}) SET s.endLine = 1000", nil)
 	neo4jtest.Run(t, d, "MATCH (s:Scope {uuid: 'u2'}) CREATE (s)-[:HAS_CHANGE]->(:Change)", nil)
-	drift, _ = x.Verify(ctx, []planner.FieldRef{{Entity: "Scope", Field: "line_count"}})
+	drift, _ = x.Verify(ctx, []model.FieldRef{{Entity: "Scope", Field: "line_count"}})
 	if len(drift) != 1 || drift[0].Drift != 1 {
 		t.Errorf("drift after a change %+v", drift)
 	}
@@ -154,7 +153,7 @@ func TestApplyRefusesAPropertyItDoesNotOwn(t *testing.T) {
 	neo4jtest.Run(t, d, "MATCH (s:Scope {uuid: 'u7'}) SET s.line_count = 'mine'", nil)
 	m := scopeModel(model.Always)
 	x := newMaterializer(t, d, m)
-	_, err := x.Apply(ctx, nil, []planner.FieldRef{{Entity: "Scope", Field: "line_count"}})
+	_, err := x.Apply(ctx, nil, []model.FieldRef{{Entity: "Scope", Field: "line_count"}})
 	var oe *OwnershipError
 	if !errors.As(err, &oe) || oe.Owner != "" {
 		t.Fatalf("apply over user data: %v", err)
@@ -168,12 +167,12 @@ func TestApplyRefusesAPropertyItDoesNotOwn(t *testing.T) {
 	// A property another field's state owns is refused too.
 	neo4jtest.Run(t, d, "MATCH (s:Scope) REMOVE s.line_count", nil)
 	neo4jtest.Run(t, d, "CREATE (:_RagforgeMaterialization {entity: 'Scope', field: 'old_field', property: 'line_count', status: 'ready', hash: 'x'})", nil)
-	_, err = x.Apply(ctx, nil, []planner.FieldRef{{Entity: "Scope", Field: "line_count"}})
+	_, err = x.Apply(ctx, nil, []model.FieldRef{{Entity: "Scope", Field: "line_count"}})
 	if !errors.As(err, &oe) || oe.Owner != "old_field" {
 		t.Fatalf("apply over another field's property: %v", err)
 	}
 	// Naming a field that does not exist lists the valid ones.
-	if _, err := x.Apply(ctx, nil, []planner.FieldRef{{Entity: "Scope", Field: "nope"}}); err == nil {
+	if _, err := x.Apply(ctx, nil, []model.FieldRef{{Entity: "Scope", Field: "nope"}}); err == nil {
 		t.Error("unknown --field accepted")
 	}
 }
@@ -212,7 +211,7 @@ func TestApplyResumesAfterAnInterruptionAndThePlannerWaitsForReady(t *testing.T)
 				}
 				return nil
 			}
-			only := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
+			only := []model.FieldRef{{Entity: "Scope", Field: "line_count"}}
 			if _, err := x.Apply(ctx, nil, only); !errors.Is(err, interrupt) {
 				t.Fatalf("apply: %v", err)
 			}
@@ -262,7 +261,7 @@ func TestApplyStartsOverFromTheIntegerCursorAnOlderRagforgeLeft(t *testing.T) {
 	ctx := context.Background()
 	x := newMaterializer(t, d, scopeModel(model.Always))
 	x.opts.Method = WriteUnwind
-	only := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
+	only := []model.FieldRef{{Entity: "Scope", Field: "line_count"}}
 	interrupt := errors.New("interrupted")
 	x.afterBatch = func(int64) error { return interrupt }
 	if _, err := x.Apply(ctx, nil, only); !errors.Is(err, interrupt) {
@@ -328,7 +327,7 @@ func TestDropWaitsTheGraceBeforeRemovingReadyValues(t *testing.T) {
 	ctx := context.Background()
 	seedScopes(t, d, 30)
 	x := newMaterializer(t, d, scopeModel(model.Always))
-	only := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
+	only := []model.FieldRef{{Entity: "Scope", Field: "line_count"}}
 	if _, err := x.Apply(ctx, nil, only); err != nil {
 		t.Fatal(err)
 	}

@@ -140,7 +140,7 @@ func BenchmarkMaterialize(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lc := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
+	lc := []model.FieldRef{{Entity: "Scope", Field: "line_count"}}
 	report := func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 	mat := func(method materialize.WriteMethod, batch int) materialize.Action {
 		x, err := materialize.New(cm, d, materialize.Options{Database: db, Grace: -1, Method: method, BatchSize: batch, Invalidate: []func(){cache.Invalidate}})

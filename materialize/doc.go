@@ -20,7 +20,7 @@
 //   - State: a `_RagforgeMaterialization` node per materialized field holds
 //     its property, the expression hash ([Hashes]), its status (building,
 //     ready, dropping) and progress. [StateCache] turns the state nodes into
-//     the planner.State the engine plans with: a field is read from its
+//     the model.State the engine plans with: a field is read from its
 //     property only when its state is ready and its hash equals the
 //     config's (invariant 3).
 //   - Apply: [Materializer] writes values in resumable batches, builds the

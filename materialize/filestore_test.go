@@ -15,11 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 func one(day string) []Count {
-	return []Count{{Day: day, Entity: "Scope", Field: "line_count", Kind: planner.UseOrder, N: 1}}
+	return []Count{{Day: day, Entity: "Scope", Field: "line_count", Kind: model.UseOrder, N: 1}}
 }
 
 func total(t *testing.T, s Store) int64 {
@@ -157,8 +157,8 @@ func TestFileStoreSurvivesAProcessKilledMidWrite(t *testing.T) {
 func TestStatsJSONRoundTripsAndRejectsBadCounts(t *testing.T) {
 	ctx := context.Background()
 	src := NewMemoryStore([]Count{
-		{Day: "2026-06-02", Entity: "Scope", Field: "line_count", Kind: planner.UseOrder, N: 5},
-		{Day: "2026-06-01", Entity: "Scope", Field: "line_count", Kind: planner.UseFilter, N: 2},
+		{Day: "2026-06-02", Entity: "Scope", Field: "line_count", Kind: model.UseOrder, N: 5},
+		{Day: "2026-06-01", Entity: "Scope", Field: "line_count", Kind: model.UseFilter, N: 2},
 	})
 	path := filepath.Join(t.TempDir(), "export.json")
 	f, _ := os.Create(path)
@@ -194,23 +194,23 @@ func TestStatsJSONRoundTripsAndRejectsBadCounts(t *testing.T) {
 func TestSummarizeCountsTheWindowAndTheLastSelectiveUse(t *testing.T) {
 	now := time.Date(2026, 6, 10, 15, 0, 0, 0, time.UTC)
 	counts := []Count{
-		{Day: "2026-06-10", Entity: "Scope", Field: "line_count", Kind: planner.UseOrder, N: 3},
-		{Day: "2026-06-04", Entity: "Scope", Field: "line_count", Kind: planner.UseFilter, N: 4},  // 7th day back: in
-		{Day: "2026-06-03", Entity: "Scope", Field: "line_count", Kind: planner.UseOrder, N: 100}, // 8th: out
-		{Day: "2026-06-10", Entity: "Scope", Field: "line_count", Kind: planner.UseProject, N: 9},
-		{Day: "2026-05-01", Entity: "Scope", Field: "is_large", Kind: planner.UseFilter, N: 1},
-		{Day: "2026-06-09", Entity: "Scope", Field: "is_large", Kind: planner.UseProject, N: 1},
+		{Day: "2026-06-10", Entity: "Scope", Field: "line_count", Kind: model.UseOrder, N: 3},
+		{Day: "2026-06-04", Entity: "Scope", Field: "line_count", Kind: model.UseFilter, N: 4},  // 7th day back: in
+		{Day: "2026-06-03", Entity: "Scope", Field: "line_count", Kind: model.UseOrder, N: 100}, // 8th: out
+		{Day: "2026-06-10", Entity: "Scope", Field: "line_count", Kind: model.UseProject, N: 9},
+		{Day: "2026-05-01", Entity: "Scope", Field: "is_large", Kind: model.UseFilter, N: 1},
+		{Day: "2026-06-09", Entity: "Scope", Field: "is_large", Kind: model.UseProject, N: 1},
 	}
 	u := Summarize(counts, 7*24*time.Hour, now)
-	lc := u[planner.FieldRef{Entity: "Scope", Field: "line_count"}]
+	lc := u[model.FieldRef{Entity: "Scope", Field: "line_count"}]
 	if lc.Order != 3 || lc.Filter != 4 || lc.Project != 9 || lc.Selective() != 7 || lc.LastUsed != "2026-06-10" || lc.WindowDays != 7 {
 		t.Errorf("line_count: %+v", lc)
 	}
-	il := u[planner.FieldRef{Entity: "Scope", Field: "is_large"}]
+	il := u[model.FieldRef{Entity: "Scope", Field: "is_large"}]
 	if il.Selective() != 0 || il.LastUsed != "2026-05-01" {
 		t.Errorf("is_large: %+v (a projection is not a selective use)", il)
 	}
-	if d := Summarize(counts, 12*time.Hour, now)[planner.FieldRef{Entity: "Scope", Field: "line_count"}]; d.WindowDays != 1 || d.Order != 3 || d.Filter != 0 {
+	if d := Summarize(counts, 12*time.Hour, now)[model.FieldRef{Entity: "Scope", Field: "line_count"}]; d.WindowDays != 1 || d.Order != 3 || d.Filter != 0 {
 		t.Errorf("12h window: %+v", d)
 	}
 }

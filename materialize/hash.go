@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ragforge/ragforge/computed"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // hashVersion changes when the hash's input changes form, so values
@@ -22,8 +22,8 @@ const hashVersion = "ragforge-materialize-1"
 // change to the expression, to a field it reads, or to how the compiler
 // writes Cypher sends the planner back to runtime until apply rewrites
 // the values.
-func Hashes(cm *computed.Model) (map[planner.FieldRef]string, error) {
-	out := map[planner.FieldRef]string{}
+func Hashes(cm *computed.Model) (map[model.FieldRef]string, error) {
+	out := map[model.FieldRef]string{}
 	for _, e := range cm.Model().Entities {
 		name := e.Name
 		ce := cm.Entity(name)
@@ -43,9 +43,9 @@ func Hashes(cm *computed.Model) (map[planner.FieldRef]string, error) {
 			}
 			for _, d := range f.DependsOn {
 				put(d)
-				put(out[planner.FieldRef{Entity: name, Field: d}])
+				put(out[model.FieldRef{Entity: name, Field: d}])
 			}
-			out[planner.FieldRef{Entity: name, Field: f.Config.Name}] = hex.EncodeToString(h.Sum(nil))
+			out[model.FieldRef{Entity: name, Field: f.Config.Name}] = hex.EncodeToString(h.Sum(nil))
 		}
 	}
 	return out, nil

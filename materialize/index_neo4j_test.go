@@ -12,7 +12,7 @@ import (
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/materialize"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // indexConfig has three stored computed fields: one materialized: true
@@ -107,7 +107,7 @@ func TestMaterializedFieldsGetARangeIndexUnlessIndexFalse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	orderUses := []materialize.Count{{Day: materialize.Day(time.Now()), Entity: "Scope", Field: "span", Kind: planner.UseOrder, N: 9}}
+	orderUses := []materialize.Count{{Day: materialize.Day(time.Now()), Entity: "Scope", Field: "span", Kind: model.UseOrder, N: 9}}
 	as, err := x.Apply(ctx, orderUses, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func TestStatusShowsAnIndexAddedOrDroppedByALaterApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	only := []planner.FieldRef{{Entity: "Scope", Field: "double_end"}}
+	only := []model.FieldRef{{Entity: "Scope", Field: "double_end"}}
 	apply := func(index bool) materialize.Action {
 		t.Helper()
 		m.Entity("Scope").ComputedField("double_end").Index = index

@@ -13,7 +13,6 @@ import (
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/planner"
 )
 
 // DefaultBatchSize is how many nodes one write transaction sets or clears
@@ -142,13 +141,13 @@ type Action struct {
 }
 
 // selected reports whether ref is among only (all when only is empty).
-func selected(only []planner.FieldRef, ref planner.FieldRef) bool {
+func selected(only []model.FieldRef, ref model.FieldRef) bool {
 	return len(only) == 0 || slices.Contains(only, ref)
 }
 
 // checkSelection rejects --field names that are neither in the config
 // nor in a state node, with the valid choices.
-func checkSelection(plans []*FieldPlan, states []FieldState, only []planner.FieldRef) error {
+func checkSelection(plans []*FieldPlan, states []FieldState, only []model.FieldRef) error {
 	for _, ref := range only {
 		ok := slices.ContainsFunc(plans, func(p *FieldPlan) bool { return p.Ref() == ref }) ||
 			slices.ContainsFunc(states, func(s FieldState) bool { return s.Ref() == ref })
@@ -215,7 +214,7 @@ func (x *Materializer) invalidate() {
 // materialize is written (or resumed, or left alone when ready for the
 // same hash), every field decided runtime that has a state is dropped.
 // only, when not empty, restricts it to those fields.
-func (x *Materializer) Apply(ctx context.Context, counts []Count, only []planner.FieldRef) ([]Action, error) {
+func (x *Materializer) Apply(ctx context.Context, counts []Count, only []model.FieldRef) ([]Action, error) {
 	var out []Action
 	err := x.locked(ctx, func(ctx context.Context) error {
 		facts, err := ReadFacts(ctx, x.driver, x.opts.Database, x.m)
@@ -278,7 +277,7 @@ func (x *Materializer) Apply(ctx context.Context, counts []Count, only []planner
 // Refresh recomputes the stored values of fields that have a state
 // (ready ones stay ready and readable meanwhile: values only get fresher).
 // only, when not empty, restricts it to those fields.
-func (x *Materializer) Refresh(ctx context.Context, only []planner.FieldRef) ([]Action, error) {
+func (x *Materializer) Refresh(ctx context.Context, only []model.FieldRef) ([]Action, error) {
 	var out []Action
 	err := x.locked(ctx, func(ctx context.Context) error {
 		plans, err := x.Plan(ctx, nil)
@@ -320,7 +319,7 @@ func (x *Materializer) Refresh(ctx context.Context, only []planner.FieldRef) ([]
 // materialized field (or only the named ones, which may be fields no
 // longer in the config). The planner stops reading a field before its
 // first value is removed.
-func (x *Materializer) Drop(ctx context.Context, only []planner.FieldRef) ([]Action, error) {
+func (x *Materializer) Drop(ctx context.Context, only []model.FieldRef) ([]Action, error) {
 	var out []Action
 	err := x.locked(ctx, func(ctx context.Context) error {
 		states, err := ReadStates(ctx, x.driver, x.opts.Database)

@@ -8,7 +8,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // UsageLabel is the label of the nodes a [Neo4jStore] keeps counts on, one
@@ -81,7 +81,7 @@ func (s *Neo4jStore) Counts(ctx context.Context) ([]Count, error) {
 		fld, _ := r.AsMap()["field"].(string)
 		kind, _ := r.AsMap()["kind"].(string)
 		n, _ := r.AsMap()["n"].(int64)
-		out = append(out, Count{Day: day, Entity: ent, Field: fld, Kind: planner.UseKind(kind), N: n})
+		out = append(out, Count{Day: day, Entity: ent, Field: fld, Kind: model.UseKind(kind), N: n})
 	}
 	sortCounts(out)
 	return out, nil

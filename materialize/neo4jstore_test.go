@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 func TestNeo4jStoreAddsConcurrentIncrementsWithoutLosingAny(t *testing.T) {
@@ -27,7 +27,7 @@ func TestNeo4jStoreAddsConcurrentIncrementsWithoutLosingAny(t *testing.T) {
 			for i := range 10 {
 				counts := one("2026-06-01")
 				if i%2 == 0 {
-					counts = append(counts, Count{Day: "2026-06-02", Entity: "Scope", Field: "change_count", Kind: planner.UseFilter, N: int64(g + 1)})
+					counts = append(counts, Count{Day: "2026-06-02", Entity: "Scope", Field: "change_count", Kind: model.UseFilter, N: int64(g + 1)})
 				}
 				if err := s.Add(ctx, counts); err != nil {
 					t.Error(err)
@@ -45,7 +45,7 @@ func TestNeo4jStoreAddsConcurrentIncrementsWithoutLosingAny(t *testing.T) {
 	if len(counts) != 2 || counts[0].N != 60 || counts[1].N != 5*(1+2+3+4+5+6) {
 		t.Errorf("counts: %+v", counts)
 	}
-	if err := s.Add(ctx, []Count{{Day: "yesterday", Entity: "Scope", Field: "f", Kind: planner.UseOrder, N: 1}}); err == nil {
+	if err := s.Add(ctx, []Count{{Day: "yesterday", Entity: "Scope", Field: "f", Kind: model.UseOrder, N: 1}}); err == nil {
 		t.Error("a malformed day was accepted")
 	}
 }
@@ -55,10 +55,10 @@ func TestRecorderBuffersComputedUsesAndFlushesThemByDay(t *testing.T) {
 	day := time.Date(2026, 6, 1, 23, 59, 0, 0, time.UTC)
 	store := NewMemoryStore(nil)
 	r := NewRecorder(store, RecorderOptions{Now: func() time.Time { return day }})
-	uses := []planner.Use{
-		{Entity: "Scope", Field: "line_count", Kind: planner.UseOrder, Computed: true},
-		{Entity: "Scope", Field: "name", Kind: planner.UseFilter},
-		{Entity: "Scope", Field: "line_count", Kind: planner.UseProject, Computed: true},
+	uses := []model.Use{
+		{Entity: "Scope", Field: "line_count", Kind: model.UseOrder, Computed: true},
+		{Entity: "Scope", Field: "name", Kind: model.UseFilter},
+		{Entity: "Scope", Field: "line_count", Kind: model.UseProject, Computed: true},
 	}
 	r.RecordUses("query_entities", uses)
 	r.RecordUses("query_entities", uses)
@@ -72,9 +72,9 @@ func TestRecorderBuffersComputedUsesAndFlushesThemByDay(t *testing.T) {
 	}
 	counts, _ := store.Counts(ctx)
 	want := []Count{
-		{Day: "2026-06-01", Entity: "Scope", Field: "line_count", Kind: planner.UseOrder, N: 2},
-		{Day: "2026-06-01", Entity: "Scope", Field: "line_count", Kind: planner.UseProject, N: 2},
-		{Day: "2026-06-02", Entity: "Scope", Field: "line_count", Kind: planner.UseOrder, N: 1},
+		{Day: "2026-06-01", Entity: "Scope", Field: "line_count", Kind: model.UseOrder, N: 2},
+		{Day: "2026-06-01", Entity: "Scope", Field: "line_count", Kind: model.UseProject, N: 2},
+		{Day: "2026-06-02", Entity: "Scope", Field: "line_count", Kind: model.UseOrder, N: 1},
 	}
 	if len(counts) != len(want) {
 		t.Fatalf("counts %+v", counts)
@@ -103,7 +103,7 @@ func (s *failingStore) Add(ctx context.Context, c []Count) error {
 func TestRecorderKeepsCountsWhenAFlushFails(t *testing.T) {
 	s := &failingStore{MemoryStore: NewMemoryStore(nil), fails: 1}
 	r := NewRecorder(s, RecorderOptions{})
-	r.RecordUses("t", []planner.Use{{Entity: "Scope", Field: "line_count", Kind: planner.UseFilter, Computed: true}})
+	r.RecordUses("t", []model.Use{{Entity: "Scope", Field: "line_count", Kind: model.UseFilter, Computed: true}})
 	if err := r.Flush(context.Background()); err == nil {
 		t.Fatal("first flush should fail")
 	}

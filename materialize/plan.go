@@ -10,7 +10,6 @@ import (
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/planner"
 )
 
 // Facts is what the server says about a config's computed fields: the
@@ -50,7 +49,7 @@ func ReadFacts(ctx context.Context, driver neo4j.DriverWithContext, db string, m
 }
 
 // state returns the state node of ref, or nil.
-func (f *Facts) state(ref planner.FieldRef) *FieldState {
+func (f *Facts) state(ref model.FieldRef) *FieldState {
 	if f == nil {
 		return nil
 	}
@@ -89,7 +88,7 @@ type FieldPlan struct {
 }
 
 // Ref names the field.
-func (p *FieldPlan) Ref() planner.FieldRef { return planner.FieldRef{Entity: p.Entity, Field: p.Name} }
+func (p *FieldPlan) Ref() model.FieldRef { return model.FieldRef{Entity: p.Entity, Field: p.Name} }
 
 // StateLabel is the state in one word for tables: unknown (no server),
 // none, building, dropping, ready, or stale (ready for another expression
@@ -120,7 +119,7 @@ func Plan(cm *computed.Model, counts []Count, facts *Facts, now time.Time) ([]*F
 	for _, e := range m.Entities {
 		ce := cm.Entity(e.Name)
 		for _, f := range ce.Fields {
-			ref := planner.FieldRef{Entity: e.Name, Field: f.Config.Name}
+			ref := model.FieldRef{Entity: e.Name, Field: f.Config.Name}
 			frag, err := f.Fragment(computed.Options{})
 			if err != nil {
 				return nil, fmt.Errorf("materialize: %s.%s: %w", e.Name, f.Config.Name, err)

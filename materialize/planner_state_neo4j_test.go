@@ -46,7 +46,7 @@ func TestPlannerReadsStoredValuesOnlyWhenReadyAndAnswersAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := x.Apply(ctx, nil, []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}); err != nil {
+	if _, err := x.Apply(ctx, nil, []model.FieldRef{{Entity: "Scope", Field: "line_count"}}); err != nil {
 		t.Fatal(err)
 	}
 	store := materialize.NewMemoryStore(nil)
@@ -126,7 +126,7 @@ func TestPlannerReadsStoredValuesOnlyWhenReadyAndAnswersAlike(t *testing.T) {
 	if err := rec.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	u := materialize.Summarize(must(store.Counts(ctx)), 24*time.Hour, time.Now())[planner.FieldRef{Entity: "Scope", Field: "line_count"}]
+	u := materialize.Summarize(must(store.Counts(ctx)), 24*time.Hour, time.Now())[model.FieldRef{Entity: "Scope", Field: "line_count"}]
 	if u.Order == 0 || u.Filter == 0 || u.Aggregate == 0 {
 		t.Errorf("recorded uses %+v", u)
 	}

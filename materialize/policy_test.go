@@ -7,7 +7,6 @@ import (
 
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/planner"
 )
 
 // scopeModel is a Scope entity with an expression field, a field reading
@@ -100,7 +99,7 @@ func TestStalenessNamesClockReads(t *testing.T) {
 func TestHashesChangeWithTheExpressionAndWithDependencies(t *testing.T) {
 	m := scopeModel(model.Auto)
 	h1 := mustHashes(t, m)
-	ref := func(f string) planner.FieldRef { return planner.FieldRef{Entity: "Scope", Field: f} }
+	ref := func(f string) model.FieldRef { return model.FieldRef{Entity: "Scope", Field: f} }
 	if len(h1[ref("line_count")]) != 64 || h1[ref("line_count")] == h1[ref("is_large")] {
 		t.Fatalf("hashes %v", h1)
 	}
@@ -126,7 +125,7 @@ func TestHashesChangeWithTheExpressionAndWithDependencies(t *testing.T) {
 	}
 }
 
-func mustHashes(t *testing.T, m *model.Model) map[planner.FieldRef]string {
+func mustHashes(t *testing.T, m *model.Model) map[model.FieldRef]string {
 	t.Helper()
 	h, err := Hashes(MustCompile(t, m))
 	if err != nil {
@@ -136,9 +135,9 @@ func mustHashes(t *testing.T, m *model.Model) map[planner.FieldRef]string {
 }
 
 func TestReadyStateTrustsOnlyReadyStatesOfTheSameHashAndProperty(t *testing.T) {
-	ref := planner.FieldRef{Entity: "Scope", Field: "line_count"}
-	hashes := map[planner.FieldRef]string{ref: "h1"}
-	props := map[planner.FieldRef]string{ref: "line_count"}
+	ref := model.FieldRef{Entity: "Scope", Field: "line_count"}
+	hashes := map[model.FieldRef]string{ref: "h1"}
+	props := map[model.FieldRef]string{ref: "line_count"}
 	for _, tc := range []struct {
 		name  string
 		state []FieldState

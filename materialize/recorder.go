@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // RecorderOptions configure a [Recorder].
@@ -68,7 +68,7 @@ func (r *Recorder) loop() {
 
 // RecordUses counts one planned call's uses of computed fields, in today's
 // bucket; tool is not part of the count.
-func (r *Recorder) RecordUses(tool string, uses []planner.Use) {
+func (r *Recorder) RecordUses(tool string, uses []model.Use) {
 	day := Day(r.opts.Now())
 	r.mu.Lock()
 	defer r.mu.Unlock()

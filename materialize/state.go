@@ -9,7 +9,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // StateLabel is the label of the state nodes, one per materialized
@@ -58,8 +58,8 @@ type FieldState struct {
 }
 
 // Ref names the field the state is for.
-func (s FieldState) Ref() planner.FieldRef {
-	return planner.FieldRef{Entity: s.Entity, Field: s.Field}
+func (s FieldState) Ref() model.FieldRef {
+	return model.FieldRef{Entity: s.Entity, Field: s.Field}
 }
 
 // stateConstraint makes a second state node for one entity.field
@@ -129,13 +129,13 @@ func stateFrom(m map[string]any) FieldState {
 	}
 }
 
-// ReadyState is the planner.State the states give for a config whose
+// ReadyState is the model.State the states give for a config whose
 // expression hashes are hashes and cache properties are props: a field is
 // ready only when its state node says ready, for the same hash and the
 // same property. Missing, building, dropping or stale states leave the
 // field to runtime (docs/design.md, invariant 3).
-func ReadyState(states []FieldState, hashes map[planner.FieldRef]string, props map[planner.FieldRef]string) planner.State {
-	out := planner.State{}
+func ReadyState(states []FieldState, hashes map[model.FieldRef]string, props map[model.FieldRef]string) model.State {
+	out := model.State{}
 	for _, s := range states {
 		ref := s.Ref()
 		if s.Status == StatusReady && s.Hash != "" && s.Hash == hashes[ref] && s.Property == props[ref] {

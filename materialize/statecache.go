@@ -8,7 +8,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/computed"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // DefaultStateRefresh is how long a [StateCache] trusts what it read: one
@@ -55,15 +55,15 @@ type StateCacheOptions struct {
 // A read's result counts from the moment it was sent, so a state is never
 // trusted for longer than Refresh after the server said it.
 type StateCache struct {
-	hashes map[planner.FieldRef]string
-	props  map[planner.FieldRef]string
+	hashes map[model.FieldRef]string
+	props  map[model.FieldRef]string
 	opts   StateCacheOptions
 	// read reads the state nodes (ReadStates on the cache's database;
 	// tests delay it).
 	read func(ctx context.Context) ([]FieldState, error)
 
 	mu    sync.Mutex
-	state planner.State
+	state model.State
 	// at is when the read that gave state was sent; trusted is false when
 	// there is no such read for the current generation.
 	at      time.Time
@@ -107,11 +107,11 @@ func NewStateCache(cm *computed.Model, driver neo4j.DriverWithContext, db string
 }
 
 // properties maps every computed field to its cache property.
-func properties(cm *computed.Model) map[planner.FieldRef]string {
-	out := map[planner.FieldRef]string{}
+func properties(cm *computed.Model) map[model.FieldRef]string {
+	out := map[model.FieldRef]string{}
 	for _, e := range cm.Model().Entities {
 		for _, f := range cm.Entity(e.Name).Fields {
-			out[planner.FieldRef{Entity: e.Name, Field: f.Config.Name}] = f.CacheProperty()
+			out[model.FieldRef{Entity: e.Name, Field: f.Config.Name}] = f.CacheProperty()
 		}
 	}
 	return out
@@ -120,7 +120,7 @@ func properties(cm *computed.Model) map[planner.FieldRef]string {
 // State implements engine.Options.State. It never returns an error: when
 // no read is trusted it answers that no field is ready (runtime
 // everywhere), and read failures go to OnError.
-func (c *StateCache) State(ctx context.Context) (planner.State, error) {
+func (c *StateCache) State(ctx context.Context) (model.State, error) {
 	c.mu.Lock()
 	if s, ok := c.trustedLocked(); ok {
 		if c.opts.Now().Sub(c.at) >= c.opts.Refresh/2 {
@@ -132,24 +132,24 @@ func (c *StateCache) State(ctx context.Context) (planner.State, error) {
 	r := c.startLocked()
 	c.mu.Unlock()
 	if r == nil {
-		return planner.State{}, nil
+		return model.State{}, nil
 	}
 	select {
 	case <-r.done:
 	case <-ctx.Done():
-		return planner.State{}, nil
+		return model.State{}, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.trustedLocked(); ok {
 		return s, nil
 	}
-	return planner.State{}, nil
+	return model.State{}, nil
 }
 
 // trustedLocked returns the state when a read of the current generation
 // gave it less than Refresh ago.
-func (c *StateCache) trustedLocked() (planner.State, bool) {
+func (c *StateCache) trustedLocked() (model.State, bool) {
 	if c.trusted && c.opts.Now().Sub(c.at) < c.opts.Refresh {
 		return c.state, true
 	}

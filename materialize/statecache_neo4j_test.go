@@ -9,7 +9,6 @@ import (
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/planner"
 )
 
 // fakeClock is a clock tests move by hand.
@@ -35,7 +34,7 @@ func waitRead(c *StateCache) {
 	}
 }
 
-func lineCountReady(s planner.State) bool { return s.Ready("Scope", "line_count") }
+func lineCountReady(s model.State) bool { return s.Ready("Scope", "line_count") }
 
 // TestStateCacheReadsWithoutBlockingAndNeverTrustsAFailedRead proves the
 // StateCache's contract on the real server: a failed read (the read's
@@ -51,7 +50,7 @@ func TestStateCacheReadsWithoutBlockingAndNeverTrustsAFailedRead(t *testing.T) {
 	db := neo4jtest.Database()
 	seedScopes(t, d, 40)
 	m := scopeModel(model.Always)
-	if _, err := newMaterializer(t, d, m).Apply(ctx, nil, []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}); err != nil {
+	if _, err := newMaterializer(t, d, m).Apply(ctx, nil, []model.FieldRef{{Entity: "Scope", Field: "line_count"}}); err != nil {
 		t.Fatal(err)
 	}
 	clock := &fakeClock{t: now}
@@ -73,7 +72,7 @@ func TestStateCacheReadsWithoutBlockingAndNeverTrustsAFailedRead(t *testing.T) {
 		}
 		return real(ctx)
 	}
-	state := func() planner.State {
+	state := func() model.State {
 		t.Helper()
 		s, err := cache.State(ctx)
 		if err != nil {

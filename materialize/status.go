@@ -9,7 +9,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // FieldStatus is one line of `materialize status`: a computed field of the
@@ -79,7 +79,7 @@ type Drift struct {
 // Verify compares, for every materialized field of the config (or only
 // the named ones), the stored property with the runtime value on every
 // node of the label. It reads only.
-func (x *Materializer) Verify(ctx context.Context, only []planner.FieldRef) ([]Drift, error) {
+func (x *Materializer) Verify(ctx context.Context, only []model.FieldRef) ([]Drift, error) {
 	facts, err := ReadFacts(ctx, x.driver, x.opts.Database, x.m)
 	if err != nil {
 		return nil, err

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/planner"
 )
 
 // TestStatusCountsEachNodeOnceAfterInterruptedRunsThatAlternateMethods
@@ -26,7 +25,7 @@ func TestStatusCountsEachNodeOnceAfterInterruptedRunsThatAlternateMethods(t *tes
 	seedScopes(t, d, nodes)
 	m := scopeModel(model.Always)
 	x := newMaterializer(t, d, m)
-	only := []planner.FieldRef{{Entity: "Scope", Field: "line_count"}}
+	only := []model.FieldRef{{Entity: "Scope", Field: "line_count"}}
 	interrupt := errors.New("interrupted")
 	for i, run := range []struct {
 		method WriteMethod

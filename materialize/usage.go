@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // DayLayout is how a usage bucket's day is written (a UTC date), so that
@@ -17,17 +17,17 @@ const DayLayout = "2006-01-02"
 // entity in one way. Counts are the unit every store keeps and every
 // export holds: small, additive, and mergeable across processes.
 type Count struct {
-	Day    string          `json:"day"`
-	Entity string          `json:"entity"`
-	Field  string          `json:"field"`
-	Kind   planner.UseKind `json:"kind"`
-	N      int64           `json:"n"`
+	Day    string        `json:"day"`
+	Entity string        `json:"entity"`
+	Field  string        `json:"field"`
+	Kind   model.UseKind `json:"kind"`
+	N      int64         `json:"n"`
 }
 
 // key identifies a Count's bucket.
 type key struct {
 	Day, Entity, Field string
-	Kind               planner.UseKind
+	Kind               model.UseKind
 }
 
 func (c Count) key() key { return key{c.Day, c.Entity, c.Field, c.Kind} }
@@ -82,7 +82,7 @@ func validate(counts []Count) error {
 			return fmt.Errorf("materialize: usage count on %s has no entity or field", c.Day)
 		}
 		switch c.Kind {
-		case planner.UseFilter, planner.UseOrder, planner.UseAggregate, planner.UseGroup, planner.UseProject:
+		case model.UseFilter, model.UseOrder, model.UseAggregate, model.UseGroup, model.UseProject:
 		default:
 			return fmt.Errorf("materialize: usage count %s.%s has kind %q (allowed: filter, order, aggregate, group, project)", c.Entity, c.Field, c.Kind)
 		}
@@ -125,32 +125,32 @@ func days(d time.Duration) int {
 }
 
 // Summarize folds counts into each field's Usage for a window ending on
-// now's day, keyed by planner.FieldRef.
-func Summarize(counts []Count, window time.Duration, now time.Time) map[planner.FieldRef]Usage {
+// now's day, keyed by model.FieldRef.
+func Summarize(counts []Count, window time.Duration, now time.Time) map[model.FieldRef]Usage {
 	n := days(window)
 	today := now.UTC().Truncate(24 * time.Hour)
 	first := Day(today.AddDate(0, 0, -(n - 1)))
 	last := Day(today)
-	out := map[planner.FieldRef]Usage{}
+	out := map[model.FieldRef]Usage{}
 	for _, c := range counts {
-		ref := planner.FieldRef{Entity: c.Entity, Field: c.Field}
+		ref := model.FieldRef{Entity: c.Entity, Field: c.Field}
 		u := out[ref]
 		u.WindowDays = n
 		if c.Day >= first && c.Day <= last {
 			switch c.Kind {
-			case planner.UseFilter:
+			case model.UseFilter:
 				u.Filter += c.N
-			case planner.UseOrder:
+			case model.UseOrder:
 				u.Order += c.N
-			case planner.UseAggregate:
+			case model.UseAggregate:
 				u.Aggregate += c.N
-			case planner.UseGroup:
+			case model.UseGroup:
 				u.Group += c.N
-			case planner.UseProject:
+			case model.UseProject:
 				u.Project += c.N
 			}
 		}
-		if (c.Kind == planner.UseFilter || c.Kind == planner.UseOrder) && c.N > 0 && c.Day <= last && c.Day > u.LastUsed {
+		if (c.Kind == model.UseFilter || c.Kind == model.UseOrder) && c.N > 0 && c.Day <= last && c.Day > u.LastUsed {
 			u.LastUsed = c.Day
 		}
 		out[ref] = u

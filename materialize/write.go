@@ -11,7 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // OwnershipError is the refusal to write a property that nodes already
@@ -235,7 +235,7 @@ func nilIfEmpty(s string) any {
 	return s
 }
 
-func (x *Materializer) readState(ctx context.Context, ref planner.FieldRef) (*FieldState, error) {
+func (x *Materializer) readState(ctx context.Context, ref model.FieldRef) (*FieldState, error) {
 	res, err := x.query(ctx, stateMatch+"RETURN "+stateReturn, map[string]any{"entity": ref.Entity, "field": ref.Field})
 	if err != nil || len(res) == 0 {
 		return nil, err

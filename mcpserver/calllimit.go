@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -33,6 +34,8 @@ var errTooManyCalls = errors.New("too many calls at once")
 type callLimiter struct {
 	max  int
 	wait time.Duration
+	// log gets the line of each call refused.
+	log *slog.Logger
 
 	mu    sync.Mutex
 	slots map[any]*callSlots
@@ -46,10 +49,10 @@ type callSlots struct {
 	users int
 }
 
-func newCallLimiter(max int, wait time.Duration) *callLimiter {
+func newCallLimiter(max int, wait time.Duration, log *slog.Logger) *callLimiter {
 	orDefault(&max, DefaultCallsPerToken)
 	orDefault(&wait, DefaultCallWait)
-	return &callLimiter{max: max, wait: wait, slots: map[any]*callSlots{}}
+	return &callLimiter{max: max, wait: wait, log: log, slots: map[any]*callSlots{}}
 }
 
 // middleware applies the limit to tools/call; other methods pass.
@@ -60,7 +63,11 @@ func (l *callLimiter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		release, err := l.acquire(ctx, callerOf(req))
 		if err != nil {
-			return errorResult(err), nil
+			// The call's one log line: it never reaches callTool.
+			if call, ok := req.(*mcp.CallToolRequest); ok {
+				l.log.Info("call", append(callFields(call), "error", err)...)
+			}
+			return errorResult(ctx, err), nil
 		}
 		defer release()
 		return next(ctx, method, req)

@@ -8,6 +8,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -108,19 +109,45 @@ func TestProgressReachesAStatelessClientOnTheCallsResponse(t *testing.T) {
 }
 
 // TestStatelessRequestsAreNotCountedAsSessions: a cap of one session
-// does not refuse the second, third… initialize of a stateless server,
-// which keeps none.
+// does not refuse requests of a stateless server, which keeps none, even
+// when they overlap: while a call runs (holding no session bookmark
+// chain), three initializes sent at once all succeed (counting each
+// request as a starting session, as --sessions does, would refuse them at
+// the cap).
 func TestStatelessRequestsAreNotCountedAsSessions(t *testing.T) {
-	s, err := New(newEngine(t), Options{})
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	s, err := New(newEngine(t, blockingTool(started, release)), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{Tokens: []Token{{Token: "s3cret"}}, MaxSessions: 1})
+	running := make(chan *http.Response, 1)
+	go func() {
+		res, _ := (&rawSession{t: t, url: url, version: "2025-06-18"}).post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+		running <- res
+	}()
+	<-started
+	// Nor does the running call keep a session's bookmark chain: its own
+	// is the call's.
+	s.mu.Lock()
+	chains := len(s.bookmarks)
+	s.mu.Unlock()
+	if chains != 0 {
+		t.Errorf("%d session bookmark chains while a stateless call runs, want none", chains)
+	}
+	var wg sync.WaitGroup
 	for i := range 3 {
-		r := &rawSession{t: t, url: url, version: "2025-06-18"}
-		if res := r.initialize(); res.StatusCode != http.StatusOK || r.id != "" {
-			t.Fatalf("initialize %d: %s, session id %q; want 200 and no session", i+1, res.Status, r.id)
-		}
+		wg.Go(func() {
+			r := &rawSession{t: t, url: url, version: "2025-06-18"}
+			if res := r.initialize(); res.StatusCode != http.StatusOK || r.id != "" {
+				t.Errorf("initialize %d while a call runs: %s, session id %q; want 200 and no session", i+1, res.Status, r.id)
+			}
+		})
+	}
+	wg.Wait()
+	close(release)
+	if res := <-running; res.StatusCode != http.StatusOK {
+		t.Errorf("the running call: %s", res.Status)
 	}
 	if n := countSessions(s); n != 0 {
 		t.Errorf("%d sessions held, want none", n)

@@ -30,8 +30,10 @@ const (
 // (-32600), never taken for a response and answered 202; so is an empty
 // batch; a batch longer than maxBatch is refused whole. Each answers 400
 // with the JSON-RPC error, before any of the body runs. r.Body is left to
-// read from the start; the body is returned too (nil when refused).
-func checkBody(w http.ResponseWriter, r *http.Request, maxBatch int) ([]byte, bool) {
+// read from the start; the number of tools/call requests the body holds
+// is returned for the rate limit, which so reads no body itself (ok false
+// when refused).
+func checkBody(w http.ResponseWriter, r *http.Request, maxBatch int) (toolCalls int, ok bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -40,80 +42,96 @@ func checkBody(w http.ResponseWriter, r *http.Request, maxBatch int) ([]byte, bo
 		} else {
 			http.Error(w, "failed to read body", http.StatusBadRequest)
 		}
-		return nil, false
+		return 0, false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	code, id, msg := checkMessages(body, maxBatch)
-	if code == 0 {
-		return body, true
+	v := checkMessages(body, maxBatch)
+	if v.code == 0 {
+		return v.toolCalls, true
 	}
-	jsonrpcErrorCode(w, http.StatusBadRequest, code, id, msg)
-	return nil, false
+	jsonrpcErrorCode(w, http.StatusBadRequest, v.code, v.id, v.msg)
+	return 0, false
 }
 
-// checkMessages returns the JSON-RPC error of a body, or code 0 when it is
-// a message or a batch of them; id is the offending message's id when it
-// has a valid one.
-func checkMessages(body []byte, maxBatch int) (code int, id json.RawMessage, msg string) {
+// verdict is what checkMessages found in a body: its JSON-RPC error
+// (code 0 when it is a message or a batch of them, id the offending
+// message's when it has a valid one), or how many tools/call requests it
+// holds.
+type verdict struct {
+	code      int
+	id        json.RawMessage
+	msg       string
+	toolCalls int
+}
+
+// checkMessages reads a body once, as checkBody describes.
+func checkMessages(body []byte, maxBatch int) verdict {
 	if !utf8.Valid(body) {
-		return codeParseError, nil, "parse error: the body is not valid UTF-8"
+		return verdict{code: codeParseError, msg: "parse error: the body is not valid UTF-8"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var v json.RawMessage
 	if err := dec.Decode(&v); err != nil {
-		return codeParseError, nil, fmt.Sprintf("parse error: the body is not JSON: %v", err)
+		return verdict{code: codeParseError, msg: fmt.Sprintf("parse error: the body is not JSON: %v", err)}
 	}
 	if rest := bytes.TrimSpace(body[dec.InputOffset():]); len(rest) > 0 {
-		return codeParseError, nil, fmt.Sprintf("parse error: the body holds more than one JSON value (%q follows the message); send one message, or a batch as one array", clip(rest))
+		return verdict{code: codeParseError, msg: fmt.Sprintf("parse error: the body holds more than one JSON value (%q follows the message); send one message, or a batch as one array", clip(rest))}
 	}
 	if !bytes.HasPrefix(v, []byte("[")) {
 		return checkMessage(v)
 	}
 	var batch []json.RawMessage
 	if err := json.Unmarshal(v, &batch); err != nil {
-		return codeParseError, nil, fmt.Sprintf("parse error: %v", err)
+		return verdict{code: codeParseError, msg: fmt.Sprintf("parse error: %v", err)}
 	}
 	switch {
 	case len(batch) == 0:
-		return codeInvalidRequest, nil, "invalid request: an empty batch"
+		return verdict{code: codeInvalidRequest, msg: "invalid request: an empty batch"}
 	case len(batch) > maxBatch:
-		return codeServerError, nil, fmt.Sprintf("a JSON-RPC batch may hold at most %d messages (--max-batch): none of this one ran; send it in smaller batches", maxBatch)
+		return verdict{code: codeServerError, msg: fmt.Sprintf("a JSON-RPC batch may hold at most %d messages (--max-batch): none of this one ran; send it in smaller batches", maxBatch)}
 	}
+	var all verdict
 	for _, m := range batch {
-		if code, id, msg := checkMessage(m); code != 0 {
-			return code, id, msg + " (in a batch: none of it ran)"
+		v := checkMessage(m)
+		if v.code != 0 {
+			v.msg += " (in a batch: none of it ran)"
+			return v
 		}
+		all.toolCalls += v.toolCalls
 	}
-	return 0, nil, ""
+	return all
 }
 
 // checkMessage checks one message of a body: a request or notification
 // (method) or a response to the server's request (result or error).
-func checkMessage(raw json.RawMessage) (int, json.RawMessage, string) {
+func checkMessage(raw json.RawMessage) verdict {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return codeInvalidRequest, nil, "invalid request: a JSON-RPC message is an object"
+		return verdict{code: codeInvalidRequest, msg: "invalid request: a JSON-RPC message is an object"}
 	}
 	id := m["id"]
 	if !validID(id) {
-		return codeInvalidRequest, nil, "invalid request: an id is a string, a number or null"
+		return verdict{code: codeInvalidRequest, msg: "invalid request: an id is a string, a number or null"}
 	}
 	if string(m["jsonrpc"]) != `"2.0"` {
-		return codeInvalidRequest, id, `invalid request: "jsonrpc" must be "2.0"`
+		return verdict{code: codeInvalidRequest, id: id, msg: `invalid request: "jsonrpc" must be "2.0"`}
 	}
 	if method, ok := m["method"]; ok {
 		var s string
 		if json.Unmarshal(method, &s) != nil || s == "" {
-			return codeInvalidRequest, id, "invalid request: method must be a non-empty string"
+			return verdict{code: codeInvalidRequest, id: id, msg: "invalid request: method must be a non-empty string"}
 		}
-		return 0, nil, ""
+		if s == "tools/call" {
+			return verdict{toolCalls: 1}
+		}
+		return verdict{}
 	}
 	_, result := m["result"]
 	_, rpcErr := m["error"]
 	if result == rpcErr || id == nil {
-		return codeInvalidRequest, id, "invalid request: a message without a method must be a response (an id and either result or error); a request needs a method"
+		return verdict{code: codeInvalidRequest, id: id, msg: "invalid request: a message without a method must be a response (an id and either result or error); a request needs a method"}
 	}
-	return 0, nil, ""
+	return verdict{}
 }
 
 // validID reports whether raw is absent or a string, a number or null.

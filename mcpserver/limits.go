@@ -90,8 +90,8 @@ func (l *limits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			defer l.releaseSession(user, w)
 		}
-		body, ok := checkBody(w, r, l.opts.MaxBatch)
-		if !ok || !l.rate.admit(w, user, body) {
+		calls, ok := checkBody(w, r, l.opts.MaxBatch)
+		if !ok || !l.rate.admit(w, user, calls) {
 			return
 		}
 	}

@@ -1,8 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -33,17 +31,12 @@ func newRateLimiter(perSecond float64, burst int) *rateLimiter {
 	return &rateLimiter{perSecond: perSecond, burst: burst, buckets: map[string]*rate.Limiter{}}
 }
 
-// admit takes a token for each tool call of body (a checked JSON-RPC
-// message or batch) from user's bucket. When the bucket does not hold
-// them it answers 429 with Retry-After and a JSON-RPC error, takes
-// nothing, and returns false: a refused request costs the client none of
-// its rate.
-func (l *rateLimiter) admit(w http.ResponseWriter, user string, body []byte) bool {
-	if l == nil {
-		return true
-	}
-	n := toolCalls(body)
-	if n == 0 {
+// admit takes a token for each of a request's n tool calls (counted by
+// checkBody) from user's bucket. When the bucket does not hold them it
+// answers 429 with Retry-After and a JSON-RPC error, takes nothing, and
+// returns false: a refused request costs the client none of its rate.
+func (l *rateLimiter) admit(w http.ResponseWriter, user string, n int) bool {
+	if l == nil || n == 0 {
 		return true
 	}
 	l.mu.Lock()
@@ -68,30 +61,4 @@ func (l *rateLimiter) admit(w http.ResponseWriter, user string, body []byte) boo
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	jsonrpcError(w, http.StatusTooManyRequests, fmt.Sprintf("this token sends more than %v tool calls per second (--calls-per-second, bursts of %d): none of this request ran; retry after %d s", l.perSecond, l.burst, secs))
 	return false
-}
-
-// toolCalls counts the tools/call requests of a checked body.
-func toolCalls(body []byte) int {
-	type message struct {
-		Method string `json:"method"`
-	}
-	var batch []message
-	if body = bytes.TrimSpace(body); bytes.HasPrefix(body, []byte("[")) {
-		if json.Unmarshal(body, &batch) != nil {
-			return 0
-		}
-	} else {
-		var m message
-		if json.Unmarshal(body, &m) != nil {
-			return 0
-		}
-		batch = []message{m}
-	}
-	n := 0
-	for _, m := range batch {
-		if m.Method == "tools/call" {
-			n++
-		}
-	}
-	return n
 }

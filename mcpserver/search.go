@@ -103,20 +103,20 @@ func filterTools(ts []*mcp.Tool, name string) []*mcp.Tool {
 }
 
 // searchTools runs one search_tools call.
-func (s *Server) searchTools(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Server) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if !s.begin() {
-		return errorResult(errShuttingDown), nil
+		return errorResult(ctx, errShuttingDown), nil
 	}
 	defer s.inflight.Done()
 	var args struct {
 		Query string `json:"query"`
 	}
 	if err := json.Unmarshal(req.Params.Arguments, &args); err != nil || strings.TrimSpace(args.Query) == "" {
-		return errorResult(tools.Fail(SearchToolsName, "/query", nil, "query is required: describe the task in words")), nil
+		return errorResult(ctx, tools.Fail(SearchToolsName, "/query", nil, "query is required: describe the task in words")), nil
 	}
 	sel, err := s.search.index.Select(args.Query, s.search.opts)
 	if err != nil {
-		return errorResult(err), nil
+		return errorResult(ctx, err), nil
 	}
 	found := make([]format.MCPTool, 0, len(sel.Selected))
 	for _, name := range sel.Names() {

@@ -9,10 +9,13 @@
 // so the model can correct itself; a call that could not reach the
 // database is an isError result saying the database is unavailable and to
 // retry, with {"retryable": true} as structured content; a good call
-// returns the result JSON as structured content and as text. Each MCP
-// session's calls share one bookmark chain (engine.WithBookmarkManager),
-// so a read sees the session's earlier writes even when a cluster routes
-// it to another member. A call that carries a progress token gets
+// returns the result JSON as structured content and as text, and the
+// bookmarks of its transactions in _meta (BookmarksMeta): a call that
+// sends them back in its own _meta reads after them on any replica, so a
+// stateless fleet's client reads its own writes. With sessions, each MCP
+// session's calls also share one bookmark chain
+// (engine.WithBookmarkManager), so a read sees the session's earlier
+// writes even when a cluster routes it to another member. A call that carries a progress token gets
 // progress notifications when it starts, every ProgressInterval while it
 // runs, and when it ends. Drain refuses new calls and waits for the running
 // ones, which is how RunStdio and ServeHTTP shut down.
@@ -70,6 +73,8 @@ type Options struct {
 	// refused with an isError result asking to retry.
 	CallsPerToken int
 	CallWait      time.Duration
+	// Metrics, when set, count and time the tool calls (see [Metrics]).
+	Metrics *Metrics
 }
 
 // Server is an MCP server over one engine. It is safe for concurrent use
@@ -129,7 +134,13 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 		sopts.PageSize = len(cat.Tools) + 1
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, sopts)
-	s.mcp.AddReceivingMiddleware(newCallLimiter(opts.CallsPerToken, opts.CallWait).middleware, s.unknownTools)
+	// An unknown tool is refused first, so the metrics count only the
+	// catalog's names; they time the wait for a call slot too.
+	mw := []mcp.Middleware{s.unknownTools}
+	if opts.Metrics != nil {
+		mw = append(mw, opts.Metrics.middleware)
+	}
+	s.mcp.AddReceivingMiddleware(append(mw, newCallLimiter(opts.CallsPerToken, opts.CallWait, opts.Logger).middleware)...)
 	s.names = cat.Names()
 	for _, t := range cat.Tools {
 		def, err := definition(t)
@@ -183,7 +194,7 @@ var errShuttingDown = errors.New("the server is shutting down; call again on a n
 // callTool runs one tools/call on the engine.
 func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if !s.begin() {
-		return errorResult(errShuttingDown), nil
+		return errorResult(ctx, errShuttingDown), nil
 	}
 	defer s.inflight.Done()
 	args := req.Params.Arguments
@@ -196,23 +207,30 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	s.log.Debug("call started", "tool", name)
 	p := s.startProgress(ctx, req)
 	start := time.Now()
-	logged := []any{"tool", name}
+	logged := callFields(req)
 	// A tenant-bound token's calls run under its tenant.
 	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		logged = append(logged, "token", req.Extra.TokenInfo.UserID)
 		if tn, ok := req.Extra.TokenInfo.Extra["tenant"].(string); ok && tn != "" {
 			ctx = tenant.With(ctx, tn)
 		}
 	}
-	if req.Session != nil {
+	if lasting(req) {
 		ctx = engine.WithBookmarkManager(ctx, s.sessionBookmarks(req.Session))
 	}
+	given, err := givenBookmarks(name, req.Params.Meta)
+	if err != nil {
+		s.log.Info("call", append(logged, "error", err)...)
+		p.finish(name + " refused its bookmarks")
+		return errorResult(ctx, err), nil
+	}
+	ctx = engine.ReadAfter(ctx, given)
 	res, err := s.eng.Execute(ctx, engine.Call{Name: name, Arguments: args})
+	err = engine.BookmarkError(err, given)
 	took := time.Since(start).Round(time.Millisecond)
 	if err != nil {
 		s.log.Info("call", append(logged, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
-		return errorResult(err), nil
+		return errorResult(ctx, err), nil
 	}
 	out, err := jsonResult(res)
 	if err != nil {
@@ -221,11 +239,36 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		err = fmt.Errorf("%s ran, but its result cannot be sent: %w (a bug of the tool: report it with the call)", name, err)
 		s.log.Error("call", append(logged, "took", took, "error", err)...)
 		p.finish(fmt.Sprintf("%s failed after %v", name, took))
-		return errorResult(err), nil
+		return errorResult(ctx, err), nil
+	}
+	if b := engine.ChainBookmarks(ctx); len(b) > 0 {
+		out.Meta = mcp.Meta{BookmarksMeta: b}
 	}
 	s.log.Info("call", append(logged, "took", took, "results", res.Count)...)
 	p.finish(fmt.Sprintf("%s: %d result(s) in %v", name, res.Count, took))
 	return out, nil
+}
+
+// callFields are the fields that name a call in its log line: the tool,
+// and the token when there is one.
+func callFields(req *mcp.CallToolRequest) []any {
+	f := []any{"tool", req.Params.Name}
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		f = append(f, "token", req.Extra.TokenInfo.UserID)
+	}
+	return f
+}
+
+// lasting reports whether req's session outlives the request, so its
+// calls share a bookmark chain: stdio's, or an HTTP session of
+// --sessions (which has an id). A stateless HTTP request's session is
+// its own and ends with it; its call has a chain of its own
+// (engine.ReadAfter), and the client carries the bookmarks on.
+func lasting(req *mcp.CallToolRequest) bool {
+	if req.Session == nil {
+		return false
+	}
+	return req.Extra == nil || req.Extra.Header == nil || req.Session.ID() != ""
 }
 
 // sessionBookmarks returns the bookmark manager of ss, made on its first
@@ -274,7 +317,9 @@ func jsonResult(v any) (*mcp.CallToolResult, error) {
 // retry) {"error", "retryable": true}, and for a write whose commit went
 // unanswered
 // {"error", "retryable": true, "may_have_applied": true}.
-func errorResult(err error) *mcp.CallToolResult {
+// It notes err's class on ctx for the metrics.
+func errorResult(ctx context.Context, err error) *mcp.CallToolResult {
+	noteOutcome(ctx, err)
 	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
 	var ce *tools.CallError
 	switch {

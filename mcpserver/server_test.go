@@ -344,7 +344,7 @@ func (l *progressLog) callWait(t *testing.T, cs *mcp.ClientSession, started <-ch
 // the model reads that the write may have been applied and that it may
 // retry, in the text and the structured content.
 func TestAWriteWhoseCommitWentUnansweredIsARetryableResultThatMayHaveApplied(t *testing.T) {
-	res := errorResult(&engine.CommitUnknownError{Cause: "Connection lost during commit: EOF", Err: context.DeadlineExceeded})
+	res := errorResult(context.Background(), &engine.CommitUnknownError{Cause: "Connection lost during commit: EOF", Err: context.DeadlineExceeded})
 	sc, _ := res.StructuredContent.(map[string]any)
 	text := res.Content[0].(*mcp.TextContent).Text
 	if !res.IsError || sc["retryable"] != true || sc["may_have_applied"] != true || !strings.Contains(text, "may have been applied") || !strings.Contains(text, "retrying the same call is safe") {

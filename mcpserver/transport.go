@@ -150,12 +150,14 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 	return o
 }
 
-// Check refuses session caps that can lock a token out without a word:
-// a per-token cap whose product with the number of tokens exceeds the
-// global cap lets the first tokens take every session, so a later one
-// gets none (issue 34: 40 sessions, 30 per token, three tokens — the
-// third got none). The zero per-token cap, a share of the global one,
-// never does.
+// Check refuses options ServeHTTP cannot serve as meant, with or
+// without tokens: an allowed origin that is not scheme://host[:port]; a
+// call rate that is negative or not a number; and, with Sessions, session
+// caps that can lock a token out without a word: a per-token cap whose
+// product with the number of tokens exceeds the global cap lets the first
+// tokens take every session, so a later one gets none (issue 34: 40
+// sessions, 30 per token, three tokens — the third got none). The zero
+// per-token cap, a share of the global one, never does.
 func (o HTTPOptions) Check() error {
 	o = o.withDefaults()
 	if _, err := originGuard(o.AllowedOrigins); err != nil {

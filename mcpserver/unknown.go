@@ -20,7 +20,7 @@ func (s *Server) unknownTools(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "tools/call" || !ok || call.Params == nil || s.offered(call.Params.Name) {
 			return next(ctx, method, req)
 		}
-		return errorResult(tools.Fail(call.Params.Name, "", s.names, "unknown tool %q", call.Params.Name)), nil
+		return errorResult(ctx, tools.Fail(call.Params.Name, "", s.names, "unknown tool %q", call.Params.Name)), nil
 	}
 }
 

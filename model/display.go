@@ -12,7 +12,7 @@ var conventionalDisplay = []string{"name", "title", "canonical_name", "type", "c
 // embeddings.
 func (m *Model) Shown(e *Entity, f *Field) bool {
 	return f.Exposed && f.Name != e.UniqueField && (m.Tenant == nil || f.Name != m.Tenant.Field) &&
-		!slices.ContainsFunc(e.VectorIndexes, func(vi *VectorIndex) bool { return vi.Property == f.Name })
+		!slices.ContainsFunc(e.VectorIndexes, func(vi *VectorIndex) bool { return vi.VectorProperty() == f.Name })
 }
 
 // DisplayFields are the fields a tool shows beside an entity's unique

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ragforge/ragforge/internal/cypher/timebucket"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -45,36 +46,6 @@ func (b *builder) instant(vars string, r fieldRef, at string, bk *bucketing) (st
 	return "CASE WHEN " + v + " IS NOT NULL THEN " + bk.key(zoned, "datetime") + " END", nil
 }
 
-// bucketLabels render a bucket's label from a zoned DATETIME t: readable
-// strings that sort in time order (the weekday's name aside), in the form
-// of ISO-8601 truncated to the bucket (toString of a DATE is YYYY-MM-DD,
-// of a LOCAL DATETIME YYYY-MM-DDTHH:MM…). Weekdays are named, Monday
-// first, as dayOfWeek counts them (ISO: Monday is 1). A day is the part
-// of t's ISO form before its T, which is toString(date(t)) without
-// building a DATE per entity (each temporal value built is a db hit and
-// most of a bucket's time).
-var bucketLabels = map[string]func(t string) string{
-	tools.BucketHour:    func(t string) string { return "left(toString(localdatetime.truncate('hour', " + t + ")), 13)" },
-	tools.BucketDay:     func(t string) string { return "split(toString(" + t + "), 'T')[0]" },
-	tools.BucketWeekday: func(t string) string { return weekdays + "[" + t + ".dayOfWeek - 1]" },
-	tools.BucketMonth:   func(t string) string { return "left(split(toString(" + t + "), 'T')[0], 7)" },
-	tools.BucketYear:    func(t string) string { return "toString(" + t + ".year)" },
-}
-
-// BucketLabel is the Cypher expression of a bucket's label for the
-// temporal expression t, read in t's own zone; ok is false for a bucket
-// tools.Buckets does not list. The change-history statistics share the
-// aggregate buckets' labels through it.
-func BucketLabel(bucket, t string) (expr string, ok bool) {
-	label, ok := bucketLabels[bucket]
-	if !ok {
-		return "", false
-	}
-	return label(t), true
-}
-
-const weekdays = "['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']"
-
 // bucketing is how a datetime bucket groups: key renders the group key
 // of an instant (unit is the datetime() key that reads it: epochMillis,
 // epochSeconds, or datetime for a zoned DATETIME; epochSeconds only when
@@ -95,8 +66,7 @@ type bucketing struct {
 // and years, and zones whose offset changes, convert each instant to the
 // zone and read the label from it.
 func (p *Planner) bucket(b *builder, name string) (*bucketing, error) {
-	label, ok := bucketLabels[name]
-	if !ok {
+	if _, ok := timebucket.Label(name, ""); !ok {
 		return nil, unplannable(b.tool, "bucket", name)
 	}
 	if off, fixed := fixedOffset(p.loc); fixed {
@@ -109,7 +79,8 @@ func (p *Planner) bucket(b *builder, name string) (*bucketing, error) {
 		return nil, fmt.Errorf("planner: %s: datetime buckets need a zone Neo4j knows; Options.Location %q has no IANA name and a varying offset (load it with time.LoadLocation)", b.tool, p.loc)
 	}
 	return &bucketing{key: func(instant, unit string) string {
-		return label("datetime({" + unit + ": " + instant + ", timezone: " + b.named("zone", zone) + "})")
+		label, _ := timebucket.Label(name, "datetime({"+unit+": "+instant+", timezone: "+b.named("zone", zone)+"})")
+		return label
 	}}, nil
 }
 
@@ -119,7 +90,7 @@ func (p *Planner) bucket(b *builder, name string) (*bucketing, error) {
 // whole hours or days of wall-clock time since 1970 in the zone (floored,
 // so instants before 1970 fall in their own unit), a weekday's key its
 // index from Monday (1970-01-01 was a Thursday, index 3). Labels are those
-// of bucketLabels, built once per group from the key's UTC instant. nil
+// of timebucket.Label, built once per group from the key's UTC instant. nil
 // for the other buckets.
 func arithmeticBucket(name string, off int) *bucketing {
 	var span int64
@@ -130,7 +101,7 @@ func arithmeticBucket(name string, off int) *bucketing {
 	case tools.BucketDay:
 		span, label = 86400, func(k string) string { return "toString(date(datetime({epochSeconds: " + k + " * 86400})))" }
 	case tools.BucketWeekday:
-		span, label = 86400, func(k string) string { return weekdays + "[" + k + "]" }
+		span, label = 86400, func(k string) string { return timebucket.Weekdays + "[" + k + "]" }
 	default:
 		return nil
 	}

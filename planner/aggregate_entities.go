@@ -172,7 +172,7 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 //
 // The group is a field of the entity (group_by), a property of over's
 // relationship (over.group_by), or either cut into a datetime bucket.
-func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Statement, error) {
+func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State) (*Statement, error) {
 	const tool = AggregateEntities
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {
@@ -210,7 +210,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 		}
 		k := r.f.Type.Kind()
 		if r.node == "" {
-			b.use(r, UseAggregate)
+			b.use(r, model.UseAggregate)
 			need = append(need, r)
 		}
 		arg = b.expr(r)
@@ -227,7 +227,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state State) (*Sta
 		if err != nil {
 			return nil, err
 		}
-		b.use(r, UseGroup)
+		b.use(r, model.UseGroup)
 		need = append(need, r)
 		group = &r
 	}

@@ -18,7 +18,7 @@ type builder struct {
 	e      *model.Entity
 	cc     map[string]ComputedCypher
 	params map[string]any
-	uses   []Use
+	uses   []model.Use
 	np     int
 	// nv numbers the variables of relationship tests (m0, r0, m1, …).
 	nv    int
@@ -55,7 +55,7 @@ type builder struct {
 	held map[string]string
 }
 
-func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builder, error) {
+func (p *Planner) newBuilder(tool string, e *model.Entity, state model.State) (*builder, error) {
 	b := &builder{p: p, tool: tool, e: e, params: map[string]any{}, have: map[string]bool{}, haveAlias: map[string]bool{}, starts: map[string]*hop{}}
 	if e != nil {
 		cc, err := p.computedFor(e, state)
@@ -69,7 +69,7 @@ func (p *Planner) newBuilder(tool string, e *model.Entity, state State) (*builde
 
 // fieldBuilder starts the statement of a tool that works on one field of
 // one entity (the specialized searches), resolving the field at /field.
-func (p *Planner) fieldBuilder(tool string, e *model.Entity, field string, state State) (*builder, fieldRef, error) {
+func (p *Planner) fieldBuilder(tool string, e *model.Entity, field string, state model.State) (*builder, fieldRef, error) {
 	b, err := p.newBuilder(tool, e, state)
 	if err != nil {
 		return nil, fieldRef{}, err
@@ -177,8 +177,8 @@ func (b *builder) read(x string) string {
 }
 
 // use records a use of a field.
-func (b *builder) use(r fieldRef, kind UseKind) {
-	u := Use{Entity: b.e.Name, Field: r.f.Name, Kind: kind, Computed: r.c != nil}
+func (b *builder) use(r fieldRef, kind model.UseKind) {
+	u := model.Use{Entity: b.e.Name, Field: r.f.Name, Kind: kind, Computed: r.c != nil}
 	if r.c != nil && !b.runtime(r) {
 		u.Materialized = true
 	}

@@ -72,7 +72,7 @@ func computedEntities(m *model.Model, cm *computed.Model) (map[string]*compiledE
 
 // computedFor returns the Cypher of e's computed fields under the given
 // state, writing it once per entity and ready set.
-func (p *Planner) computedFor(e *model.Entity, state State) (map[string]ComputedCypher, error) {
+func (p *Planner) computedFor(e *model.Entity, state model.State) (map[string]ComputedCypher, error) {
 	if len(e.Computed) == 0 {
 		return nil, nil
 	}

@@ -64,7 +64,7 @@ func (b *builder) conditions(conds []tools.Condition, name string, ps *preds) er
 	}
 	for i, pred := range preds {
 		for _, r := range refs[i] {
-			b.use(r, UseFilter)
+			b.use(r, model.UseFilter)
 		}
 		ps.addAll(b, refs[i], pred)
 	}

@@ -153,7 +153,7 @@ func checkDatetimeRange(ck *tools.Checker, a *DatetimeRangeSearchArgs) {
 //
 // Periods are computed at Options.Now in Options.Location (UTC by default);
 // datetimes without a zone are UTC. Results are newest first.
-func (p *Planner) datetimeRangeSearch(a *DatetimeRangeSearchArgs, state State) (*Statement, error) {
+func (p *Planner) datetimeRangeSearch(a *DatetimeRangeSearchArgs, state model.State) (*Statement, error) {
 	const tool = DatetimeRangeSearch
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {

@@ -112,7 +112,7 @@ func checkDistanceSearch(ck *tools.Checker, a *DistanceSearchArgs) {
 // (TestDistanceFromAnEntitySeeksBothIndexes). A second part, after UNION ALL, returns one row
 // that only carries the Missing column when there is no such origin, so
 // the result can tell "no such entity" from "nothing within the radius".
-func (p *Planner) distanceSearch(a *DistanceSearchArgs, state State) (*Statement, error) {
+func (p *Planner) distanceSearch(a *DistanceSearchArgs, state model.State) (*Statement, error) {
 	const tool = DistanceSearch
 	var here string
 	s := search{tool: tool, entity: a.EntityType, field: a.Field, limit: a.Limit, extraNames: []string{"distance_km"}}

@@ -20,7 +20,7 @@
 //     computed values are cut in the statement (left()), so long texts
 //     cross the network only as far as the result shows them.
 //   - A computed field is read from its cache property only when the
-//     [State] says that property is materialized and ready; otherwise its
+//     [model.State] says that property is materialized and ready; otherwise its
 //     runtime Cypher (an expression, or a `CALL (n) { … }` subquery for a
 //     raw-Cypher field) is used.
 //

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"github.com/ragforge/ragforge/model"
 	"slices"
 	"strings"
 )
@@ -46,7 +47,7 @@ type search struct {
 	after  func(b *builder)
 }
 
-func (p *Planner) search(s search, state State) (*Statement, error) {
+func (p *Planner) search(s search, state model.State) (*Statement, error) {
 	e, err := p.entity(s.tool, s.entity, "/entity_type")
 	if err != nil {
 		return nil, err
@@ -59,7 +60,7 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.use(r, UseFilter)
+	b.use(r, model.UseFilter)
 	if s.before != nil {
 		if err := s.before(b); err != nil {
 			return nil, err
@@ -84,7 +85,7 @@ func (p *Planner) search(s search, state State) (*Statement, error) {
 	var orders []order
 	if s.orders != nil {
 		orders = s.orders(b, x)
-		b.use(r, UseOrder)
+		b.use(r, model.UseOrder)
 	}
 	orders = append(orders, b.idOrder())
 	limit := clamp(s.limit, p.limits.DefaultLimit, p.limits.MaxLimit)

@@ -70,7 +70,7 @@ func checkEnumFilter(ck *tools.Checker, a *EnumFilterSearchArgs) {
 
 // enumFilterSearch plans enum_filter_search: the field IN the values (or,
 // with exclude, NOT IN them; entities without a value match neither).
-func (p *Planner) enumFilterSearch(a *EnumFilterSearchArgs, state State) (*Statement, error) {
+func (p *Planner) enumFilterSearch(a *EnumFilterSearchArgs, state model.State) (*Statement, error) {
 	const tool = EnumFilterSearch
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {

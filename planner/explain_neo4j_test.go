@@ -2,12 +2,11 @@ package planner_test
 
 import (
 	"context"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/ragforge/ragforge/internal/golden/plancase"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/planner"
 )
@@ -19,13 +18,13 @@ import (
 func TestGoldenPlansCompileOnNeo4j(t *testing.T) {
 	d := neo4jtest.Open(t)
 	ctx := context.Background()
-	for _, c := range readGolden(t) {
-		t.Run(strings.TrimSuffix(filepath.Base(c.path), ".txtar"), func(t *testing.T) {
-			if c.caps.APOC {
+	for _, c := range plancase.Read(t, "..") {
+		t.Run(c.Name(), func(t *testing.T) {
+			if c.Caps.APOC {
 				neo4jtest.RequireAPOC(t, d)
 			}
-			f := newFixture(t, c.config, c.caps)
-			st, err := f.plan(c.tool, c.args, c.state)
+			f := newFixture(t, c.Config, c.Caps)
+			st, err := f.plan(c.Tool, c.Args, c.State)
 			if err != nil {
 				return // error cases are checked by TestGoldenPlans
 			}

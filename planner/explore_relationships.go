@@ -198,7 +198,7 @@ func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 // first (no order_by), it also stops at the level that fills the page:
 // the targets beyond cannot enter it. The last level is streamed into the
 // page when its frontier's degrees prove it uncapped (see traversal).
-func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state State) (*Statement, error) {
+func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.State) (*Statement, error) {
 	const tool = ExploreRelationships
 	e, err := p.entity(tool, a.StartEntityType, "/start_entity_type")
 	if err != nil {

@@ -124,7 +124,7 @@ func checkFindPaths(ck *tools.Checker, a *FindPathsArgs) {
 // properties) and its length. The start and end are different entities;
 // the same entity twice gives no path. When the search stopped at
 // Limits.MaxExpanded before the ends met, the rows say so (ColCapped).
-func (p *Planner) findPaths(a *FindPathsArgs, state State) (*Statement, error) {
+func (p *Planner) findPaths(a *FindPathsArgs, state model.State) (*Statement, error) {
 	const tool = FindPaths
 	from, err := p.entity(tool, a.FromEntityType, "/from_entity_type")
 	if err != nil {

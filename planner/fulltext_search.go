@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragforge/ragforge/internal/cypher/lucene"
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -100,7 +102,7 @@ func checkFulltext(ck *tools.Checker, a *FulltextSearchArgs) {
 // Lucene-escaped (so no query syntax of the agent's survives), optionally
 // fuzzy (word~2), restricted to the chosen fields, any word matching
 // (Lucene's OR), ranked by score.
-func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state State) (*Statement, error) {
+func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state model.State) (*Statement, error) {
 	const tool = FulltextSearch
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {
@@ -119,7 +121,7 @@ func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state State) (*Statement
 	words := strings.Fields(a.Query)
 	terms := make([]string, len(words))
 	for i, w := range words {
-		terms[i] = LuceneEscape(w)
+		terms[i] = lucene.Escape(w)
 		if a.Fuzzy {
 			terms[i] += "~" + itoa(fuzzyEdits)
 		}
@@ -131,7 +133,7 @@ func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state State) (*Statement
 	} else {
 		parts := make([]string, len(fields))
 		for i, f := range fields {
-			parts[i] = LuceneEscape(f) + ":" + group
+			parts[i] = lucene.Escape(f) + ":" + group
 		}
 		query = strings.Join(parts, " OR ")
 	}
@@ -141,7 +143,7 @@ func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state State) (*Statement
 	}
 	for _, f := range fields {
 		if r, err := b.field(f, "/fields"); err == nil {
-			b.use(r, UseFilter)
+			b.use(r, model.UseFilter)
 		}
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)

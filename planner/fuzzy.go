@@ -3,8 +3,9 @@ package planner
 import (
 	"slices"
 	"strings"
-	"unicode"
 
+	"github.com/ragforge/ragforge/internal/cypher/lucene"
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -17,7 +18,7 @@ const fuzzyEdits = 2
 // pattern must match a word of the field within two edits, Lucene's
 // word~2), otherwise through APOC's Levenshtein distance on the field's
 // words. Without either the mode is not offered.
-func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state State) (*Statement, error) {
+func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state model.State) (*Statement, error) {
 	const tool = TextPatternSearch
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {
@@ -31,10 +32,10 @@ func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state State) (*Statement
 			return nil, err
 		}
 		r, _ := b.field(a.Field, "/field")
-		b.use(r, UseFilter)
+		b.use(r, model.UseFilter)
 		terms := make([]string, len(words))
 		for i, w := range words {
-			terms[i] = "+" + LuceneEscape(a.Field) + ":" + LuceneEscape(w) + "~" + itoa(fuzzyEdits)
+			terms[i] = "+" + lucene.Escape(a.Field) + ":" + lucene.Escape(w) + "~" + itoa(fuzzyEdits)
 		}
 		limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 		b.line("CALL db.index.fulltext.queryNodes(%s, %s) YIELD node AS n, score", b.named("index", ft.Name), b.named("query", strings.Join(terms, " ")))
@@ -61,27 +62,4 @@ func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state State) (*Statement
 	}
 	st, err := p.search(s, state)
 	return st, err
-}
-
-// luceneSpecial are the characters Lucene's classic query parser treats as
-// syntax.
-const luceneSpecial = `+-&|!(){}[]^"~*?:\/`
-
-// LuceneEscape escapes text for Lucene's classic query parser, which the
-// full-text procedures use: every special character gets a backslash, as
-// does whitespace (so a term stays one term), and the words AND, OR and NOT
-// get a backslash before their first letter so they stay words.
-func LuceneEscape(s string) string {
-	switch s {
-	case "AND", "OR", "NOT":
-		return `\` + s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(luceneSpecial, r) || unicode.IsSpace(r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -121,7 +121,7 @@ func checkID(ck *tools.Checker, e *model.Entity, v any, path string) (any, bool)
 // getEntityByID plans get_entity_by_id: the entity with the unique field's
 // value, every stored field and every computed field; with field, only
 // that field's page (textPage).
-func (p *Planner) getEntityByID(a *GetEntityByIDArgs, state State) (*Statement, error) {
+func (p *Planner) getEntityByID(a *GetEntityByIDArgs, state model.State) (*Statement, error) {
 	e, err := p.entity(GetEntityByID, a.EntityType, "/entity_type")
 	if err != nil {
 		return nil, err

@@ -2,13 +2,9 @@ package planner_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/golden/plancase"
 	"github.com/ragforge/ragforge/planner"
 
 	"github.com/ragforge/ragforge/engine"
@@ -16,34 +12,8 @@ import (
 	"github.com/ragforge/ragforge/tools"
 )
 
-// testNow is the clock golden cases plan relative periods at.
-var testNow = time.Date(2026, 1, 15, 12, 30, 45, 0, time.UTC)
-
-var (
-	modelsMu sync.Mutex
-	models   = map[string]*model.Model{}
-)
-
-// loadModel loads a config of testdata/configs/valid (or, for configs only
-// the planner tests need, testdata/planner/configs) once per test binary.
-func loadModel(t testing.TB, name string) *model.Model {
-	t.Helper()
-	modelsMu.Lock()
-	defer modelsMu.Unlock()
-	if m, ok := models[name]; ok {
-		return m
-	}
-	path := filepath.Join("..", "testdata", "configs", "valid", name)
-	if _, err := os.Stat(path); err != nil {
-		path = filepath.Join("..", "testdata", "planner", "configs", name)
-	}
-	m, err := config.Load(path)
-	if err != nil {
-		t.Fatalf("load %s: %v", name, err)
-	}
-	models[name] = m
-	return m
-}
+// loadModel loads a config of the golden cases once per test binary.
+func loadModel(t testing.TB, name string) *model.Model { return plancase.Model(t, "..", name) }
 
 // fixture is a model with its catalog and planner, as the engine builds
 // them: every tool on, the given capabilities.
@@ -60,7 +30,7 @@ func newFixture(t testing.TB, config string, caps tools.Capabilities) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := planner.New(m, planner.Options{Capabilities: &caps, Now: func() time.Time { return testNow }, MaxString: engine.DefaultMaxString})
+	p, err := planner.New(m, planner.Options{Capabilities: &caps, Now: plancase.Now, MaxString: engine.DefaultMaxString})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +38,7 @@ func newFixture(t testing.TB, config string, caps tools.Capabilities) *fixture {
 }
 
 // plan parses and plans one call.
-func (f *fixture) plan(tool, args string, state planner.State) (*planner.Statement, error) {
+func (f *fixture) plan(tool, args string, state model.State) (*planner.Statement, error) {
 	a, err := f.cat.Parse(tool, json.RawMessage(args))
 	if err != nil {
 		return nil, err

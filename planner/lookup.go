@@ -17,7 +17,7 @@ func (b *builder) lookup(e *model.Entity, v, param string, value any, path strin
 	r := fieldRef{f: e.Field(e.UniqueField), node: v}
 	if v == "n" {
 		r.node = ""
-		b.use(r, UseFilter)
+		b.use(r, model.UseFilter)
 	}
 	val, err := b.value(r, value, path)
 	if err != nil {

@@ -1,5 +1,7 @@
 package planner
 
+import "github.com/ragforge/ragforge/model"
+
 // byValue is the sort an explicit order asks for: the field's value,
 // ascending or descending, ranked by key.
 func byValue(x, dir string, key *SortKey) []order {
@@ -10,15 +12,15 @@ func byValue(x, dir string, key *SortKey) []order {
 // percentileCont over the non-null values, highest first) and outlier
 // (entities more than k population standard deviations from the mean,
 // farthest first).
-func (p *Planner) statSearch(a *NumberRangeSearchArgs, entity string, state State) (*Statement, error) {
+func (p *Planner) statSearch(a *NumberRangeSearchArgs, entity string, state model.State) (*Statement, error) {
 	const tool = NumberRangeSearch
 	e := p.m.Entity(entity)
 	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
 	if err != nil {
 		return nil, err
 	}
-	b.use(r, UseAggregate)
-	b.use(r, UseFilter)
+	b.use(r, model.UseAggregate)
+	b.use(r, model.UseFilter)
 	x := b.expr(r)
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	// Pass 1: the statistic.
@@ -87,15 +89,15 @@ func (b *builder) reset(keep ...string) {
 // bucket_width, buckets aligned on multiples of the width. With buckets
 // every bucket is returned (empty ones count 0); with bucket_width only the
 // non-empty ones, lowest first, at most MaxBuckets.
-func (p *Planner) histogram(a *NumberRangeSearchArgs, state State) (*Statement, error) {
+func (p *Planner) histogram(a *NumberRangeSearchArgs, state model.State) (*Statement, error) {
 	const tool = NumberRangeSearch
 	e := p.m.Entity(a.EntityType)
 	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
 	if err != nil {
 		return nil, err
 	}
-	b.use(r, UseAggregate)
-	b.use(r, UseGroup)
+	b.use(r, model.UseAggregate)
+	b.use(r, model.UseGroup)
 	x := b.expr(r)
 	maxB := p.limits.MaxBuckets
 	if a.BucketWidth != nil {

@@ -143,7 +143,7 @@ func checkNumberRange(ck *tools.Checker, a *NumberRangeSearchArgs) {
 // Go so a range index on the property applies. percentile and outlier
 // compute their threshold in a first aggregation over the label, then
 // match again; histogram returns buckets instead of entities.
-func (p *Planner) numberRangeSearch(a *NumberRangeSearchArgs, state State) (*Statement, error) {
+func (p *Planner) numberRangeSearch(a *NumberRangeSearchArgs, state model.State) (*Statement, error) {
 	const tool = NumberRangeSearch
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {

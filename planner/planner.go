@@ -90,7 +90,7 @@ type Call struct {
 // Plan plans one call with default options; see [Planner.Plan]. It
 // compiles m's computed fields each time: to plan many calls, build one
 // Planner.
-func Plan(m *model.Model, call Call, state State) (*Statement, error) {
+func Plan(m *model.Model, call Call, state model.State) (*Statement, error) {
 	p, err := New(m, Options{})
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func Plan(m *model.Model, call Call, state State) (*Statement, error) {
 // *tools.CallError naming the valid choices); operators, modes and
 // directions go through fixed tables (an error for anything else); every
 // limit, offset and depth is clamped.
-func (p *Planner) Plan(call Call, state State) (st *Statement, err error) {
+func (p *Planner) Plan(call Call, state model.State) (st *Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			st, err = nil, fmt.Errorf("planner: internal error planning %s: %v", call.Tool, r)

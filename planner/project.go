@@ -88,12 +88,12 @@ func (b *builder) returnEntities(stored, computed []fieldRef, extra []string, or
 	}
 	fields := make([]*model.Field, len(stored))
 	for i, r := range stored {
-		b.use(r, UseProject)
+		b.use(r, model.UseProject)
 		fields[i] = r.f
 	}
 	comps := make([]string, 0, len(computed))
 	for _, r := range computed {
-		b.use(r, UseProject)
+		b.use(r, model.UseProject)
 		comps = append(comps, b.q(r.f.Name)+": "+b.cut(r.f, b.read(b.expr(r))))
 	}
 	orders = slices.Clone(orders)

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -18,7 +19,7 @@ func (b *builder) orderBy(keys tools.OrderByList, ps *preds) ([]order, []fieldRe
 		if err != nil {
 			return nil, nil, err
 		}
-		b.use(r, UseOrder)
+		b.use(r, model.UseOrder)
 		b.ordersText(b.mainScope(), r)
 		if r.c != nil && !containsRef(ps.chosen, r) {
 			ps.chosen = append(ps.chosen, r)

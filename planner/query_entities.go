@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -106,7 +107,7 @@ func checkQuery(ck *tools.Checker, a *QueryEntitiesArgs) {
 // Entities without a sort value come last in both directions. A sort on a
 // stored property (or a ready materialized one) is paged by
 // nullsLastFromIndex instead, so a range index on it still gives the order.
-func (p *Planner) queryEntities(a *QueryEntitiesArgs, state State) (*Statement, error) {
+func (p *Planner) queryEntities(a *QueryEntitiesArgs, state model.State) (*Statement, error) {
 	e, err := p.entity(QueryEntities, a.EntityType, "/entity_type")
 	if err != nil {
 		return nil, err

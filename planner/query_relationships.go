@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -119,7 +120,7 @@ func checkEnd(ck *tools.Checker, typ, side string, ends []string, entity *string
 // ends' ids, then the relationship's element id, break ties, so paging
 // neither repeats nor skips one. Only declared properties are read or
 // returned.
-func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state State) (*Statement, error) {
+func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state model.State) (*Statement, error) {
 	const tool = QueryRelationships
 	typ := a.RelationshipType
 	if all := relationshipTypesOf(p.m); !slices.Contains(all, typ) {

@@ -23,13 +23,13 @@ type declaration[A any] struct {
 	// nothing to check beyond the schema).
 	check func(*tools.Checker, *A)
 	// plan turns checked arguments into a statement.
-	plan func(*Planner, *A, State) (*Statement, error)
+	plan func(*Planner, *A, model.State) (*Statement, error)
 }
 
 // tool is a registered tool: its kind for the catalog and its plan.
 type tool struct {
 	kind tools.Kind
-	plan func(p *Planner, args any, state State) (*Statement, error)
+	plan func(p *Planner, args any, state model.State) (*Statement, error)
 }
 
 // registry holds the generated tools by name.
@@ -51,7 +51,7 @@ func register[A any](d declaration[A]) {
 		}
 		return a
 	}
-	registry[d.Name] = &tool{kind: k, plan: func(p *Planner, args any, state State) (*Statement, error) {
+	registry[d.Name] = &tool{kind: k, plan: func(p *Planner, args any, state model.State) (*Statement, error) {
 		a, ok := args.(*A)
 		if !ok {
 			return nil, tools.Fail(d.Name, "", nil, "the planner has no plan for arguments of type %T (%s takes %T)", args, d.Name, a)
@@ -77,7 +77,7 @@ func Generate(m *model.Model, opts tools.Options) (*tools.Catalog, error) {
 }
 
 // plan looks the call's tool up and plans it.
-func (p *Planner) plan(call Call, state State) (*Statement, error) {
+func (p *Planner) plan(call Call, state model.State) (*Statement, error) {
 	t := registry[call.Tool]
 	if t == nil {
 		return nil, tools.Fail(call.Tool, "", nil, "the planner has no tool named %q", call.Tool)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -47,6 +48,6 @@ func generateRunCypher(g *tools.Generator) *tools.Generated {
 // Raw: it is the one tool whose text comes from the agent, so the engine
 // classifies it with EXPLAIN (read-only, allowed procedures only) before it
 // runs, in a read transaction with a row cap.
-func (p *Planner) runCypher(a *RunCypherArgs, _ State) (*Statement, error) {
+func (p *Planner) runCypher(a *RunCypherArgs, _ model.State) (*Statement, error) {
 	return &Statement{Cypher: a.Query, Params: map[string]any{}, Raw: true, Shape: Shape{Kind: ShapeRows, Limit: p.limits.MaxLimit}}, nil
 }

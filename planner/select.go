@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -24,7 +25,7 @@ type Selection struct {
 // MATCH, computed fields computed at query time (or read where state says
 // they are ready), every related node compared with the tenant. Names
 // come from the model; every value is a parameter.
-func (p *Planner) Select(tool, entity string, conds []tools.Condition, state State) (sel *Selection, err error) {
+func (p *Planner) Select(tool, entity string, conds []tools.Condition, state model.State) (sel *Selection, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			sel, err = nil, fmt.Errorf("planner: internal error selecting %s for %s: %v", entity, tool, r)

@@ -117,7 +117,7 @@ func checkSemantic(ck *tools.Checker, a *SemanticSearchArgs) {
 // above min_score, filtered by the conditions, best first. With
 // conditions, top_k × 10 candidates are fetched so filtering still leaves
 // results.
-func (p *Planner) semanticSearch(a *SemanticSearchArgs, state State) (*Statement, error) {
+func (p *Planner) semanticSearch(a *SemanticSearchArgs, state model.State) (*Statement, error) {
 	const tool = SemanticSearch
 	e, err := p.entity(tool, a.EntityType, "/entity_type")
 	if err != nil {

@@ -1,5 +1,7 @@
 package planner
 
+import "github.com/ragforge/ragforge/model"
+
 // Statement is one tool call as Cypher: the text (identifiers from the model
 // only), the parameters (every value the agent sent), which fields it used,
 // and how the engine shapes its rows.
@@ -10,7 +12,7 @@ type Statement struct {
 	Params map[string]any `json:"params"`
 	// Uses lists the fields the statement filters, orders, aggregates,
 	// groups or returns, so usage can be counted per computed field.
-	Uses []Use `json:"uses,omitempty"`
+	Uses []model.Use `json:"uses,omitempty"`
 	// Shape says how the engine turns the rows into a result.
 	Shape Shape `json:"shape"`
 	// Filter, when set, is a match the engine applies in Go to each row
@@ -38,30 +40,6 @@ type Statement struct {
 // FetchIDs is the parameter of a Fetch statement that the engine fills
 // with the ids it kept.
 const FetchIDs = "ids"
-
-// UseKind is how a statement uses a field.
-type UseKind string
-
-// The kinds of field use the materialization policy counts.
-const (
-	UseFilter    UseKind = "filter"
-	UseOrder     UseKind = "order"
-	UseAggregate UseKind = "aggregate"
-	UseGroup     UseKind = "group"
-	UseProject   UseKind = "project"
-)
-
-// Use is one use of one field by a statement.
-type Use struct {
-	Entity string  `json:"entity"`
-	Field  string  `json:"field"`
-	Kind   UseKind `json:"kind"`
-	// Computed is true for a computed field.
-	Computed bool `json:"computed,omitempty"`
-	// Materialized is true when the statement read the field's cache
-	// property instead of computing it.
-	Materialized bool `json:"materialized,omitempty"`
-}
 
 // ShapeKind names the form of a statement's rows.
 type ShapeKind string

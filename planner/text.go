@@ -53,7 +53,7 @@ func (st *Statement) FirstChunk() int {
 // A chunk is one row holding two lists, ids and values: on the standard
 // library's 308,856 Scope names that streams in about a quarter of the
 // time one row per candidate takes (engine/MEASUREMENTS.md).
-func (p *Planner) scanSearch(a *TextPatternSearchArgs, mode string, state State) (*Statement, error) {
+func (p *Planner) scanSearch(a *TextPatternSearchArgs, mode string, state model.State) (*Statement, error) {
 	const tool = TextPatternSearch
 	var pre prefilter
 	switch mode {
@@ -98,12 +98,12 @@ func (p *Planner) scanSearch(a *TextPatternSearchArgs, mode string, state State)
 // (the uniqueness constraint's) in order and stop after the chunk, unless
 // a prefilter it can seek (a case-sensitive prefix on an indexed field)
 // finds fewer candidates first.
-func (p *Planner) scanChunk(tool string, e *model.Entity, a *TextPatternSearchArgs, pre prefilter, next bool, state State) (*Statement, fieldRef, error) {
+func (p *Planner) scanChunk(tool string, e *model.Entity, a *TextPatternSearchArgs, pre prefilter, next bool, state model.State) (*Statement, fieldRef, error) {
 	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
 	if err != nil {
 		return nil, fieldRef{}, err
 	}
-	b.use(r, UseFilter)
+	b.use(r, model.UseFilter)
 	id := b.prop("n", e.UniqueField)
 	start := id + " IS NOT NULL"
 	if next {
@@ -146,12 +146,12 @@ func (p *Planner) seeksPrefix(e *model.Entity, field string, pre prefilter) bool
 // field of every candidate: on the airline graph's 7,335 flights whose
 // number starts with UA1, 14,671 db hits for the first chunk against
 // 7,336 (bench/handwritten, regex_number).
-func (p *Planner) valueChunk(tool string, e *model.Entity, a *TextPatternSearchArgs, pre prefilter, next bool, state State) (*Statement, fieldRef, error) {
+func (p *Planner) valueChunk(tool string, e *model.Entity, a *TextPatternSearchArgs, pre prefilter, next bool, state model.State) (*Statement, fieldRef, error) {
 	b, r, err := p.fieldBuilder(tool, e, a.Field, state)
 	if err != nil {
 		return nil, fieldRef{}, err
 	}
-	b.use(r, UseFilter)
+	b.use(r, model.UseFilter)
 	x := b.expr(r)
 	var preds []string
 	if next {
@@ -198,7 +198,7 @@ func prefixEnd(prefix string) (string, bool) {
 // After a scan in value order (byHandle), the engine kept the elementIds
 // of every match, and the fetch takes the first limit of them in
 // unique-field order.
-func (p *Planner) fetchEntities(tool string, e *model.Entity, r fieldRef, byHandle bool, limit int, state State) (*Statement, error) {
+func (p *Planner) fetchEntities(tool string, e *model.Entity, r fieldRef, byHandle bool, limit int, state model.State) (*Statement, error) {
 	b, err := p.newBuilder(tool, e, state)
 	if err != nil {
 		return nil, err
@@ -221,7 +221,7 @@ func (p *Planner) fetchEntities(tool string, e *model.Entity, r fieldRef, byHand
 }
 
 // mergeUses appends the uses of more not already in uses.
-func mergeUses(uses, more []Use) []Use {
+func mergeUses(uses, more []model.Use) []model.Use {
 	for _, u := range more {
 		if !slices.Contains(uses, u) {
 			uses = append(uses, u)

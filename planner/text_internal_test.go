@@ -124,24 +124,6 @@ func TestGlobStarsStayInTheirDirectory(t *testing.T) {
 	}
 }
 
-func TestLuceneEscapeLeavesNoQuerySyntax(t *testing.T) {
-	for in, want := range map[string]string{
-		`name:(x)`: `name\:\(x\)`,
-		`a+b-c`:    `a\+b\-c`,
-		`"q"~2`:    `\"q\"\~2`,
-		`AND`:      `\AND`,
-		`a b`:      `a\ b`,
-		`C:\x/y`:   `C\:\\x\/y`,
-		`[1 TO 5]`: `\[1\ TO\ 5\]`,
-		`x*?^!&|`:  `x\*\?\^\!\&\|`,
-		`{}`:       `\{\}`,
-	} {
-		if got := LuceneEscape(in); got != want {
-			t.Errorf("LuceneEscape(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestPrefixEnd: the end of a prefix's range is the prefix with its last
 // character incremented, and there is none at or above the surrogates.
 func TestPrefixEnd(t *testing.T) {

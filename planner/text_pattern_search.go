@@ -86,7 +86,7 @@ func checkTextPattern(ck *tools.Checker, a *TextPatternSearchArgs) {
 // insensitive through toLower on both sides); regex and glob read every
 // candidate a literal prefilter leaves, chunk by chunk, for the engine to
 // match in Go; fuzzy goes through the full-text index or APOC.
-func (p *Planner) textPatternSearch(a *TextPatternSearchArgs, state State) (*Statement, error) {
+func (p *Planner) textPatternSearch(a *TextPatternSearchArgs, state model.State) (*Statement, error) {
 	const tool = TextPatternSearch
 	mode := a.Mode
 	ci := !a.CaseSensitive

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -15,8 +16,8 @@ import (
 // cache property.
 func TestUsesListEveryFieldWithItsKind(t *testing.T) {
 	f := newFixture(t, "code-rag.yaml", tools.Capabilities{FullText: true})
-	has := func(uses []planner.Use, field string, kind planner.UseKind, computed, materialized bool) bool {
-		return slices.Contains(uses, planner.Use{Entity: "Scope", Field: field, Kind: kind, Computed: computed, Materialized: materialized})
+	has := func(uses []model.Use, field string, kind model.UseKind, computed, materialized bool) bool {
+		return slices.Contains(uses, model.Use{Entity: "Scope", Field: field, Kind: kind, Computed: computed, Materialized: materialized})
 	}
 	st, err := f.plan(planner.QueryEntities, `{"entity_type":"Scope","conditions":[{"field":"is_large","operator":"=","value":true}],"order_by":{"field":"line_count","direction":"DESC"},"fields":["name","age_days"]}`, nil)
 	if err != nil {
@@ -24,18 +25,18 @@ func TestUsesListEveryFieldWithItsKind(t *testing.T) {
 	}
 	for _, want := range []struct {
 		field string
-		kind  planner.UseKind
+		kind  model.UseKind
 		comp  bool
-	}{{"is_large", planner.UseFilter, true}, {"line_count", planner.UseOrder, true}, {"name", planner.UseProject, false}, {"age_days", planner.UseProject, true}} {
+	}{{"is_large", model.UseFilter, true}, {"line_count", model.UseOrder, true}, {"name", model.UseProject, false}, {"age_days", model.UseProject, true}} {
 		if !has(st.Uses, want.field, want.kind, want.comp, false) {
 			t.Errorf("no %s use of %s in %+v", want.kind, want.field, st.Uses)
 		}
 	}
-	st, err = f.plan(planner.AggregateEntities, `{"entity_type":"Scope","operation":"SUM","field":"line_count","group_by":"type"}`, planner.State{{Entity: "Scope", Field: "line_count"}: true})
+	st, err = f.plan(planner.AggregateEntities, `{"entity_type":"Scope","operation":"SUM","field":"line_count","group_by":"type"}`, model.State{{Entity: "Scope", Field: "line_count"}: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !has(st.Uses, "line_count", planner.UseAggregate, true, true) || !has(st.Uses, "type", planner.UseGroup, false, false) {
+	if !has(st.Uses, "line_count", model.UseAggregate, true, true) || !has(st.Uses, "type", model.UseGroup, false, false) {
 		t.Errorf("uses %+v", st.Uses)
 	}
 	if !strings.Contains(st.Cypher, "sum(n.`line_count`)") {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ragforge/ragforge/config"
+	"github.com/ragforge/ragforge/internal/cypher/timebucket"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -43,12 +44,9 @@ func TestFixedTablesCoverTheSchemasVocabulary(t *testing.T) {
 		}
 	}
 	for _, b := range tools.Buckets {
-		if _, ok := bucketLabels[b]; !ok {
-			t.Errorf("bucket %q has no label in bucketLabels", b)
+		if _, ok := timebucket.Label(b, "t"); !ok {
+			t.Errorf("bucket %q has no label in timebucket", b)
 		}
-	}
-	if len(bucketLabels) != len(tools.Buckets) {
-		t.Errorf("bucketLabels has %d buckets, tools.Buckets %d", len(bucketLabels), len(tools.Buckets))
 	}
 	for _, d := range tools.Directions {
 		if _, ok := arrows[d]; !ok {

@@ -254,7 +254,7 @@ func profileSteps(ctx context.Context, d neo4j.DriverWithContext, db string, st 
 	return plan.String(), hits, nil
 }
 
-// Report is one run's result, as README.md quotes it.
+// Report is one run's result, as docs/performance.md quotes it.
 type Report struct {
 	// Graphs describes the loaded graphs; Commit and Command say what was
 	// measured and how.

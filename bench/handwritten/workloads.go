@@ -7,7 +7,7 @@
 // the net/http fixture and the questions of [AirlineWorkloads] on a graph
 // this package generates ([Generate]): airports with power-law route
 // degrees, aircraft rotations as flights, datetimes, points and
-// relationship properties. README.md holds the last measured table.
+// relationship properties. docs/performance.md holds the last measured table.
 package handwritten
 
 import (

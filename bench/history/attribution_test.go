@@ -21,12 +21,12 @@ import (
 var (
 	repoFlag    = flag.String("repo", "", "git work tree to measure BenchmarkAttribution on (a clone of a public repository; its root is the fixture's source root)")
 	workersFlag = flag.Int("workers", 2, "git log -L processes at a time")
-	worstFlag   = flag.Int("worst", 0, "also print the N declarations whose recorded history is furthest from the truth")
+	worstFlag   = flag.Int("worst", 0, "also print the N declarations whose recorded history is furthest from the adjusted truth")
 )
 
 // BenchmarkAttribution loads -repo's tree as a code graph, imports its
 // history, and scores every function and method's recorded Changes
-// against git log -L (package doc). Run:
+// against git log -L and against its adjusted truth (package doc). Run:
 //
 //	go test ./bench/history -run XXX -bench Attribution -benchtime 1x -timeout 60m -repo DIR
 func BenchmarkAttribution(b *testing.B) {
@@ -77,13 +77,18 @@ func BenchmarkAttribution(b *testing.B) {
 		t, _ := at.(time.Time)
 		recorded[id.(string)] = append(recorded[id.(string)], Touch{Commit: h.(string), At: t.UTC()})
 	}
-	fmt.Fprintf(os.Stdout, "\n%s\n\n| what | value |\n|---|---|\n", *repoFlag)
-	Compare(decls, truth, recorded).Print(os.Stdout)
+	adjusted := Adjusted(truth)
+	fmt.Fprintf(os.Stdout, "\n%s\n\n| | against git log -L | against its patches (adjusted) |\n|---|---:|---:|\n", *repoFlag)
+	Print(os.Stdout, Compare(decls, truth, recorded), Compare(decls, adjusted, recorded))
+	dropped := Dropped(truth, recorded)
+	for _, why := range []string{Past, Outside} {
+		fmt.Fprintf(os.Stdout, "| git log -L links dropped: %s (of them recorded) | %d (%d) | |\n", why, dropped[why][0], dropped[why][1])
+	}
 	fmt.Fprintf(os.Stdout, "| import | %d commits in %s (%.2f ms per commit) |\n| git log -L truth | %s |\n",
 		stats.Commits, stats.Duration.Round(time.Millisecond), float64(stats.Duration.Microseconds())/1000/float64(max(stats.Commits, 1)), truthTime.Round(time.Second))
 	fmt.Fprintf(os.Stdout, "import report: %s\n", stats)
 	if *worstFlag > 0 {
-		printWorst(decls, truth, recorded, *worstFlag)
+		printWorst(decls, adjusted, recorded, *worstFlag)
 	}
 }
 

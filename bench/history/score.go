@@ -91,13 +91,54 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-// Print writes the score as the README's table rows.
-func (s Score) Print(w io.Writer) {
-	fmt.Fprintf(w, "| functions and methods | %d (%d with a history) |\n", s.Decls, s.WithHistory)
-	fmt.Fprintf(w, "| links: true / recorded / both | %d / %d / %d |\n", s.TruthLinks, s.Recorded, s.Hit)
-	fmt.Fprintf(w, "| precision | %.4f |\n| recall | %.4f |\n", s.Precision(), s.Recall())
-	fmt.Fprintf(w, "| change_count equal | %.2f %% (%d) |\n", 100*ratio(s.CountEqual, s.Decls), s.CountEqual)
-	fmt.Fprintf(w, "| modified_at equal | %.2f %% (%d) |\n", 100*ratio(s.LatestEqual, s.Decls), s.LatestEqual)
-	fmt.Fprintf(w, "| with a history, none recorded | %d |\n", s.Missing)
-	fmt.Fprintf(w, "| true links missed: older than the oldest recorded change / within the recorded span | %d / %d |\n", s.Older, s.TruthLinks-s.Hit-s.Older)
+// Adjusted is the truth without the commits the adjustment drops.
+func Adjusted(truth map[string][]Touch) map[string][]Touch {
+	out := make(map[string][]Touch, len(truth))
+	for id, ts := range truth {
+		for _, t := range ts {
+			if t.Drop == "" {
+				out[id] = append(out[id], t)
+			}
+		}
+	}
+	return out
+}
+
+// Dropped counts, for each reason, the links of the truth the
+// adjustment drops and how many of those recorded holds.
+func Dropped(truth, recorded map[string][]Touch) map[string][2]int {
+	out := map[string][2]int{}
+	for id, ts := range truth {
+		got := map[string]bool{}
+		for _, t := range recorded[id] {
+			got[t.Commit] = true
+		}
+		for _, t := range ts {
+			if t.Drop != "" {
+				n := out[t.Drop]
+				n[0]++
+				if got[t.Commit] {
+					n[1]++
+				}
+				out[t.Drop] = n
+			}
+		}
+	}
+	return out
+}
+
+// Print writes the scores against git log -L (raw) and against the
+// adjusted truth as the docs' table rows.
+func Print(w io.Writer, raw, adj Score) {
+	row := func(what, format string, f func(Score) []any) {
+		fmt.Fprintf(w, "| %s | "+format+" | "+format+" |\n", append(append([]any{what}, f(raw)...), f(adj)...)...)
+	}
+	row("functions and methods (with a history)", "%d (%d)", func(s Score) []any { return []any{s.Decls, s.WithHistory} })
+	row("links: true / recorded / both", "%d / %d / %d", func(s Score) []any { return []any{s.TruthLinks, s.Recorded, s.Hit} })
+	row("precision", "%.4f", func(s Score) []any { return []any{s.Precision()} })
+	row("recall", "%.4f", func(s Score) []any { return []any{s.Recall()} })
+	row("change_count equal", "%.2f %% (%d)", func(s Score) []any { return []any{100 * ratio(s.CountEqual, s.Decls), s.CountEqual} })
+	row("modified_at equal", "%.2f %% (%d)", func(s Score) []any { return []any{100 * ratio(s.LatestEqual, s.Decls), s.LatestEqual} })
+	row("with a history, none recorded", "%d", func(s Score) []any { return []any{s.Missing} })
+	row("true links missed: older than the oldest recorded change / within the recorded span", "%d / %d", func(s Score) []any { return []any{s.Older, s.TruthLinks - s.Hit - s.Older} })
 }

@@ -113,7 +113,7 @@ func Median(ds []time.Duration) time.Duration {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// Report is one run's result, written as the markdown README.md quotes.
+// Report is one run's result, written as the markdown docs/performance.md quotes.
 type Report struct {
 	Scale Scale
 	// Graph describes the loaded fixture (nodes per label).

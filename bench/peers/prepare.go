@@ -17,7 +17,7 @@ import (
 
 // Setup is what [Prepare] did to run ragforge out of the box, for the
 // report: nothing was tuned for the benchmark beyond what an operator
-// following the README does.
+// following docs/serving.md does.
 type Setup struct {
 	// Indexes are the outcomes of `ragforge-plan schema apply`.
 	Indexes []schemaapply.Outcome
@@ -48,7 +48,7 @@ func (s *Setup) Lines() []string {
 	return out
 }
 
-// Prepare makes ragforge ready the way the README tells an operator to:
+// Prepare makes ragforge ready the way docs/serving.md tells an operator to:
 // `ragforge-plan schema apply` creates the config's declared indexes and
 // constraints; the engine runs with a usage recorder and a materialization
 // state cache (engine.WithMaterialization); every workload is called

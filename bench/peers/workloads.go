@@ -9,7 +9,7 @@
 // runner (graphql/runner.mjs). Before anything is timed, [Check] proves
 // that both return the same rows, in the same order, as the answer
 // computed in Go from the parsed source; then [Measure] times both sides,
-// alternating, and [Report] prints the medians. README.md says how to run
+// alternating, and [Report] prints the medians. docs/performance.md says how to run
 // it and holds the last measured table.
 package peers
 

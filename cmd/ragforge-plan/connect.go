@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	neo4jlog "github.com/neo4j/neo4j-go-driver/v5/neo4j/log"
 
 	"github.com/ragforge/ragforge/engine"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
@@ -29,6 +30,8 @@ type connection struct {
 	// a transaction's retries) and the connectivity check, so that an
 	// unavailable database costs no command more than one call may take.
 	timeout time.Duration
+	// log, when set (serve --metrics-addr), is the driver's logger.
+	log neo4jlog.Logger
 }
 
 // defaultConnectTimeout bounds the connectivity check of commands without
@@ -121,10 +124,14 @@ func (c *connection) open(ctx context.Context) (neo4j.DriverWithContext, error) 
 	return d, nil
 }
 
-// configure bounds the driver's own waits by the connection's timeout:
+// configure sets the driver's logger when the connection has one, and
+// bounds the driver's own waits by the connection's timeout:
 // the context of each call bounds them too, and the earlier wins, so
 // these only make the driver agree with it.
 func (c *connection) configure(cfg *neo4j.Config) {
+	if c.log != nil {
+		cfg.Log = c.log
+	}
 	if c.timeout <= 0 {
 		return
 	}

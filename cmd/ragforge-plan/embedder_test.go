@@ -202,7 +202,7 @@ func TestCallWithTheOfflineEmbedderOffersSemanticSearch(t *testing.T) {
 	if code != 0 || !strings.Contains(out, lexical) {
 		t.Errorf("tools --embedder offline: exit %d, stderr %s; want semantic_search's description to say %q:\n%s", code, errOut, lexical, out)
 	}
-	// README's flags for an OpenAI-compatible server (OpenAI, Ollama,
+	// docs/embeddings.md's flags for an OpenAI-compatible server (OpenAI, Ollama,
 	// vLLM, text-embeddings-inference), here a local one answering with
 	// the offline vectors: the query is embedded there, and neither the
 	// answer nor the description says lexical.

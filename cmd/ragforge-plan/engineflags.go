@@ -20,7 +20,7 @@ import (
 // default tools of every command. tools, vet, select, call and serve
 // register them and build their engine options with
 // [engineFlags.options], so the same flags list the same tools wherever
-// they are listed, offline or on a server (README, "Which tools an agent
+// they are listed, offline or on a server (docs/tools.md, "Which tools an agent
 // sees").
 type engineFlags struct {
 	profile                                                      *string

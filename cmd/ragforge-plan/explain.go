@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
+	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -25,7 +26,7 @@ type explainOutput struct {
 	// Next is the scan's statement for the chunks after the first.
 	Next  *planner.Statement `json:"next,omitempty"`
 	Embed *planner.Embed     `json:"embed,omitempty"`
-	Uses  []planner.Use      `json:"uses,omitempty"`
+	Uses  []model.Use        `json:"uses,omitempty"`
 	Error *tools.CallError   `json:"error,omitempty"`
 	Shape *planner.Shape     `json:"-"`
 }
@@ -57,14 +58,14 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	state := planner.State{}
+	state := model.State{}
 	for _, ref := range materialized {
 		ent, field, ok := strings.Cut(ref, ".")
 		if !ok || m.Entity(ent) == nil || m.Entity(ent).ComputedField(field) == nil {
 			fmt.Fprintf(stderr, "ragforge-plan explain: --materialized %q is not Entity.field of a computed field\n", ref)
 			return 2
 		}
-		state[planner.FieldRef{Entity: ent, Field: field}] = true
+		state[model.FieldRef{Entity: ent, Field: field}] = true
 	}
 	caps := tools.Capabilities{FullText: !*noFullText, APOC: *apoc}
 	// Every tool is explainable, including those off by default, but for
@@ -72,7 +73,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	e, err := engine.New(ctx, m, engine.Options{
 		Tools:    tools.Options{Aggregations: true, RawCypher: m.Tenant == nil, Capabilities: &caps},
 		Embedder: engine.EmbedderFunc(nil),
-		State:    func(context.Context) (planner.State, error) { return state, nil },
+		State:    func(context.Context) (model.State, error) { return state, nil },
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan explain: %v\n", err)

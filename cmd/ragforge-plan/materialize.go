@@ -12,11 +12,11 @@ import (
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/materialize"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // fieldList is a repeatable --field Entity.field flag.
-type fieldList []planner.FieldRef
+type fieldList []model.FieldRef
 
 func (l *fieldList) String() string {
 	parts := make([]string, len(*l))
@@ -31,7 +31,7 @@ func (l *fieldList) Set(v string) error {
 	if !ok || ent == "" || fld == "" {
 		return fmt.Errorf("want Entity.field, got %q", v)
 	}
-	*l = append(*l, planner.FieldRef{Entity: ent, Field: fld})
+	*l = append(*l, model.FieldRef{Entity: ent, Field: fld})
 	return nil
 }
 
@@ -174,7 +174,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 		if len(only) > 0 {
 			var kept []materialize.FieldStatus
 			for _, s := range st {
-				if contains(only, planner.FieldRef{Entity: s.Entity, Field: s.Name}) {
+				if contains(only, model.FieldRef{Entity: s.Entity, Field: s.Name}) {
 					kept = append(kept, s)
 				}
 			}

@@ -33,6 +33,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "time limit of each call (and of connecting at startup)")
 	contradicted := addContradictedFlag(fs)
 	grace := fs.Duration("grace", 30*time.Second, "on SIGINT/SIGTERM, how long running calls may take to finish")
+	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics at http://ADDR"+metricsPath+" on a listener of its own, without a token (bind it where only the scraper reaches, e.g. 127.0.0.1:9464)")
 	ef := addEngineFlags(fs, "stdio: the tenant every call runs under (needed when the config declares tenant; over http each token names its own)")
 	sf := addStatsFlags(fs, false)
 	sf.addFlushFlag(fs)
@@ -80,7 +81,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 		if err := lf.http(tokens).Check(); err != nil {
-			fmt.Fprintf(stderr, "ragforge-plan serve: %s: %v\n", *tokensFile, err)
+			fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
 			return 2
 		}
 	}
@@ -106,6 +107,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 	conn.timeout = *timeout
+	var metrics *mcpserver.Metrics
+	if *metricsAddr != "" {
+		metrics = mcpserver.NewMetrics()
+		conn.log = metrics.DriverLogger(nil)
+		stopMetrics, err := serveMetrics(*metricsAddr, metrics, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
+			return 1
+		}
+		defer stopMetrics()
+	}
 	eng, closeEngine, err := openEngine(ctx, m, conn, sf, opts, *contradicted, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)
@@ -118,6 +130,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Logger:        slog.New(slog.NewTextHandler(stderr, nil)),
 		CallsPerToken: *lf.calls,
 		CallWait:      *lf.callWait,
+		Metrics:       metrics,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)

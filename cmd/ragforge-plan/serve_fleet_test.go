@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -20,7 +24,7 @@ import (
 
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/materialize"
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/model"
 )
 
 // TestServeRefusesASessionCapWithoutSessions: a stateless server opens
@@ -37,17 +41,63 @@ func TestServeRefusesASessionCapWithoutSessions(t *testing.T) {
 
 // balancer is an in-test load balancer: round robin over the replicas
 // whose /readyz answered 200 at its last poll (every 50 ms), forwarding
-// streams as they come.
+// streams as they come. A request whose replica refuses the connection
+// never reached it, so it goes to the next ready replica (HAProxy's
+// "option redispatch"); lost counts, per replica, the requests that did
+// reach it and got no response (it stopped while they ran).
 type balancer struct {
 	targets []*url.URL
 	ready   []atomic.Bool
+	lost    []atomic.Int64
 	next    atomic.Int64
 	url     string
 }
 
+// pick returns the next ready replica (replica 0 when none is: the
+// client sees the error).
+func (b *balancer) pick() int {
+	for range b.targets {
+		if i := int(b.next.Add(1)-1) % len(b.targets); b.ready[i].Load() {
+			return i
+		}
+	}
+	return 0
+}
+
+// RoundTrip sends r to the next ready replica, and on to the next when
+// one refuses the connection.
+func (b *balancer) RoundTrip(r *http.Request) (*http.Response, error) {
+	var body []byte
+	if r.Body != nil { // a GET has none
+		var err error
+		if body, err = io.ReadAll(r.Body); err != nil {
+			return nil, err
+		}
+	}
+	for range b.targets {
+		i := b.pick()
+		out := r.Clone(r.Context())
+		out.URL.Scheme, out.URL.Host = b.targets[i].Scheme, b.targets[i].Host
+		if r.Body != nil {
+			out.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		res, err := http.DefaultTransport.RoundTrip(out)
+		var op *net.OpError
+		if errors.As(err, &op) && op.Op == "dial" {
+			b.ready[i].Store(false)
+			continue
+		}
+		if err != nil {
+			b.lost[i].Add(1)
+		}
+		return res, err
+	}
+	return nil, errors.New("balancer: no replica took the connection")
+}
+
 func newBalancer(t *testing.T, mcpURLs ...string) *balancer {
 	t.Helper()
-	b := &balancer{ready: make([]atomic.Bool, len(mcpURLs))}
+	b := &balancer{ready: make([]atomic.Bool, len(mcpURLs)), lost: make([]atomic.Int64, len(mcpURLs))}
 	for _, u := range mcpURLs {
 		p, err := url.Parse(u)
 		if err != nil {
@@ -83,17 +133,9 @@ func newBalancer(t *testing.T, mcpURLs ...string) *balancer {
 		}
 	}
 	srv := httptest.NewServer(&httputil.ReverseProxy{
-		Rewrite: func(r *httputil.ProxyRequest) {
-			for range b.targets {
-				i := int(b.next.Add(1)-1) % len(b.targets)
-				if b.ready[i].Load() {
-					r.SetURL(b.targets[i])
-					r.Out.URL.Path = b.targets[i].Path
-					return
-				}
-			}
-			r.SetURL(b.targets[0]) // none ready: the client sees the error
-		},
+		// RoundTrip chooses the replica.
+		Rewrite:       func(r *httputil.ProxyRequest) { r.Out.URL.Path = b.targets[0].Path },
+		Transport:     b,
 		FlushInterval: -1,
 	})
 	t.Cleanup(srv.Close)
@@ -235,7 +277,7 @@ func TestServeFlushesUsageCountsWhileRunningSoASIGKILLKeepsThem(t *testing.T) {
 		}
 		n = 0
 		for _, c := range counts {
-			if c.Entity == "Scope" && c.Field == "line_count" && c.Kind == planner.UseOrder {
+			if c.Entity == "Scope" && c.Field == "line_count" && c.Kind == model.UseOrder {
 				n += c.N
 			}
 		}
@@ -250,5 +292,20 @@ func TestServeFlushesUsageCountsWhileRunningSoASIGKILLKeepsThem(t *testing.T) {
 	counts, err := materialize.NewFileStore(store).Counts(ctx)
 	if err != nil || len(counts) == 0 {
 		t.Errorf("after SIGKILL: %v, %d counts", err, len(counts))
+	}
+}
+
+// TestServeChecksTheHTTPOptionsWithoutTokensToo: an open server's bad
+// origin or call rate is refused before connecting, saying which flag,
+// as a server with tokens is.
+func TestServeChecksTheHTTPOptionsWithoutTokensToo(t *testing.T) {
+	for _, tc := range []struct{ flags []string }{
+		{[]string{"--allowed-origins", "app.example.com"}},
+		{[]string{"--calls-per-second", "NaN"}},
+	} {
+		code, _, errOut := execute(t, append([]string{"serve", codeRAG, "--transport", "http"}, tc.flags...)...)
+		if code != 2 || !strings.HasPrefix(errOut, "ragforge-plan serve: --") || !strings.Contains(errOut, tc.flags[0]) && !strings.Contains(errOut, "scheme://host") {
+			t.Errorf("%v: exit %d, %s", tc.flags, code, errOut)
+		}
 	}
 }

@@ -30,7 +30,7 @@ const weightProperty = "weight"
 
 // DefaultConcurrency is the GDS workers of every algorithm unless
 // Options.Concurrency says otherwise. On this project's 2-core test
-// machine more than 1 was slower, not faster (README, "Graph analytics",
+// machine more than 1 was slower, not faster (docs/analytics.md
 // has the measurements and the command).
 const DefaultConcurrency = 1
 

@@ -5,7 +5,7 @@
 // A node needs a vector when its indexed text is set and its vector is
 // missing or was made from another text: beside each vector the node holds
 // embedder.TextHash of the text it was made from, in the property
-// embedder.HashProperty names (`<vector property>_text_hash`). The write
+// model.VectorIndex.HashProperty names (`<vector property>_text_hash`). The write
 // tools set the same hash, so nodes they wrote are not embedded again.
 //
 // The work is bounded and resumable: the nodes of a label are listed by

@@ -45,7 +45,7 @@ type storedNote struct {
 
 func storedNotes(t *testing.T, d neo4j.DriverWithContext, vi *model.VectorIndex) map[string]storedNote {
 	t.Helper()
-	q := fmt.Sprintf("MATCH (n:Note) RETURN n.id AS id, n.%s AS text, n.%s AS vector, n.%s AS hash", vi.Field, embedder.VectorProperty(vi), embedder.HashProperty(vi))
+	q := fmt.Sprintf("MATCH (n:Note) RETURN n.id AS id, n.%s AS text, n.%s AS vector, n.%s AS hash", vi.Field, vi.VectorProperty(), vi.HashProperty())
 	res, err := neo4j.ExecuteQuery(context.Background(), d, q, nil, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
 	if err != nil {
 		t.Fatal(err)

@@ -40,10 +40,10 @@ func (r *runner) run(ctx context.Context) error {
 	if r.text, err = ident.Quote(r.t.Index.Field); err != nil {
 		return err
 	}
-	if r.vector, err = ident.Quote(embedder.VectorProperty(r.t.Index)); err != nil {
+	if r.vector, err = ident.Quote(r.t.Index.VectorProperty()); err != nil {
 		return err
 	}
-	if r.hash, err = ident.Quote(embedder.HashProperty(r.t.Index)); err != nil {
+	if r.hash, err = ident.Quote(r.t.Index.HashProperty()); err != nil {
 		return err
 	}
 	ids, err := r.ids(ctx)
@@ -170,7 +170,7 @@ func (r *runner) read(ctx context.Context, ids []string) ([]stored, error) {
 // through db.create.setNodeVectorProperty) and hashes, and removes the
 // vectors and hashes of the cleared nodes, in one transaction.
 func (r *runner) write(ctx context.Context, rows []map[string]any, cleared []string) error {
-	vector := embedder.VectorProperty(r.t.Index)
+	vector := r.t.Index.VectorProperty()
 	set := "UNWIND $rows AS row\nMATCH (n:" + r.label + ") WHERE elementId(n) = row.id\n" +
 		"CALL db.create.setNodeVectorProperty(n, $vector, row.vector)\nSET n." + r.hash + " = row.hash"
 	clear := "UNWIND $cleared AS id\nMATCH (n:" + r.label + ") WHERE elementId(n) = id\n" +

@@ -78,8 +78,11 @@ func File(a *txtar.Archive, name string) (string, bool) {
 // holds those it did produce: an output missing from got must be missing
 // from the archive too (a case that turns from an error into a result is a
 // change to see). Under RAGFORGE_UPDATE=1 the archive is rewritten instead:
-// its other files (the inputs) as they are, then the outputs of got in the
-// order of outputs.
+// its other files as they are and where they are, and the outputs of got,
+// in the order of outputs, where the archive's first output was (at the
+// end when it had none). Other files stay in place so that two tests may
+// share a case, each writing its own outputs (the planner's Cypher, the
+// engine's answer to the case's rows) without moving the other's.
 func CheckArchive(t testing.TB, path string, a *txtar.Archive, outputs []string, got map[string]string) {
 	t.Helper()
 	for name := range got {
@@ -88,17 +91,21 @@ func CheckArchive(t testing.TB, path string, a *txtar.Archive, outputs []string,
 		}
 	}
 	if Update() {
+		var produced []txtar.File
+		for _, name := range outputs {
+			if v, ok := got[name]; ok {
+				produced = append(produced, txtar.File{Name: name, Data: []byte(v)})
+			}
+		}
 		out := &txtar.Archive{Comment: a.Comment}
 		for _, f := range a.Files {
 			if !slices.Contains(outputs, f.Name) {
 				out.Files = append(out.Files, f)
+			} else if produced != nil {
+				out.Files, produced = append(out.Files, produced...), nil
 			}
 		}
-		for _, name := range outputs {
-			if v, ok := got[name]; ok {
-				out.Files = append(out.Files, txtar.File{Name: name, Data: []byte(v)})
-			}
-		}
+		out.Files = append(out.Files, produced...)
 		write(t, path, string(txtar.Format(out)))
 		return
 	}

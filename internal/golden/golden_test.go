@@ -181,6 +181,40 @@ func TestArchiveRoundTrip(t *testing.T) {
 	}
 }
 
+// TestArchiveUpdateKeepsOtherOutputsInPlace: a case two tests share keeps
+// its order when either rewrites its own outputs, and an output a case
+// lacked goes at the end.
+func TestArchiveUpdateKeepsOtherOutputsInPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "case.txtar")
+	before := "-- args --\n{}\n-- cypher --\nold\n-- rows.json --\n[]\n-- answer.json --\nold\n"
+	if err := os.WriteFile(path, []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(golden.Env, "1")
+	update := func(outputs []string, got map[string]string) string {
+		t.Helper()
+		if f := run(t, "TestCase", func(tb testing.TB) {
+			golden.CheckArchive(tb, path, golden.ReadArchive(tb, path), outputs, got)
+		}); f != nil {
+			t.Fatalf("update failed: %v", f)
+		}
+		data, _ := os.ReadFile(path)
+		return string(data)
+	}
+	if got, want := update([]string{"cypher", "params"}, map[string]string{"cypher": "new\n", "params": "{}\n"}),
+		"-- args --\n{}\n-- cypher --\nnew\n-- params --\n{}\n-- rows.json --\n[]\n-- answer.json --\nold\n"; got != want {
+		t.Errorf("after the first test's update:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := update([]string{"answer.json"}, map[string]string{"answer.json": "new\n"}),
+		"-- args --\n{}\n-- cypher --\nnew\n-- params --\n{}\n-- rows.json --\n[]\n-- answer.json --\nnew\n"; got != want {
+		t.Errorf("after the second test's update:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := update([]string{"notes"}, map[string]string{"notes": "n\n"}),
+		"-- args --\n{}\n-- cypher --\nnew\n-- params --\n{}\n-- rows.json --\n[]\n-- answer.json --\nnew\n-- notes --\nn\n"; got != want {
+		t.Errorf("a new output:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestArchiveRefusesAnUndeclaredOutput(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "case.txtar")
 	if err := os.WriteFile(path, txtar.Format(&txtar.Archive{Files: []txtar.File{{Name: "want", Data: []byte("x\n")}}}), 0o644); err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/internal/cypher/ident"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jvalue"
@@ -37,7 +36,7 @@ func (f *finder) names() (*names, error) {
 		return nil, err
 	}
 	if f.vi != nil {
-		if n.vector, err = ident.Quote(embedder.VectorProperty(f.vi)); err != nil {
+		if n.vector, err = ident.Quote(f.vi.VectorProperty()); err != nil {
 			return nil, err
 		}
 	}

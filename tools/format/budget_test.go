@@ -40,7 +40,7 @@ const (
 	budgetTool = 1500
 )
 
-// printer writes figures with thousands separators, as README's tables do.
+// printer writes figures with thousands separators, as docs/performance.md's tables do.
 var printer = message.NewPrinter(language.English)
 
 // served is the catalog `ragforge-plan serve CONFIG` offers on a server

@@ -38,7 +38,6 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
-	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/model"
 )
 
@@ -90,13 +89,13 @@ func New(ctx context.Context, m *model.Model, maxString int) *Converter {
 
 // VectorProperties are the properties m's vector indexes embed, sorted.
 func VectorProperties(m *model.Model) []string {
-	return indexProperties(m, embedder.VectorProperty)
+	return indexProperties(m, (*model.VectorIndex).VectorProperty)
 }
 
 // HashProperties are the properties beside m's vectors that hold the hash
 // of the text each was made from, sorted.
 func HashProperties(m *model.Model) []string {
-	return indexProperties(m, embedder.HashProperty)
+	return indexProperties(m, (*model.VectorIndex).HashProperty)
 }
 
 // indexProperties are the distinct properties name gives m's vector

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/ragforge/ragforge/computed"
-	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/internal/graphschema/introspect"
 	"github.com/ragforge/ragforge/model"
 )
@@ -130,7 +129,7 @@ func nodeProperties(m *model.Model, e *model.Entity, ce *computed.Entity) map[st
 		}
 	}
 	for _, v := range e.VectorIndexes {
-		known[embedder.VectorProperty(v)], known[embedder.HashProperty(v)] = true, true
+		known[v.VectorProperty()], known[v.HashProperty()] = true, true
 	}
 	for _, t := range m.Trees {
 		known[t.Path], known[t.Size], known[t.Language] = true, true, true

@@ -10,16 +10,18 @@ import (
 	"strings"
 )
 
-// blobReader reads file contents from the repository through one
+// Blobs reads file contents from the repository through one
 // long-running `git cat-file --batch`, so a commit's before and after
-// images cost a round trip each, not a process.
-type blobReader struct {
+// images cost a round trip each, not a process (bench/history reads its
+// truth's file versions with it too).
+type Blobs struct {
 	cmd *exec.Cmd
 	in  io.WriteCloser
 	out *bufio.Reader
 }
 
-func newBlobReader(ctx context.Context, dir string) (*blobReader, error) {
+// OpenBlobs starts the reader on the repository of dir; Close ends it.
+func OpenBlobs(ctx context.Context, dir string) (*Blobs, error) {
 	cmd := exec.CommandContext(ctx, "git", "-C", dir, "cat-file", "--batch")
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -32,12 +34,12 @@ func newBlobReader(ctx context.Context, dir string) (*blobReader, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("running git cat-file: %w", err)
 	}
-	return &blobReader{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}, nil
+	return &Blobs{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}, nil
 }
 
-// read returns the content of the object named name (an object id or
+// Read returns the content of the object named name (an object id or
 // REV:PATH); ok is false when the repository has no such object.
-func (b *blobReader) read(name string) (data []byte, ok bool, err error) {
+func (b *Blobs) Read(name string) (data []byte, ok bool, err error) {
 	if strings.ContainsAny(name, "\n") {
 		return nil, false, nil
 	}
@@ -67,8 +69,8 @@ func (b *blobReader) read(name string) (data []byte, ok bool, err error) {
 	return data[:size], fields[1] == "blob", nil
 }
 
-// close ends the git process.
-func (b *blobReader) close() {
+// Close ends the git process.
+func (b *Blobs) Close() {
 	_ = b.in.Close()
 	_ = b.cmd.Wait()
 }

@@ -18,6 +18,8 @@ type decl struct {
 	// its n-th repetition in file order, so each keeps a key.
 	key, name  string
 	start, end int
+	// fn is true for a function or method.
+	fn bool
 }
 
 // decls lists the declarations of one Go file version with the lines the
@@ -45,7 +47,7 @@ func decls(src []byte) ([]decl, error) {
 				seen[key] = 1
 			}
 			start, end := g.Lines(tf)
-			out = append(out, decl{key: key, name: g.Name, start: start, end: end})
+			out = append(out, decl{key: key, name: g.Name, start: start, end: end, fn: g.Kind == gosrc.Function || g.Kind == gosrc.Method})
 		}
 	}
 	return out, nil

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/internal/fixture"
 	"github.com/ragforge/ragforge/internal/history/gitimport"
@@ -57,6 +59,39 @@ func (r *repo) commit(subject string, files map[string]string) {
 	r.git("commit", "-q", "-m", subject)
 }
 
+// imported loads the repository's tree as a code graph (code-rag's
+// config) and imports its history.
+func (r *repo) imported(d neo4j.DriverWithContext) (*fixture.Graph, gitimport.Stats) {
+	r.t.Helper()
+	g, err := fixture.Parse(r.dir)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if _, err := fixture.Load(context.Background(), d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
+		r.t.Fatal(err)
+	}
+	m, err := config.Load("../../../testdata/configs/valid/code-rag.yaml")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	stats, err := gitimport.Import(context.Background(), d, m, r.dir, gitimport.Options{Database: neo4jtest.Database()})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return g, stats
+}
+
+// scopeCommits lists the commits of a scope's Changes, sorted.
+func scopeCommits(t *testing.T, d neo4j.DriverWithContext, uuid string) []string {
+	t.Helper()
+	var got []string
+	for _, row := range historytest.Query(t, d, "MATCH (:Scope {uuid: $id})-[:HAS_CHANGE]->(c:Change) RETURN c.commit AS h", map[string]any{"id": uuid}) {
+		got = append(got, row["h"].(string))
+	}
+	slices.Sort(got)
+	return got
+}
+
 // TestImportFollowsDeclarationsAsGitLogLDoes builds a repository whose
 // history shifts, renames (a function, a receiver, a file across
 // directories), repeats init, changes a binary file, merges a branch and
@@ -99,21 +134,7 @@ func TestImportFollowsDeclarationsAsGitLogLDoes(t *testing.T) {
 	r.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
 	r.commit("fix it", map[string]string{"b/k.go": "package p\n\nfunc K() int {\n\treturn 4\n}\n"})
 
-	g, err := fixture.Parse(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fixture.Load(context.Background(), d, g, fixture.LoadOptions{Database: neo4jtest.Database()}); err != nil {
-		t.Fatal(err)
-	}
-	m, err := config.Load("../../../testdata/configs/valid/code-rag.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	stats, err := gitimport.Import(context.Background(), d, m, r.dir, gitimport.Options{Database: neo4jtest.Database()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, stats := r.imported(d)
 	report := stats.String()
 	for _, want := range []string{"1 merge commits skipped", "b/k.go does not parse", "followed through a rename"} {
 		if !strings.Contains(report, want) {
@@ -127,12 +148,8 @@ func TestImportFollowsDeclarationsAsGitLogLDoes(t *testing.T) {
 		}
 		checked++
 		want := strings.Fields(r.git("log", fmt.Sprintf("-L%d,%d:%s", s.StartLine, s.EndLine, s.File), "--format=%H", "-s"))
-		var got []string
-		for _, row := range historytest.Query(t, d, "MATCH (:Scope {uuid: $id})-[:HAS_CHANGE]->(c:Change) RETURN c.commit AS h", map[string]any{"id": s.UUID}) {
-			got = append(got, row["h"].(string))
-		}
+		got := scopeCommits(t, d, s.UUID)
 		slices.Sort(want)
-		slices.Sort(got)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s %s:%d-%d: recorded %v, git log -L lists %v", s.Name, s.File, s.StartLine, s.EndLine, got, want)
 		}

@@ -70,7 +70,7 @@ func (im *importer) declsOf(path string, file *graphFile) (map[string]string, er
 		return file.decls, nil
 	}
 	file.decls = map[string]string{}
-	src, ok, err := im.blobs.read("HEAD:" + im.prefix + path)
+	src, ok, err := im.blobs.Read("HEAD:" + im.prefix + path)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (im *importer) parse(blob, path string, c *Commit) ([]decl, error) {
 	if ds, ok := im.parsed[blob]; ok {
 		return ds, nil
 	}
-	src, ok, err := im.blobs.read(blob)
+	src, ok, err := im.blobs.Read(blob)
 	if err != nil {
 		return nil, err
 	}

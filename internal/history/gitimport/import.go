@@ -48,10 +48,13 @@ func Import(ctx context.Context, d neo4j.DriverWithContext, m *model.Model, dir 
 	if im.prefix, err = workTree(ctx, dir, &im.stats); err != nil {
 		return Stats{}, err
 	}
-	if im.blobs, err = newBlobReader(ctx, dir); err != nil {
+	if im.blobs, err = OpenBlobs(ctx, dir); err != nil {
 		return Stats{}, fmt.Errorf("gitimport: %w", err)
 	}
-	defer im.blobs.close()
+	defer im.blobs.Close()
+	if im.merges, err = simplify(ctx, dir, im.prefix, im.blobs); err != nil {
+		return Stats{}, fmt.Errorf("gitimport: reading the merges of %s: %w", dir, err)
+	}
 	// Newest first, children before parents (--topo-order), so the
 	// lineage of today's files and declarations is known at each commit.
 	cmd := exec.CommandContext(ctx, "git", "-C", dir, "-c", "core.quotePath=false", "log", "--topo-order", "--no-merges",
@@ -149,10 +152,16 @@ func (im *importer) flush(ctx context.Context) error {
 				im.stats.Unmatched++
 				continue
 			}
-			if f.Renamed() {
-				im.stats.Renames++
+			// A file the merge took from another parent may still hold a
+			// declaration it took from this one: scopeRows asks for each.
+			if im.merges.hidden(c.Hash, f.Path) {
+				im.stats.Simplified++
+			} else {
+				if f.Renamed() {
+					im.stats.Renames++
+				}
+				fileRows = append(fileRows, im.row(c, f, im.file, f.head, f.Kind, f.Diff(im.t.MaxDiffBytes), f.Added, f.Removed))
 			}
-			fileRows = append(fileRows, im.row(c, f, im.file, f.head, f.Kind, f.Diff(im.t.MaxDiffBytes), f.Added, f.Removed))
 			rows, err := im.scopeRows(c, f, file)
 			if err != nil {
 				return err
@@ -191,11 +200,13 @@ func short(hash string) string { return hash[:min(len(hash), 12)] }
 
 // back moves a file's declaration keys (key → scope key) back through a
 // commit: each declaration after it takes the key of the one it
-// continues (succ); one the commit declared has no history before it.
-func back(keys map[string]string, after []decl, succ map[string]string) {
+// continues (succ); one the commit declared has no history before it. A
+// declaration whose change no merge took (stay) stays as it is, for the
+// branch whose change the merge took.
+func back(keys map[string]string, after []decl, succ map[string]string, stay map[string]bool) {
 	moved := map[string]string{}
 	for _, d := range after {
-		if id := keys[d.key]; id != "" {
+		if id := keys[d.key]; id != "" && !stay[d.key] {
 			delete(keys, d.key)
 			if prev, ok := succ[d.key]; ok {
 				moved[prev] = id
@@ -232,8 +243,18 @@ func (im *importer) scopeRows(c *Commit, f *FileDiff, file *graphFile) ([]map[st
 	if known {
 		succ = successors(f, before, after)
 	}
+	hidden := map[string]bool{}
+	for _, d := range after {
+		if im.merges.hidden(c.Hash, item(f.Path, d.key)) {
+			hidden[d.key] = true
+		}
+	}
 	var rows []map[string]any
 	for _, ch := range touched(f, before, after, succ) {
+		if hidden[ch.key] {
+			im.stats.Simplified++
+			continue
+		}
 		id := keys[ch.key]
 		if id == "" {
 			im.stats.Gone++
@@ -250,7 +271,7 @@ func (im *importer) scopeRows(c *Commit, f *FileDiff, file *graphFile) ([]map[st
 		rows = append(rows, im.row(c, f, im.scope, id, kind, change.Cut(text.String(), im.t.MaxDiffBytes), ch.added, ch.removed))
 	}
 	if known {
-		back(keys, after, succ)
+		back(keys, after, succ, hidden)
 	}
 	return rows, nil
 }

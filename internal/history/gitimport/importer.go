@@ -30,8 +30,10 @@ type importer struct {
 	lookupQ, fileQ, scopeQ, staleQ, staleScopeQ, orderQ string
 	// prefix is the imported directory's path in the repository.
 	prefix  string
-	blobs   *blobReader
+	blobs   *Blobs
 	lineage *lineage
+	// merges says which file changes no merge kept (nil: no merges).
+	merges *simplification
 	// graphFiles holds the graph's files by path as looked up (nil: no node).
 	graphFiles map[string]*graphFile
 	// parsed caches the declarations of file versions by object name.

@@ -104,12 +104,15 @@ func touched(f *FileDiff, before, after []decl, succ map[string]string) []change
 }
 
 // successors pairs each declaration of the file after f with the one
-// before it that it continues, by where its unchanged lines come from:
-// the declaration before that holds most of them (over half), so a
+// before it that it continues, by where its unchanged lines of code come
+// from: the declaration before of the same sort (a function or method,
+// or a type, var or const) that holds most of them (over half), so a
 // declaration keeps its history through a new name or receiver, and a
 // function split in two hands its history to the part that kept most of
-// its lines (as git log -L follows lines). A declaration that kept no
-// lines (its text rewritten whole) continues the one of its own key. A
+// its lines (as git log -L follows lines); a function never continues a
+// type or a constant whose lines the diff aligned with it. A declaration
+// that kept no line of code (its text rewritten whole) continues the one
+// of its own key. A
 // declaration before is continued by one after at most; one after
 // without a predecessor is new. It returns key after → key before.
 func successors(f *FileDiff, before, after []decl) map[string]string {
@@ -127,9 +130,9 @@ func successors(f *FileDiff, before, after []decl) map[string]string {
 		votes := map[int]int{}
 		kept := 0
 		for n := d.start; n <= d.end; n++ {
-			if o, ok := f.oldLine(n); ok {
+			if o, ok := f.keptLine(n); ok {
 				kept++
-				if j, ok := owner[o]; ok {
+				if j, ok := owner[o]; ok && before[j].fn == d.fn {
 					votes[j]++
 				}
 			}

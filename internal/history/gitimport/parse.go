@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/ragforge/ragforge/internal/history/change"
 )
@@ -60,14 +61,17 @@ type Hunk struct {
 	Adds, Dels []int
 	// OldStart and NewStart are each side's first line of the hunk,
 	// OldNext and NewNext the line after it (equal when a side is empty);
-	// Same pairs the new and old numbers of its unchanged lines.
+	// Same pairs the new and old numbers of its unchanged lines that
+	// hold code (a letter or a digit): a brace or a blank line the diff
+	// aligns says nothing of where the code around it comes from.
 	OldStart, NewStart, OldNext, NewNext int
 	Same                                 [][2]int
 }
 
-// oldLine maps an unchanged line of the file after the commit to its
-// number before; ok is false for a line the commit added.
-func (f *FileDiff) oldLine(n int) (old int, ok bool) {
+// keptLine maps an unchanged line of the file after the commit to its
+// number before; ok is false for a line the commit added, and for an
+// unchanged line of its hunks that holds no code (Hunk.Same).
+func (f *FileDiff) keptLine(n int) (old int, ok bool) {
 	offset := 0
 	for _, h := range f.Hunks {
 		if n < h.NewStart {
@@ -209,7 +213,9 @@ func (p *reader) Next() (*Commit, error) {
 			oldLine++
 			p.keep(f, h, s)
 		case h != nil && strings.HasPrefix(s, " "):
-			h.Same = append(h.Same, [2]int{newLine, oldLine})
+			if strings.ContainsFunc(s, isWordRune) {
+				h.Same = append(h.Same, [2]int{newLine, oldLine})
+			}
 			newLine++
 			oldLine++
 			p.keep(f, h, s)
@@ -312,3 +318,6 @@ func (h *Hunk) header(s string) error {
 	h.NewStart, h.NewNext, err = side(fields[2])
 	return err
 }
+
+// isWordRune reports whether r is a letter or a digit.
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

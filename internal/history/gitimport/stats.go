@@ -24,6 +24,10 @@ type Stats struct {
 	// Gone are the changes of declarations that no longer exist (or
 	// were declared again since), which have no Scope node to hold them.
 	Gone int
+	// Simplified are the changes of files and declarations on branches a
+	// merge did not take them from (git log's history simplification: the
+	// merge equals another parent's version), not recorded.
+	Simplified int
 	// Stale are Changes an earlier import made that this one did not
 	// find again (an older import's attribution), deleted.
 	Stale int
@@ -57,6 +61,9 @@ func (s Stats) String() string {
 	}
 	if s.Gone > 0 {
 		fmt.Fprintf(&b, "\n%d changes of declarations that no longer exist not recorded (no Scope node holds them)", s.Gone)
+	}
+	if s.Simplified > 0 {
+		fmt.Fprintf(&b, "\n%d changes of files and declarations on branches a merge did not take them from not recorded (as git log -- FILE and git log -L leave them out)", s.Simplified)
 	}
 	if s.Stale > 0 {
 		fmt.Fprintf(&b, "\n%d Changes of an earlier import not found again, deleted", s.Stale)

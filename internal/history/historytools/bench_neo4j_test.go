@@ -19,7 +19,7 @@ import (
 
 // BenchmarkToolsOnThisRepository loads this repository's Go tree as a code
 // graph, imports its own git history, and reports each history tool's
-// median latency over b.N calls (README, "Change history"):
+// median latency over b.N calls (docs/history.md):
 //
 //	RAGFORGE_NEO4J_DIR=… go test ./internal/history/historytools -run '^$' -bench . -benchtime 50x
 func BenchmarkToolsOnThisRepository(b *testing.B) {

@@ -23,6 +23,8 @@ type query struct {
 	// kind keeps the changes of one kind ("" every kind).
 	kind string
 	tn   string
+	// anchored says the window counts back from the latest change.
+	anchored bool
 }
 
 // newQuery checks a call's entities, kind and window before anything is
@@ -31,9 +33,12 @@ func (h *historian) newQuery(tool string, t target, w window, kind, tn string) (
 	if kind != "" && !slices.Contains(change.Kinds, kind) {
 		return query{}, tools.Fail(tool, "/kind", change.Kinds, "%s is not a kind of change", kind)
 	}
-	if _, err := w.anchored(tool); err != nil {
+	anchored, err := w.anchored(tool)
+	if err != nil {
 		return query{}, err
 	}
+	// The bounds are checked here against now; frame computes them again
+	// from the latest change when the window is anchored to it.
 	if _, _, err := w.bounds(tool, h.opts.Now()); err != nil {
 		return query{}, err
 	}
@@ -41,7 +46,7 @@ func (h *historian) newQuery(tool string, t target, w window, kind, tn string) (
 	if err != nil {
 		return query{}, err
 	}
-	return query{tool: tool, s: s, w: w, kind: kind, tn: tn}, nil
+	return query{tool: tool, s: s, w: w, kind: kind, tn: tn, anchored: anchored}, nil
 }
 
 // frame is the start of a query's statement, its Changes c in its window
@@ -97,7 +102,7 @@ func (q query) kindPred(h *historian) []string {
 func (h *historian) frame(ctx context.Context, tx neo4j.ManagedTransaction, q query) (*frame, error) {
 	fr := &frame{}
 	now := h.opts.Now().UTC()
-	if anchored, _ := q.w.anchored(q.tool); anchored {
+	if q.anchored {
 		var err error
 		if fr.latest, err = h.latest(ctx, tx, q.s, q.kind, q.tn); err != nil {
 			return nil, err
@@ -186,7 +191,7 @@ func (h *historian) empty(ctx context.Context, tx neo4j.ManagedTransaction, q qu
 	}
 	if !t.IsZero() {
 		hint := "widen the window, or give relative_to latest_change to count relative_period back from it"
-		if anchored, _ := q.w.anchored(q.tool); anchored || q.w.RelativePeriod == "" {
+		if q.anchored || q.w.RelativePeriod == "" {
 			hint = "widen the window"
 		}
 		return fmt.Sprintf("no change in this window; the latest recorded %schange of %s was at %s: %s", kind, q.s.what, timeOf(t), hint), timeOf(t), nil

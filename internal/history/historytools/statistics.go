@@ -7,7 +7,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/ragforge/ragforge/planner"
+	"github.com/ragforge/ragforge/internal/cypher/timebucket"
 	"github.com/ragforge/ragforge/tools"
 )
 
@@ -61,8 +61,8 @@ func (h *historian) statistics() tools.CustomTool {
 			bucket := "null"
 			if a.Bucket != "" {
 				var ok bool
-				// The label comes from the planner's fixed table, never the agent's text.
-				if bucket, ok = planner.BucketLabel(a.Bucket, "c."+f.Timestamp); !ok {
+				// The label comes from timebucket's fixed table, never the agent's text.
+				if bucket, ok = timebucket.Label(a.Bucket, "c."+f.Timestamp); !ok {
 					return nil, tools.Fail(Statistics, "/bucket", tools.Buckets, "%s is not a bucket", a.Bucket)
 				}
 			}

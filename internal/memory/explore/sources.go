@@ -8,8 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragforge/ragforge/internal/cypher/lucene"
 	"github.com/ragforge/ragforge/model"
-	"github.com/ragforge/ragforge/planner"
 )
 
 // Candidate counts: each source fetches this many candidates per hit kept,
@@ -135,7 +135,7 @@ func luceneFuzzy(text string) string {
 	ws := words(text)
 	terms := make([]string, len(ws))
 	for i, w := range ws {
-		terms[i] = planner.LuceneEscape(w)
+		terms[i] = lucene.Escape(w)
 		switch n := utf8.RuneCountInString(w); {
 		case n > 5:
 			terms[i] += "~2"

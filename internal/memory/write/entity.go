@@ -232,8 +232,8 @@ func (w *Writer) embed(ctx context.Context, e *model.Entity, values map[string]a
 		}
 		// The text's hash beside the vector tells `ragforge-plan embed`
 		// this vector is current.
-		out[embedder.VectorProperty(vi)] = vec
-		out[embedder.HashProperty(vi)] = embedder.TextHash(vi, text)
+		out[vi.VectorProperty()] = vec
+		out[vi.HashProperty()] = embedder.TextHash(vi, text)
 	}
 	return out, missing, nil
 }
