@@ -201,13 +201,27 @@ func (p *Planner) findPaths(a *FindPathsArgs, state model.State) (*Statement, er
 	}
 	b.line("WITH src, dst, [{s: src, x: src, rels: []}] AS front_a, [{s: dst, x: dst, rels: []}] AS front_b, [src] AS seen_a, [dst] AS seen_b, false AS met, false AS capped")
 	for range length {
+		// A step expands the side with the smaller frontier (front, with
+		// its seen) in one level, or in two when the direction tells the
+		// sides apart (the other side follows the arrows backwards), of
+		// which one gets no entry. Neo4j plans each level's subquery the
+		// first time it sees the statement's text, which is what the
+		// first call of a shape waits for (docs/serving.md), so a search
+		// in both directions, whose sides follow the same pattern, writes
+		// half the levels it wrote with one level per side.
 		b.line("WITH src, dst, met, capped, front_a, front_b, seen_a, seen_b, size(front_a) <= size(front_b) AS on_a")
-		na, ra := tr.level("CASE WHEN on_a THEN front_a ELSE [] END", "seen_a", []string{"front_a", "seen_a", "on_a"}, arrow)
-		nb, rb := tr.level("CASE WHEN on_a THEN [] ELSE front_b END", "seen_b", []string{"front_b", "seen_b", "on_a"}, arrows[reversed[dir]])
-		b.line("WITH src, dst, met, capped, front_a, front_b, seen_a, seen_b, on_a, %s, %s, %s + %s > %s OR size(seen_a) + size(seen_b) + size(%s) + size(%s) > %s AS cut, any(f IN %s WHERE f.x IN seen_b) OR any(f IN %s WHERE f.x IN seen_a) AS meet",
-			na, nb, ra, rb, followed, na, nb, expanded, na, nb)
-		b.line("WITH src, dst, met OR meet AS met, capped OR cut AS capped, CASE WHEN meet OR cut THEN [] WHEN on_a THEN %s ELSE front_a END AS front_a, CASE WHEN meet OR cut THEN [] WHEN on_a THEN front_b ELSE %s END AS front_b, seen_a + [f IN %s | f.x] AS seen_a, seen_b + [f IN %s | f.x] AS seen_b",
-			na, nb, na, nb)
+		b.line("WITH src, dst, met, capped, front_a, front_b, seen_a, seen_b, on_a, CASE WHEN on_a THEN front_a ELSE front_b END AS front, CASE WHEN on_a THEN seen_a ELSE seen_b END AS seen, CASE WHEN on_a THEN seen_b ELSE seen_a END AS other")
+		var next, read string
+		if back := arrows[reversed[dir]]; back == arrow {
+			next, read = tr.level("front", "seen", []string{"front", "seen"}, arrow)
+		} else {
+			na, ra := tr.level("CASE WHEN on_a THEN front ELSE [] END", "seen", []string{"front", "seen", "on_a"}, arrow)
+			nb, rb := tr.level("CASE WHEN on_a THEN [] ELSE front END", "seen", []string{"front", "seen", "on_a"}, back)
+			next, read = na+" + "+nb, ra+" + "+rb
+		}
+		b.line("WITH src, dst, met, capped, front_a, front_b, seen_a, seen_b, on_a, %s AS next, %s > %s OR size(seen_a) + size(seen_b) + size(%s) > %s AS cut, any(f IN %s WHERE f.x IN other) AS meet",
+			next, read, followed, next, expanded, next)
+		b.line("WITH src, dst, met OR meet AS met, capped OR cut AS capped, CASE WHEN meet OR cut THEN [] WHEN on_a THEN next ELSE front_a END AS front_a, CASE WHEN meet OR cut THEN [] WHEN on_a THEN front_b ELSE next END AS front_b, CASE WHEN on_a THEN seen_a + [f IN next | f.x] ELSE seen_a END AS seen_a, CASE WHEN on_a THEN seen_b ELSE seen_b + [f IN next | f.x] END AS seen_b")
 	}
 	if guarded {
 		b.line("  RETURN met, capped\n}")
@@ -252,72 +266,80 @@ func (p *Planner) findPaths(a *FindPathsArgs, state model.State) (*Statement, er
 // add unbounded, true when the count store (one db hit per count) proves
 // that no search over the types can reach find_paths' bounds: neither its
 // own nor Neo4j's shortest-path search, whose reach the same counts bound.
-// Either of two bounds proves it:
+// Any of three bounds proves it:
 //
 //   - relationships: the types have R relationships; a level reads at most
 //     2R of them (each followed both ways) and each side reaches at most
 //     R + 1 nodes, so 2R + 2 <= $max_expanded (which implies the level
 //     bound, $max_followed being FollowedPerExpanded times it);
-//   - nodes: every relationship of each type starts and ends on one label
-//     the model declares at its ends (its count from that label equals
-//     its count), those labels hold N nodes, so each side reaches at most
-//     N + 1 of them and 2N + 2 <= $max_expanded, while 2R <= $max_followed
-//     still bounds a level. A graph with few entities and many
-//     relationships between them (the airline graph's 3,000 airports and
-//     44,068 routes) passes this one only.
+//   - nodes: the database holds N nodes, so each side reaches at most N
+//     of them and 2N + 2 <= $max_expanded, while 2R <= $max_followed
+//     still bounds a level;
+//   - one entity's nodes: every relationship of the types starts and ends
+//     on an entity the model declares at both ends of each type (its
+//     counts from and to that label equal R), whose N nodes bound each
+//     side to N + 1, with 2N + 2 <= $max_expanded and 2R <= $max_followed
+//     as above. A graph with few entities and many relationships between
+//     them (the airline graph's 3,000 airports and 44,068 routes) in a
+//     database that holds more passes this one only.
+//
+// The counts are few whatever the model: R for all the types at once, N,
+// and three per entity at both ends of every type (none for the code
+// graph's five types together, one for the airline graph's routes).
+// Counting, for each type, its relationships from and to each label at
+// its ends instead took 34 count subqueries on the code graph, a large
+// part of the time Neo4j takes to plan the statement the first time it
+// sees its text (docs/serving.md, "The first call of a shape").
 func (p *Planner) pathsUnbounded(tr *traversal, types []string, carried string) string {
 	expanded, followed := tr.limits()
-	b := tr.b
-	var rels, covered, labels []string
-	for i, t := range types {
-		r := "rels_" + itoa(i)
-		rels = append(rels, r)
-		rel := "[:" + b.q(t) + "]"
-		var from, to []string
-		for _, e := range endEntities(p.m, t) {
-			if !slices.Contains(labels, e) {
-				labels = append(labels, e)
-			}
-			from = append(from, "COUNT { (:"+b.q(e)+")-"+rel+"->() } = "+r)
-			to = append(to, "COUNT { ()-"+rel+"->(:"+b.q(e)+") } = "+r)
-		}
-		covered = append(covered, "("+strings.Join(from, " OR ")+")", "("+strings.Join(to, " OR ")+")")
+	nodes := []string{"2 * nodes + 2 <= " + expanded}
+	for _, e := range coveringEntities(p.m, types) {
+		l := tr.b.q(e)
+		nodes = append(nodes, "COUNT { (:"+l+")-[:"+tr.rel+"]->() } = rels AND COUNT { ()-[:"+tr.rel+"]->(:"+l+") } = rels AND 2 * COUNT { (:"+l+") } + 2 <= "+expanded)
 	}
-	counts := make([]string, len(types))
-	for i, t := range types {
-		counts[i] = "COUNT { ()-[:" + b.q(t) + "]->() } AS " + rels[i]
-	}
-	nodes := make([]string, len(labels))
-	for i, l := range labels {
-		nodes[i] = "COUNT { (:" + b.q(l) + ") }"
-	}
-	r := "(" + strings.Join(rels, " + ") + ")"
-	return "WITH " + carried + ", " + strings.Join(counts, ", ") +
-		"\nWITH " + carried + ", 2 * " + r + " + 2 <= " + expanded +
-		" OR 2 * " + r + " <= " + followed + " AND 2 * (" + strings.Join(nodes, " + ") + ") + 2 <= " + expanded +
-		" AND " + strings.Join(covered, " AND ") + " AS unbounded"
+	return "WITH " + carried + ", COUNT { ()-[:" + tr.rel + "]->() } AS rels, COUNT { () } AS nodes" +
+		"\nWITH " + carried + ", 2 * rels + 2 <= " + expanded +
+		" OR 2 * rels <= " + followed + " AND (" + strings.Join(nodes, " OR ") + ") AS unbounded"
 }
 
-// endEntities lists the entities the model declares at either end of
-// relationship type t (the declaring entities and their targets), each
-// once, in the model's order.
-func endEntities(m *model.Model, t string) []string {
+// coveringEntities lists the entities the model declares both at the
+// start and at the end of every one of the types, in the model's order:
+// the only labels all the relationships of the types can start and end
+// on in a graph the model describes.
+func coveringEntities(m *model.Model, types []string) []string {
 	var out []string
-	add := func(name string) {
-		if !slices.Contains(out, name) {
-			out = append(out, name)
+	for _, e := range m.Entities {
+		covers := func(t string) bool {
+			starts, ends := relationshipEnds(m, t)
+			return slices.Contains(starts, e.Name) && slices.Contains(ends, e.Name)
+		}
+		if !slices.ContainsFunc(types, func(t string) bool { return !covers(t) }) {
+			out = append(out, e.Name)
 		}
 	}
+	return out
+}
+
+// relationshipEnds lists the entities the model declares at the start and
+// at the end of relationship type t: an outgoing declaration starts at its
+// entity and ends at its targets, an incoming one the other way round,
+// and one in both directions puts them all at both ends.
+func relationshipEnds(m *model.Model, t string) (starts, ends []string) {
 	for _, e := range m.Entities {
 		for _, r := range e.Relationships {
 			if r.Type != t {
 				continue
 			}
-			add(e.Name)
-			for _, x := range r.Targets {
-				add(x)
+			own, other := []string{e.Name}, r.Targets
+			switch r.Direction {
+			case model.Incoming:
+				own, other = other, own
+			case model.Both:
+				own = append(own, other...)
+				other = own
 			}
+			starts, ends = append(starts, own...), append(ends, other...)
 		}
 	}
-	return out
+	return starts, ends
 }
