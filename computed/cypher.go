@@ -199,7 +199,7 @@ func (w *writer) expr(n node) string {
 			if x.stored.NumberText() {
 				return textvalue.NumberCypher(read, x.k == kindInt)
 			}
-			if x.k == kindDatetime && x.stored.StoredAs == model.Text && x.stored.Layout != "" {
+			if x.stored.DatetimeText() && x.stored.Layout != "" {
 				return layoutLeaf(read, x.stored.Layout)
 			}
 			return w.datetimeIf(x.k, read, x.stored.StoredAs)

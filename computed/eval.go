@@ -118,7 +118,7 @@ func (g *gen) expr(n node) string {
 			if x.stored.NumberText() {
 				return fmt.Sprintf("_%s(%s)", map[bool]string{true: "to_int", false: "to_float"}[x.k == kindInt], v)
 			}
-			if x.k == kindDatetime && x.stored.StoredAs == model.Text && x.stored.Layout != "" {
+			if x.stored.DatetimeText() && x.stored.Layout != "" {
 				return fmt.Sprintf("_parse_datetime(%s, %q)", v, x.stored.Layout)
 			}
 			if x.k == kindDatetime {

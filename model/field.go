@@ -87,6 +87,13 @@ func (f *Field) NumberText() bool {
 	return f.StoredAs == Text && f.Type.Kind() == Number
 }
 
+// DatetimeText reports whether f is a datetime field stored as text (in
+// its layout or the common forms), which every read parses
+// (textvalue.DatetimeReader).
+func (f *Field) DatetimeText() bool {
+	return f.StoredAs == Text && f.Type.Kind() == Datetime
+}
+
 // HasMode reports whether the field offers the given tool mode.
 func (f *Field) HasMode(mode string) bool { return contains(f.Modes, mode) }
 

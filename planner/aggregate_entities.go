@@ -270,7 +270,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		if k == model.Datetime && r.f.StoredAs == model.ISOString {
 			arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
 		}
-		if k == model.Datetime && r.f.StoredAs == model.Text {
+		if r.f.DatetimeText() {
 			arg = textDatetime(r.f, arg)
 		}
 		if a.Size {

@@ -181,7 +181,7 @@ func (b *builder) condition(r fieldRef, c tools.Condition, at string) (string, e
 	if ci {
 		x = "toLower(" + x + ")"
 	}
-	if r.f.Type.Kind() == model.Datetime && r.f.StoredAs == model.Text {
+	if r.f.DatetimeText() {
 		// A marker ("NULL", "") is a null datetime, as every other read
 		// of the field makes it.
 		x = stringInstant(r.f, x)
@@ -350,7 +350,7 @@ func stringInstant(f *model.Field, x string) string {
 // "NULL" marker among the dates), anything else by its read.
 func (b *builder) sortExpr(r fieldRef) (string, *SortKey) {
 	x := b.expr(r)
-	if r.f.Type.Kind() == model.Datetime && r.f.StoredAs == model.Text {
+	if r.f.DatetimeText() {
 		return stringInstant(r.f, x), &SortKey{Name: r.f.Name, Epoch: "ms"}
 	}
 	return x, fieldKey(r.f)
