@@ -17,9 +17,27 @@ import (
 // the schema stays the one definition of a valid config —, then its
 // computed fields are compiled (expression types, cycles, cypher bodies).
 // Errors are [ConfigErrors], positioned where the model records a
-// position (a loaded model) and otherwise named by their path.
+// position (a loaded model) and otherwise named by their path. A model
+// Load returned, or Validate passed, unchanged since, is valid without
+// being checked again (see validated).
 func Validate(m *model.Model) error {
 	cfg, pos := encodeModel(m)
+	fp, ok := fingerprint(cfg)
+	if ok && known(m, fp) {
+		return nil
+	}
+	if err := check(m, cfg, pos); err != nil {
+		return err
+	}
+	if ok {
+		remember(m, fp)
+	}
+	return nil
+}
+
+// check validates m, written in the config's shape as cfg with its
+// positions pos, against the schema and compiles its computed fields.
+func check(m *model.Model, cfg map[string]any, pos map[string]model.Pos) error {
 	cueMu.Lock()
 	defer cueMu.Unlock()
 	def, err := configDef()

@@ -121,7 +121,8 @@ type Engine struct {
 }
 
 // New builds the engine for m: validates it as [config.Load] validates a
-// config (the error is [config.ConfigErrors]), detects the server's
+// config (the error is [config.ConfigErrors]; a model Load returned,
+// unchanged since, is not checked again), detects the server's
 // capabilities when needed (on ctx, for at most 15 seconds: New returns
 // when ctx ends), generates the catalog and prepares the planner. It compiles the
 // computed fields once (unless Options.Computed has them) and hands them
@@ -131,7 +132,9 @@ func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 	if m == nil {
 		return nil, fmt.Errorf("engine: nil model")
 	}
-	// A model built or changed in Go passes the same checks as a loaded one.
+	// A model built or changed in Go passes the same checks as a loaded
+	// one; Load's own model, unchanged, passed them already (config.Validate
+	// knows it).
 	if err := config.Validate(m); err != nil {
 		return nil, err
 	}
