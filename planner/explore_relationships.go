@@ -95,7 +95,7 @@ func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 		tools.Prop{Name: "target_entity_type", Schema: &tools.Schema{Type: "string", Enum: targets}},
 		tools.ConditionsProp("target_conditions", tools.TestDef),
 		tools.RelationshipOrderByProp(),
-		tools.Prop{Name: "depth", Schema: &tools.Schema{Type: "integer", Default: tools.DefaultDepth, Maximum: tools.Num(float64(l.MaxDepth))}},
+		tools.Prop{Name: "depth", Schema: &tools.Schema{Type: "integer", Default: tools.DefaultDepth, Maximum: tools.Num(float64(l.MaxDepth)), Least: tools.Least(1)}},
 		g.LimitProp(),
 		g.OffsetProp(),
 	).Require("start_entity_type")
@@ -282,7 +282,7 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.
 	key := func(s, x string) string { return "toString(" + s + ") + '>' + elementId(" + x + ")" }
 	tr := b.traversal(types, key)
 	expanded, followed := tr.limits()
-	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
+	off, lim := b.named("offset", int64(offset)), b.pageSize(limit)
 	keep := tn.label
 	if len(tconds) > 0 {
 		keep = joinAnd(append([]string{keep}, tconds...))

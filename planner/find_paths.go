@@ -68,7 +68,7 @@ func generateFindPaths(g *tools.Generator) *tools.Generated {
 		tools.Prop{Name: "to_id", Schema: &tools.Schema{Types: []string{"string", "number"}}},
 		tools.Prop{Name: "relationship_types", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string"}, MinItems: tools.Count(1), UniqueItems: true}},
 		tools.Prop{Name: "direction", Schema: &tools.Schema{Type: "string", Enum: []string{string(model.Both), string(model.Outgoing), string(model.Incoming)}, Default: string(model.Both)}},
-		tools.Prop{Name: "max_length", Schema: &tools.Schema{Type: "integer", Default: min(tools.DefaultPathLength, l.MaxPathLength), Maximum: tools.Num(float64(l.MaxPathLength))}},
+		tools.Prop{Name: "max_length", Schema: &tools.Schema{Type: "integer", Default: min(tools.DefaultPathLength, l.MaxPathLength), Maximum: tools.Num(float64(l.MaxPathLength)), Least: tools.Least(1)}},
 		tools.Prop{Name: "all", Schema: &tools.Schema{Type: "boolean"}},
 		g.LimitProp(),
 	).Require("from_entity_type", "from_id", "to_entity_type", "to_id")

@@ -76,7 +76,7 @@ func generateNumberRangeSearch(g *tools.Generator) *tools.Generated {
 	}
 	if slices.Contains(ops, "histogram") {
 		props = append(props,
-			tools.Prop{Name: "buckets", Schema: &tools.Schema{Type: "integer", Default: tools.DefaultBuckets, Maximum: tools.Num(float64(g.Limits().MaxBuckets))}},
+			tools.Prop{Name: "buckets", Schema: &tools.Schema{Type: "integer", Default: tools.DefaultBuckets, Maximum: tools.Num(float64(g.Limits().MaxBuckets)), Least: tools.Least(1)}},
 			tools.Prop{Name: "bucket_width", Schema: &tools.Schema{Type: "number", ExclusiveMinimum: tools.Num(0)}})
 	}
 	props = append(props,

@@ -181,7 +181,7 @@ func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state model.Stat
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 
 	b.line("MATCH (a)-[r:%s]->(z)\nWHERE %s", b.q(typ), joinAnd(preds))
-	b.line("WITH a, r, z\nORDER BY %s\nSKIP %s LIMIT %s", orderList(orders), b.named("offset", int64(offset)), b.named("limit", int64(limit)))
+	b.line("WITH a, r, z\nORDER BY %s\nSKIP %s LIMIT %s", orderList(orders), b.named("offset", int64(offset)), b.pageSize(limit))
 	cols := []string{
 		"type(r) AS " + ColType,
 		b.relProjection("r", []string{typ}) + " AS " + ColProperties,

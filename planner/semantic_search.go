@@ -87,7 +87,7 @@ func generateSemanticSearch(g *tools.Generator) *tools.Generated {
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		tools.Prop{Name: "query", Schema: &tools.Schema{Type: "string", MinLength: tools.Count(1), MaxLength: tools.Count(4000)}},
 		tools.Prop{Name: "index", Schema: &tools.Schema{Type: "string", Enum: indexNames}},
-		tools.Prop{Name: "top_k", Schema: &tools.Schema{Type: "integer", Default: l.DefaultTopK, Maximum: tools.Num(float64(l.MaxTopK))}},
+		tools.Prop{Name: "top_k", Schema: &tools.Schema{Type: "integer", Default: l.DefaultTopK, Maximum: tools.Num(float64(l.MaxTopK)), Least: tools.Least(1)}},
 		tools.Prop{Name: "min_score", Schema: &tools.Schema{Type: "number", Default: tools.DefaultMinScore, Minimum: tools.Num(0), Maximum: tools.Num(1)}},
 		tools.Prop{Name: "conditions", Schema: &tools.Schema{Type: "array", Items: tools.FieldTest().Require("field", "operator")}},
 	).Require("entity_type", "query")
@@ -164,7 +164,7 @@ func (p *Planner) semanticSearch(a *SemanticSearchArgs, state model.State) (*Sta
 	}
 	b.filterScope(ps.computed)
 	orders := []order{scoreOrder(b.q("score")), b.idOrder()}
-	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(k)))
+	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.pageSize(k))
 	if err := b.returnEntities(b.defaultStored(), nil, []string{b.q("score") + " AS score"}, orders); err != nil {
 		return nil, err
 	}
