@@ -11,6 +11,9 @@ import (
 // AggregateEntities computes COUNT, AVG, SUM, MIN or MAX, optionally per group.
 const AggregateEntities = "aggregate_entities"
 
+// operations are the operations.
+var operations = []string{"COUNT", "AVG", "SUM", "MIN", "MAX"}
+
 func init() {
 	register(declaration[AggregateEntitiesArgs]{
 		Kind:  tools.Kind{Name: AggregateEntities, Category: tools.CategoryAnalytics, Rank: 120, Offered: func(o tools.Options) bool { return o.Aggregations }, Generate: generateAggregateEntities},
@@ -58,7 +61,7 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
 	props := []tools.Prop{
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
-		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: tools.Operations}},
+		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: operations}},
 		tools.FieldProp("field"),
 		tools.FieldProp("group_by"),
 		{Name: "bucket", Schema: &tools.Schema{Type: "string", Enum: tools.Buckets}},

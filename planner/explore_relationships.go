@@ -12,6 +12,9 @@ import (
 // ExploreRelationships follows relationship types from start entities.
 const ExploreRelationships = "explore_relationships"
 
+// defaultDepth is depth's default.
+const defaultDepth = 1
+
 func init() {
 	register(declaration[ExploreRelationshipsArgs]{
 		Kind: tools.Kind{Name: ExploreRelationships, Category: tools.CategoryGraph, Rank: 30, Offered: withRelationships, Generate: generateExploreRelationships,
@@ -95,7 +98,7 @@ func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 		tools.Prop{Name: "target_entity_type", Schema: &tools.Schema{Type: "string", Enum: targets}},
 		tools.ConditionsProp("target_conditions", tools.TestDef),
 		tools.RelationshipOrderByProp(),
-		tools.Prop{Name: "depth", Schema: &tools.Schema{Type: "integer", Default: tools.DefaultDepth, Maximum: tools.Num(float64(l.MaxDepth)), Least: tools.Least(1)}},
+		tools.Prop{Name: "depth", Schema: &tools.Schema{Type: "integer", Default: defaultDepth, Maximum: tools.Num(float64(l.MaxDepth)), Least: tools.Least(1)}},
 		g.LimitProp(),
 		g.OffsetProp(),
 	).Require("start_entity_type")
@@ -107,7 +110,7 @@ func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	if a.Depth == 0 {
-		a.Depth = tools.DefaultDepth
+		a.Depth = defaultDepth
 	}
 	if a.Direction == "" {
 		a.Direction = string(model.Outgoing)
@@ -209,7 +212,7 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.
 	if !ok {
 		return nil, unplannable(tool, "direction", dir)
 	}
-	depth := clamp(a.Depth, tools.DefaultDepth, p.limits.MaxDepth)
+	depth := clamp(a.Depth, defaultDepth, p.limits.MaxDepth)
 	// Parse put every asked type in RelationshipTypes; each is still looked
 	// up, since it becomes a relationship type in the statement.
 	all := relationshipTypesOf(p.m)
