@@ -193,36 +193,19 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 	if err := b.conditions(a.Conditions, "conditions", &ps); err != nil {
 		return nil, err
 	}
-	var need []fieldRef
-	arg := "n"
 	var over *hop
 	fieldScope := b.mainScope()
 	if a.Over != nil {
 		if over, err = b.related(b.mainScope(), a.Over.Related, "/over", 0, false); err != nil {
 			return nil, err
 		}
-		arg = over.m
 		if over.entity != nil {
 			fieldScope = scope{v: over.m, e: over.entity, name: over.entity.Name}
 		}
 	}
-	if a.Field != "" {
-		r, err := fieldScope.field(b, a.Field, "/field")
-		if err != nil {
-			return nil, err
-		}
-		k := r.f.Type.Kind()
-		if r.node == "" {
-			b.use(r, model.UseAggregate)
-			need = append(need, r)
-		}
-		arg = b.expr(r)
-		if k == model.Datetime && r.f.StoredAs == model.ISOString {
-			arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
-		}
-		if k == model.Datetime && r.f.StoredAs == model.Text {
-			arg = textDatetime(r.f, arg)
-		}
+	arg, need, err := aggregated(b, a.Field, fieldScope, over)
+	if err != nil {
+		return nil, err
 	}
 	var group *fieldRef
 	if a.GroupBy != "" {
@@ -258,31 +241,8 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		}
 	}
 	if over != nil {
-		// Each related entity counts once per group, however many of the
-		// matching entities (or parallel relationships) lead to it.
-		b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
-		if a.Over.GroupBy != "" {
-			if group != nil {
-				return nil, unplannable(tool, "group_by with over.group_by", a.Over.GroupBy)
-			}
-			rs := scope{v: over.r, rel: relFields(p.m, a.Over.Via), name: a.Over.Via}
-			r, err := rs.field(b, a.Over.GroupBy, "/over/group_by")
-			if err != nil {
-				return nil, err
-			}
-			group = &r
-			groupExpr = b.expr(r)
-			if bucket != nil {
-				if groupExpr, err = b.instant(over.m, r, "/over/group_by", bucket); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if group != nil {
-			b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, over.m)
-			groupExpr = "`group`"
-		} else {
-			b.line("WITH DISTINCT %s", over.m)
+		if group, groupExpr, err = p.distinctOver(b, a.Over, over, group, groupExpr, bucket); err != nil {
+			return nil, err
 		}
 	}
 	if group == nil {
@@ -292,14 +252,83 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		b.line("RETURN %s(%s) AS `value`", fn, arg)
 		return b.statement(Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1})
 	}
+	return p.groups(b, a, e, fn+"("+arg+")", groupExpr, bucket)
+}
+
+// aggregated is what the operation applies to: the entity itself (n),
+// or the related one of over, or the field of either (a datetime stored
+// as text read as a datetime), with the stored fields it needs.
+func aggregated(b *builder, field string, fieldScope scope, over *hop) (arg string, need []fieldRef, err error) {
+	arg = "n"
+	if over != nil {
+		arg = over.m
+	}
+	if field == "" {
+		return arg, nil, nil
+	}
+	r, err := fieldScope.field(b, field, "/field")
+	if err != nil {
+		return "", nil, err
+	}
+	k := r.f.Type.Kind()
+	if r.node == "" {
+		b.use(r, model.UseAggregate)
+		need = append(need, r)
+	}
+	arg = b.expr(r)
+	if k == model.Datetime && r.f.StoredAs == model.ISOString {
+		arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
+	}
+	if k == model.Datetime && r.f.StoredAs == model.Text {
+		arg = textDatetime(r.f, arg)
+	}
+	return arg, need, nil
+}
+
+// distinctOver matches the related entities of over and keeps each once
+// per group, however many of the matching entities (or parallel
+// relationships) lead to it; over.group_by groups by a property of the
+// relationship instead of group_by. It returns the group and its
+// expression.
+func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fieldRef, groupExpr string, bucket *bucketing) (*fieldRef, string, error) {
+	b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
+	if o.GroupBy != "" {
+		if group != nil {
+			return nil, "", unplannable(AggregateEntities, "group_by with over.group_by", o.GroupBy)
+		}
+		rs := scope{v: over.r, rel: relFields(p.m, o.Via), name: o.Via}
+		r, err := rs.field(b, o.GroupBy, "/over/group_by")
+		if err != nil {
+			return nil, "", err
+		}
+		group = &r
+		groupExpr = b.expr(r)
+		if bucket != nil {
+			if groupExpr, err = b.instant(over.m, r, "/over/group_by", bucket); err != nil {
+				return nil, "", err
+			}
+		}
+	}
+	if group == nil {
+		b.line("WITH DISTINCT %s", over.m)
+		return nil, groupExpr, nil
+	}
+	b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, over.m)
+	return group, "`group`", nil
+}
+
+// groups writes the grouped aggregate: the value per group, the groups
+// having kept, bucket labels, and the page of groups by value, largest
+// first.
+func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, value, groupExpr string, bucket *bucketing) (*Statement, error) {
 	if groupExpr != "`group`" {
 		groupExpr += " AS `group`"
 	}
-	b.line("WITH %s, %s(%s) AS `value`", groupExpr, fn, arg)
+	b.line("WITH %s, %s AS `value`", groupExpr, value)
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
-			return nil, unplannable(tool, "having operator", h.Operator)
+			return nil, unplannable(AggregateEntities, "having operator", h.Operator)
 		}
 		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
 	}
