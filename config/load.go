@@ -115,6 +115,7 @@ func LoadSources(srcs ...Source) (*model.Model, error) {
 	if errs := checkComputed(m, srcs); len(errs) > 0 {
 		return nil, errs.sorted()
 	}
+	trust(m)
 	return m, nil
 }
 

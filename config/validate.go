@@ -17,9 +17,27 @@ import (
 // the schema stays the one definition of a valid config —, then its
 // computed fields are compiled (expression types, cycles, cypher bodies).
 // Errors are [ConfigErrors], positioned where the model records a
-// position (a loaded model) and otherwise named by their path.
+// position (a loaded model) and otherwise named by their path. A model
+// Load returned, or Validate passed, unchanged since, is valid without
+// being checked again (see validated).
 func Validate(m *model.Model) error {
 	cfg, pos := encodeModel(m)
+	fp, ok := fingerprint(cfg)
+	if ok && known(m, fp) {
+		return nil
+	}
+	if err := check(m, cfg, pos); err != nil {
+		return err
+	}
+	if ok {
+		remember(m, fp)
+	}
+	return nil
+}
+
+// check validates m, written in the config's shape as cfg with its
+// positions pos, against the schema and compiles its computed fields.
+func check(m *model.Model, cfg map[string]any, pos map[string]model.Pos) error {
 	cueMu.Lock()
 	defer cueMu.Unlock()
 	def, err := configDef()
@@ -77,143 +95,12 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 	cfg := map[string]any{}
 	entities := []any{}
 	for i, e := range m.Entities {
-		at := "entities." + strconv.Itoa(i)
-		pos[at] = e.Pos
-		ent := map[string]any{"name": e.Name, "unique_field": e.UniqueField}
-		setString(ent, "description", e.Description)
-		var fields, computed, rels, vectors []any
-		for j, f := range e.Fields {
-			pos[at+".searchable_fields."+strconv.Itoa(j)] = f.Pos
-			fields = append(fields, encodeField(f))
-		}
-		for j, c := range e.Computed {
-			pos[at+".computed_fields."+strconv.Itoa(j)] = c.Pos
-			cf := encodeField(&c.Field)
-			delete(cf, "indexed")
-			setString(cf, "expression", c.Expression)
-			setString(cf, "cypher", c.Cypher)
-			setString(cf, "cache_property", c.CacheProperty)
-			switch c.Materialized {
-			case model.Always:
-				cf["materialized"] = true
-			case model.Auto:
-				cf["materialized"] = "auto"
-			case model.Never, "":
-				cf["materialized"] = false
-			default:
-				cf["materialized"] = string(c.Materialized)
-			}
-			cf["index"] = c.Index
-			computed = append(computed, cf)
-		}
-		for j, r := range e.Relationships {
-			pos[at+".relationships."+strconv.Itoa(j)] = r.Pos
-			rel := map[string]any{"type": r.Type}
-			if len(r.Targets) == 1 {
-				rel["target"] = r.Targets[0]
-			} else {
-				rel["target"] = append([]string{}, r.Targets...)
-			}
-			setString(rel, "direction", string(r.Direction))
-			setString(rel, "description", r.Description)
-			if r.Writable {
-				rel["writable"] = true
-			}
-			if len(r.Properties) > 0 {
-				var props []any
-				for k, p := range r.Properties {
-					pos[at+".relationships."+strconv.Itoa(j)+".properties."+strconv.Itoa(k)] = p.Pos
-					props = append(props, encodeField(p))
-				}
-				rel["properties"] = props
-			}
-			if len(r.Computed) > 0 {
-				var cfs []any
-				for k, c := range r.Computed {
-					pos[at+".relationships."+strconv.Itoa(j)+".computed_fields."+strconv.Itoa(k)] = c.Pos
-					cfs = append(cfs, encodeRelComputed(c))
-				}
-				rel["computed_fields"] = cfs
-			}
-			rels = append(rels, rel)
-		}
-		for j, v := range e.VectorIndexes {
-			pos[at+".vector_indexes."+strconv.Itoa(j)] = v.Pos
-			vi := map[string]any{"name": v.Name, "field": v.Field, "dimensions": v.Dimensions}
-			setString(vi, "property", v.Property)
-			setString(vi, "similarity", v.Similarity)
-			setString(vi, "model", v.Model)
-			vectors = append(vectors, vi)
-		}
-		for key, list := range map[string][]any{"searchable_fields": fields, "computed_fields": computed, "relationships": rels, "vector_indexes": vectors} {
-			if len(list) > 0 {
-				ent[key] = list
-			}
-		}
-		if ft := e.FullTextIndex; ft != nil {
-			pos[at+".full_text_index"] = ft.Pos
-			fti := map[string]any{"name": ft.Name, "fields": append([]string{}, ft.Fields...)}
-			setString(fti, "analyzer", ft.Analyzer)
-			ent["full_text_index"] = fti
-		}
-		if len(e.ExposedTools) > 0 {
-			tools := map[string]any{}
-			for name, tc := range e.ExposedTools {
-				ctl := map[string]any{"enabled": tc.Enabled}
-				for key, list := range map[string][]string{"fields": tc.Fields, "modes": tc.Modes, "operators": tc.Operators} {
-					if list != nil {
-						ctl[key] = list
-					}
-				}
-				tools[name] = ctl
-			}
-			ent["exposed_tools"] = tools
-		}
-		if e.Writable.Any() {
-			ent["writable"] = map[string]any{"create": e.Writable.Create, "update": e.Writable.Update}
-		}
-		if k := e.Key; k != nil {
-			pos[at+".key"] = k.Pos
-			ent["key"] = map[string]any{"field": k.Field, "from": append([]string{}, k.From...), "prefix": k.Prefix}
-		}
-		if e.Immutable != nil {
-			ent["immutable"] = append([]string{}, e.Immutable...)
-		}
-		if e.Required != nil {
-			ent["required"] = append([]string{}, e.Required...)
-		}
-		entities = append(entities, ent)
+		entities = append(entities, encodeEntity(e, "entities."+strconv.Itoa(i), pos))
 	}
 	cfg["entities"] = entities
-	mat := map[string]any{}
-	setString(mat, "window", duration(m.Materialization.Window))
-	setString(mat, "unused_after", duration(m.Materialization.UnusedAfter))
-	if m.Materialization.MinUses != 0 {
-		mat["min_uses"] = m.Materialization.MinUses
-	}
-	if m.Materialization.MinNodes != 0 {
-		mat["min_nodes"] = m.Materialization.MinNodes
-	}
-	cfg["materialization"] = mat
+	cfg["materialization"] = encodeMaterialization(m.Materialization)
 	if len(m.ToolDocs) > 0 {
-		docs := map[string]any{}
-		for name, d := range m.ToolDocs {
-			doc := map[string]any{}
-			if d.Keywords != nil {
-				doc["keywords"] = d.Keywords
-			}
-			if d.Examples != nil {
-				var exs []any
-				for _, ex := range d.Examples {
-					e := map[string]any{"user": ex.User}
-					setString(e, "notes", ex.Notes)
-					exs = append(exs, e)
-				}
-				doc["examples"] = exs
-			}
-			docs[name] = doc
-		}
-		cfg["tool_docs"] = docs
+		cfg["tool_docs"] = encodeToolDocs(m.ToolDocs)
 	}
 	if t := m.Tenant; t != nil {
 		pos["tenant"] = t.Pos
@@ -221,33 +108,11 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 	}
 	if p := m.Provenance; p != nil {
 		pos["provenance"] = p.Pos
-		prov := map[string]any{}
-		setString(prov, "source_field", p.SourceField)
-		setString(prov, "confidence_field", p.ConfidenceField)
-		setString(prov, "updated_at", p.UpdatedAt)
-		setString(prov, "created_at", p.CreatedAt)
-		if p.Required {
-			prov["required"] = true
-		}
-		cfg["provenance"] = prov
+		cfg["provenance"] = encodeProvenance(p)
 	}
 	if x := m.Explore; x != nil {
 		pos["explore"] = x.Pos
-		ex := map[string]any{}
-		if x.Top != nil {
-			ex["top"] = x.Top
-		}
-		if x.DefaultTop != 0 {
-			ex["default_top"] = x.DefaultTop
-		}
-		if x.HalfLifeDays != 0 {
-			ex["half_life_days"] = x.HalfLifeDays
-		}
-		setString(ex, "recency_field", x.RecencyField)
-		if x.OwnerEntity != "" || x.OwnerField != "" {
-			ex["owner"] = map[string]any{"entity": x.OwnerEntity, "field": x.OwnerField}
-		}
-		cfg["explore"] = ex
+		cfg["explore"] = encodeExplore(x)
 	}
 	if c := m.ChangeTracking; c != nil {
 		pos["change_tracking"] = c.Pos
@@ -258,17 +123,7 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 		cfg["analytics"] = encodeAnalytics(a, pos)
 	}
 	if len(m.Similarity) > 0 {
-		sims := map[string]any{}
-		for _, x := range m.Similarity {
-			pos["similarity."+x.Entity] = x.Pos
-			sim := map[string]any{}
-			setString(sim, "index", x.Index)
-			if len(x.Via) > 0 {
-				sim["via"] = append([]string{}, x.Via...)
-			}
-			sims[x.Entity] = sim
-		}
-		cfg["similarity"] = sims
+		cfg["similarity"] = encodeSimilarity(m.Similarity, pos)
 	}
 	if len(m.Profiles) > 0 {
 		profiles := map[string]any{}
@@ -279,18 +134,248 @@ func encodeModel(m *model.Model) (map[string]any, map[string]model.Pos) {
 		cfg["profiles"] = profiles
 	}
 	if len(m.Trees) > 0 {
-		var trees []any
-		for i, t := range m.Trees {
-			pos["trees."+strconv.Itoa(i)] = t.Pos
-			tr := map[string]any{"name": t.Name, "node": append([]string{}, t.Nodes...), "contains": t.Contains, "path": t.Path}
-			setString(tr, "description", t.Description)
-			setString(tr, "size", t.Size)
-			setString(tr, "language", t.Language)
-			trees = append(trees, tr)
-		}
-		cfg["trees"] = trees
+		cfg["trees"] = encodeTrees(m.Trees, pos)
 	}
 	return cfg, pos
+}
+
+// encodeEntity writes one entity, at data path at, recording its
+// positions in pos.
+func encodeEntity(e *model.Entity, at string, pos map[string]model.Pos) map[string]any {
+	pos[at] = e.Pos
+	ent := map[string]any{"name": e.Name, "unique_field": e.UniqueField}
+	setString(ent, "description", e.Description)
+	var fields, computed, rels, vectors []any
+	for j, f := range e.Fields {
+		pos[at+".searchable_fields."+strconv.Itoa(j)] = f.Pos
+		fields = append(fields, encodeField(f))
+	}
+	for j, c := range e.Computed {
+		pos[at+".computed_fields."+strconv.Itoa(j)] = c.Pos
+		computed = append(computed, encodeComputed(c))
+	}
+	for j, r := range e.Relationships {
+		rels = append(rels, encodeRelationship(r, at+".relationships."+strconv.Itoa(j), pos))
+	}
+	for j, v := range e.VectorIndexes {
+		pos[at+".vector_indexes."+strconv.Itoa(j)] = v.Pos
+		vi := map[string]any{"name": v.Name, "field": v.Field, "dimensions": v.Dimensions}
+		setString(vi, "property", v.Property)
+		setString(vi, "similarity", v.Similarity)
+		setString(vi, "model", v.Model)
+		vectors = append(vectors, vi)
+	}
+	for key, list := range map[string][]any{"searchable_fields": fields, "computed_fields": computed, "relationships": rels, "vector_indexes": vectors} {
+		if len(list) > 0 {
+			ent[key] = list
+		}
+	}
+	if ft := e.FullTextIndex; ft != nil {
+		pos[at+".full_text_index"] = ft.Pos
+		fti := map[string]any{"name": ft.Name, "fields": append([]string{}, ft.Fields...)}
+		setString(fti, "analyzer", ft.Analyzer)
+		ent["full_text_index"] = fti
+	}
+	if len(e.ExposedTools) > 0 {
+		ent["exposed_tools"] = encodeExposedTools(e.ExposedTools)
+	}
+	if e.Writable.Any() {
+		ent["writable"] = map[string]any{"create": e.Writable.Create, "update": e.Writable.Update}
+	}
+	if k := e.Key; k != nil {
+		pos[at+".key"] = k.Pos
+		ent["key"] = map[string]any{"field": k.Field, "from": append([]string{}, k.From...), "prefix": k.Prefix}
+	}
+	if e.Immutable != nil {
+		ent["immutable"] = append([]string{}, e.Immutable...)
+	}
+	if e.Required != nil {
+		ent["required"] = append([]string{}, e.Required...)
+	}
+	return ent
+}
+
+// encodeComputed writes one computed field.
+func encodeComputed(c *model.ComputedField) map[string]any {
+	cf := encodeField(&c.Field)
+	delete(cf, "indexed")
+	setString(cf, "expression", c.Expression)
+	setString(cf, "cypher", c.Cypher)
+	setString(cf, "cache_property", c.CacheProperty)
+	switch c.Materialized {
+	case model.Always:
+		cf["materialized"] = true
+	case model.Auto:
+		cf["materialized"] = "auto"
+	case model.Never, "":
+		cf["materialized"] = false
+	default:
+		cf["materialized"] = string(c.Materialized)
+	}
+	cf["index"] = c.Index
+	return cf
+}
+
+// encodeRelationship writes one relationship, at data path at, recording
+// its positions and its properties' in pos.
+func encodeRelationship(r *model.Relationship, at string, pos map[string]model.Pos) map[string]any {
+	pos[at] = r.Pos
+	rel := map[string]any{"type": r.Type}
+	if len(r.Targets) == 1 {
+		rel["target"] = r.Targets[0]
+	} else {
+		rel["target"] = append([]string{}, r.Targets...)
+	}
+	setString(rel, "direction", string(r.Direction))
+	setString(rel, "description", r.Description)
+	if r.Writable {
+		rel["writable"] = true
+	}
+	if len(r.Properties) > 0 {
+		var props []any
+		for k, p := range r.Properties {
+			pos[at+".properties."+strconv.Itoa(k)] = p.Pos
+			props = append(props, encodeField(p))
+		}
+		rel["properties"] = props
+	}
+	if len(r.Computed) > 0 {
+		var cfs []any
+		for k, c := range r.Computed {
+			pos[at+".computed_fields."+strconv.Itoa(k)] = c.Pos
+			cfs = append(cfs, encodeRelComputed(c))
+		}
+		rel["computed_fields"] = cfs
+	}
+	return rel
+}
+
+// encodeRelComputed writes a relationship's computed field in the
+// config's shape; what only an entity's computed field may set (cypher,
+// materialization) is written when set, so the schema refuses it.
+func encodeRelComputed(c *model.ComputedField) map[string]any {
+	cf := encodeField(&c.Field)
+	delete(cf, "indexed")
+	setString(cf, "expression", c.Expression)
+	setString(cf, "cypher", c.Cypher)
+	setString(cf, "cache_property", c.CacheProperty)
+	if c.Materialized != model.Never && c.Materialized != "" {
+		cf["materialized"] = string(c.Materialized)
+	}
+	return cf
+}
+
+// encodeExposedTools writes an entity's exposed_tools.
+func encodeExposedTools(exposed map[string]model.ToolControl) map[string]any {
+	tools := map[string]any{}
+	for name, tc := range exposed {
+		ctl := map[string]any{"enabled": tc.Enabled}
+		for key, list := range map[string][]string{"fields": tc.Fields, "modes": tc.Modes, "operators": tc.Operators} {
+			if list != nil {
+				ctl[key] = list
+			}
+		}
+		tools[name] = ctl
+	}
+	return tools
+}
+
+// encodeMaterialization writes the materialization block.
+func encodeMaterialization(m model.Materialization) map[string]any {
+	mat := map[string]any{}
+	setString(mat, "window", duration(m.Window))
+	setString(mat, "unused_after", duration(m.UnusedAfter))
+	if m.MinUses != 0 {
+		mat["min_uses"] = m.MinUses
+	}
+	if m.MinNodes != 0 {
+		mat["min_nodes"] = m.MinNodes
+	}
+	return mat
+}
+
+// encodeToolDocs writes tool_docs.
+func encodeToolDocs(toolDocs map[string]model.ToolDoc) map[string]any {
+	docs := map[string]any{}
+	for name, d := range toolDocs {
+		doc := map[string]any{}
+		if d.Keywords != nil {
+			doc["keywords"] = d.Keywords
+		}
+		if d.Examples != nil {
+			var exs []any
+			for _, ex := range d.Examples {
+				e := map[string]any{"user": ex.User}
+				setString(e, "notes", ex.Notes)
+				exs = append(exs, e)
+			}
+			doc["examples"] = exs
+		}
+		docs[name] = doc
+	}
+	return docs
+}
+
+// encodeProvenance writes the provenance block.
+func encodeProvenance(p *model.Provenance) map[string]any {
+	prov := map[string]any{}
+	setString(prov, "source_field", p.SourceField)
+	setString(prov, "confidence_field", p.ConfidenceField)
+	setString(prov, "updated_at", p.UpdatedAt)
+	setString(prov, "created_at", p.CreatedAt)
+	if p.Required {
+		prov["required"] = true
+	}
+	return prov
+}
+
+// encodeExplore writes the explore block.
+func encodeExplore(x *model.Explore) map[string]any {
+	ex := map[string]any{}
+	if x.Top != nil {
+		ex["top"] = x.Top
+	}
+	if x.DefaultTop != 0 {
+		ex["default_top"] = x.DefaultTop
+	}
+	if x.HalfLifeDays != 0 {
+		ex["half_life_days"] = x.HalfLifeDays
+	}
+	setString(ex, "recency_field", x.RecencyField)
+	if x.OwnerEntity != "" || x.OwnerField != "" {
+		ex["owner"] = map[string]any{"entity": x.OwnerEntity, "field": x.OwnerField}
+	}
+	return ex
+}
+
+// encodeSimilarity writes the similarity block, recording its positions
+// in pos.
+func encodeSimilarity(similarity []*model.Similar, pos map[string]model.Pos) map[string]any {
+	sims := map[string]any{}
+	for _, x := range similarity {
+		pos["similarity."+x.Entity] = x.Pos
+		sim := map[string]any{}
+		setString(sim, "index", x.Index)
+		if len(x.Via) > 0 {
+			sim["via"] = append([]string{}, x.Via...)
+		}
+		sims[x.Entity] = sim
+	}
+	return sims
+}
+
+// encodeTrees writes the trees, recording their positions in pos.
+func encodeTrees(trees []*model.Tree, pos map[string]model.Pos) []any {
+	var out []any
+	for i, t := range trees {
+		pos["trees."+strconv.Itoa(i)] = t.Pos
+		tr := map[string]any{"name": t.Name, "node": append([]string{}, t.Nodes...), "contains": t.Contains, "path": t.Path}
+		setString(tr, "description", t.Description)
+		setString(tr, "size", t.Size)
+		setString(tr, "language", t.Language)
+		out = append(out, tr)
+	}
+	return out
 }
 
 // encodeChangeTracking writes a change_tracking block; names left empty
@@ -378,21 +463,6 @@ func encodeField(f *model.Field) map[string]any {
 		out["tool_modes"] = f.Modes
 	}
 	return out
-}
-
-// encodeRelComputed writes a relationship's computed field in the
-// config's shape; what only an entity's computed field may set (cypher,
-// materialization) is written when set, so the schema refuses it.
-func encodeRelComputed(c *model.ComputedField) map[string]any {
-	cf := encodeField(&c.Field)
-	delete(cf, "indexed")
-	setString(cf, "expression", c.Expression)
-	setString(cf, "cypher", c.Cypher)
-	setString(cf, "cache_property", c.CacheProperty)
-	if c.Materialized != model.Never && c.Materialized != "" {
-		cf["materialized"] = string(c.Materialized)
-	}
-	return cf
 }
 
 func setString(m map[string]any, key, value string) {

@@ -32,9 +32,44 @@ func TestValidateAcceptsAValidGoBuiltModelAndEveryLoadedExample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := Validate(m); err != nil {
+		// Validate trusts a loaded model; the full check must pass too.
+		cfg, pos := encodeModel(m)
+		if err := check(m, cfg, pos); err != nil {
 			t.Errorf("%s: the loaded model fails Validate: %v", path, err)
 		}
+	}
+}
+
+// A loaded model is checked once, by Load: Validate (which engine.New
+// calls) finds it known and returns before the schema check, while the
+// same model changed in Go afterwards is checked in full and refused; a
+// Go-built model Validate passed is known too.
+func TestValidateTrustsAnUnchangedLoadedModelOnly(t *testing.T) {
+	trusted := func(m *model.Model) bool {
+		cfg, _ := encodeModel(m)
+		fp, ok := fingerprint(cfg)
+		return ok && known(m, fp)
+	}
+	m, err := Load(validDir + "/code-rag.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !trusted(m) {
+		t.Fatal("Load's model is not known as valid: Validate would check it again")
+	}
+	m.Entities[0].Name = "a`b"
+	if trusted(m) {
+		t.Fatal("a loaded model changed in Go is still known as valid")
+	}
+	if err := Validate(m); err == nil || !strings.Contains(err.Error(), "is not a valid name") {
+		t.Errorf("Validate of a loaded model changed in Go = %v; want the schema's refusal", err)
+	}
+	g := goModel()
+	if trusted(g) {
+		t.Fatal("a Go-built model is known as valid before Validate")
+	}
+	if err := Validate(g); err != nil || !trusted(g) {
+		t.Errorf("Validate of a Go-built model: %v, known afterwards: %v; want nil and true", err, trusted(g))
 	}
 }
 

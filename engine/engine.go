@@ -14,14 +14,7 @@ import (
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/embedder"
-	"github.com/ragforge/ragforge/internal/analytics"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
-	"github.com/ragforge/ragforge/internal/history/historytools"
-	"github.com/ragforge/ragforge/internal/memory/explore"
-	"github.com/ragforge/ragforge/internal/memory/traverse"
-	"github.com/ragforge/ragforge/internal/memory/write"
-	"github.com/ragforge/ragforge/internal/similar"
-	"github.com/ragforge/ragforge/internal/tree"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/planner"
 	"github.com/ragforge/ragforge/tenant"
@@ -128,7 +121,8 @@ type Engine struct {
 }
 
 // New builds the engine for m: validates it as [config.Load] validates a
-// config (the error is [config.ConfigErrors]), detects the server's
+// config (the error is [config.ConfigErrors]; a model Load returned,
+// unchanged since, is not checked again), detects the server's
 // capabilities when needed (on ctx, for at most 15 seconds: New returns
 // when ctx ends), generates the catalog and prepares the planner. It compiles the
 // computed fields once (unless Options.Computed has them) and hands them
@@ -138,7 +132,9 @@ func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 	if m == nil {
 		return nil, fmt.Errorf("engine: nil model")
 	}
-	// A model built or changed in Go passes the same checks as a loaded one.
+	// A model built or changed in Go passes the same checks as a loaded
+	// one; Load's own model, unchanged, passed them already (config.Validate
+	// knows it).
 	if err := config.Validate(m); err != nil {
 		return nil, err
 	}
@@ -188,33 +184,20 @@ func New(ctx context.Context, m *model.Model, opts Options) (*Engine, error) {
 		topts.NoSemanticSearch = true
 	}
 	topts.EmbedderCaveat = embedder.Caveat(opts.Embedder)
-	// A declared tree adds the tree tools, run by their handlers (package
-	// tree), listed before the application's own tools.
-	trees, err := tree.New(m, tree.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Now: opts.Now})
+	// The handler-backed tools (the tree, write, traverse, explore,
+	// history, analytics and find_similar families, engine/handlers.go)
+	// are built from their registry with one environment; each family's
+	// Build decides from the config and env whether it applies.
+	env := tools.Env{
+		Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout,
+		MaxRows: opts.MaxRows, MaxString: opts.MaxString, Embedder: opts.Embedder,
+		Now: opts.Now, Computed: opts.Computed, Capabilities: caps, History: opts.Tools.History,
+	}
+	custom, err := tools.BuildHandlers(m, env, opts.Tools.CustomTools)
 	if err != nil {
 		return nil, err
 	}
-	// Writable entities and relationship types add the write tools
-	// (package write), which run in their own write transactions.
-	writes := write.New(m, write.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now, Computed: opts.Computed})
-	// A tenant-scoped config adds traverse: agent-written Cypher, run only
-	// when its plan proves it stays in the tenant (package traverse).
-	traversal := traverse.New(m, traverse.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, MaxRows: opts.MaxRows, MaxString: opts.MaxString})
-	// A memory graph's explore block adds the explore tool (package
-	// explore), which reads in its own read transaction.
-	explores := explore.New(m, explore.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Embedder: opts.Embedder, Now: opts.Now})
-	topts.CustomTools = append(append(append(append(trees.Tools(), writes.Tools()...), traversal...), explores...), opts.Tools.CustomTools...)
-	if opts.Tools.History {
-		// A change_tracking block's history tools (package historytools).
-		histories, err := historytools.New(m, historytools.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, Now: opts.Now, Computed: opts.Computed})
-		if err != nil {
-			return nil, err
-		}
-		topts.CustomTools = append(topts.CustomTools, histories...)
-	}
-	// An analytics block adds the graph analytics tools when the server has GDS (package analytics).
-	topts.CustomTools = append(topts.CustomTools, analytics.New(m, analytics.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, GDS: caps.GDS}).Tools()...)
-	topts.CustomTools = append(topts.CustomTools, similar.New(m, similar.Options{Driver: opts.Driver, Database: opts.Database, Timeout: opts.Timeout, EmbedderCaveat: topts.EmbedderCaveat})...)
+	topts.CustomTools = custom
 	cat, err := planner.Generate(m, topts)
 	if err != nil {
 		return nil, err

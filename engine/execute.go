@@ -196,12 +196,13 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 }
 
 // runParams are the parameters run sends with st: one row more than the
-// call's limit, so the result can say whether it was truncated.
+// call's limit in its page parameter (Shape.PageParam), so the result can
+// say whether it was truncated.
 func runParams(st *planner.Statement) map[string]any {
 	params := st.Params
-	if v, ok := params["limit"].(int64); ok && int(v) == st.Shape.Limit {
+	if v, ok := params[st.Shape.PageParam].(int64); ok && int(v) == st.Shape.Limit {
 		params = cloneParams(params)
-		params["limit"] = v + 1
+		params[st.Shape.PageParam] = v + 1
 	}
 	return params
 }

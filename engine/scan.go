@@ -64,7 +64,7 @@ type scanReport struct {
 func (e *Engine) scan(ctx context.Context, call Call, st *planner.Statement) (*Result, error) {
 	match, err := st.Filter.Matcher()
 	if err != nil {
-		return nil, &tools.CallError{Tool: call.Name, Problems: []tools.Problem{{Path: "/pattern", Message: err.Error()}}}
+		return nil, &tools.CallError{Tool: call.Name, Problems: []tools.Problem{{Path: st.Filter.Arg, Message: err.Error()}}}
 	}
 	deadline, ok := ctx.Deadline()
 	if !ok {

@@ -11,6 +11,9 @@ import (
 // AggregateEntities computes COUNT, AVG, SUM, MIN or MAX, optionally per group.
 const AggregateEntities = "aggregate_entities"
 
+// operations are the operations.
+var operations = []string{"COUNT", "AVG", "SUM", "MIN", "MAX"}
+
 func init() {
 	register(declaration[AggregateEntitiesArgs]{
 		Kind:  tools.Kind{Name: AggregateEntities, Category: tools.CategoryAnalytics, Rank: 120, Offered: func(o tools.Options) bool { return o.Aggregations }, Generate: generateAggregateEntities},
@@ -61,7 +64,7 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
 	props := []tools.Prop{
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
-		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: tools.Operations}},
+		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: operations}},
 		tools.FieldProp("field"),
 		{Name: "size", Schema: &tools.Schema{Type: "boolean"}},
 		tools.FieldProp("group_by"),
@@ -232,8 +235,6 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 	if err := b.conditions(a.Conditions, "conditions", &ps); err != nil {
 		return nil, err
 	}
-	var need []fieldRef
-	arg := "n"
 	var over *hop
 	fieldScope := b.mainScope()
 	field, fieldAt := a.Field, "/field"
@@ -241,9 +242,6 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		if over, err = b.related(b.mainScope(), a.Over.Related, "/over", 0, false); err != nil {
 			return nil, err
 		}
-		// each is what the aggregate counts once: the related entity, or
-		// the relationship whose property over.field names.
-		arg = over.m
 		if over.entity != nil {
 			fieldScope = scope{v: over.m, e: over.entity, name: over.entity.Name}
 		}
@@ -251,36 +249,13 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 			if a.Field != "" {
 				return nil, unplannable(tool, "field with over.field", a.Over.Field)
 			}
-			arg = over.r
 			fieldScope = p.relScope(over.r, a.Over.Via)
 			field, fieldAt = a.Over.Field, "/over/field"
 		}
 	}
-	if field != "" {
-		r, err := fieldScope.field(b, field, fieldAt)
-		if err != nil {
-			return nil, err
-		}
-		k := r.f.Type.Kind()
-		if r.node == "" {
-			b.use(r, model.UseAggregate)
-			need = append(need, r)
-		}
-		arg = b.expr(r)
-		if k == model.Datetime && r.f.StoredAs == model.ISOString {
-			arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
-		}
-		if r.f.DatetimeText() {
-			arg = textDatetime(r.f, arg)
-		}
-		if a.Size {
-			if k != model.List {
-				return nil, unplannable(tool, "size of a field that is not a list", field)
-			}
-			// A value that is not a list (a string's size would be its
-			// length) counts as missing.
-			arg = "CASE WHEN " + arg + " IS :: LIST<ANY> THEN size(" + arg + ") END"
-		}
+	arg, need, err := aggregated(b, field, fieldAt, a.Size, fieldScope, over)
+	if err != nil {
+		return nil, err
 	}
 	var group *fieldRef
 	if a.GroupBy != "" {
@@ -316,36 +291,8 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		}
 	}
 	if over != nil {
-		// Each related entity counts once per group, however many of the
-		// matching entities (or parallel relationships) lead to it; each
-		// relationship once when over.field aggregates its property.
-		b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
-		if a.Over.GroupBy != "" {
-			if group != nil {
-				return nil, unplannable(tool, "group_by with over.group_by", a.Over.GroupBy)
-			}
-			rs := p.relScope(over.r, a.Over.Via)
-			r, err := rs.field(b, a.Over.GroupBy, "/over/group_by")
-			if err != nil {
-				return nil, err
-			}
-			group = &r
-			groupExpr = b.expr(r)
-			if bucket != nil {
-				if groupExpr, err = b.instant(over.m, r, "/over/group_by", bucket); err != nil {
-					return nil, err
-				}
-			}
-		}
-		each := over.m
-		if a.Over.Field != "" {
-			each = over.r
-		}
-		if group != nil {
-			b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, each)
-			groupExpr = "`group`"
-		} else {
-			b.line("WITH DISTINCT %s", each)
+		if group, groupExpr, err = p.distinctOver(b, a.Over, over, group, groupExpr, bucket); err != nil {
+			return nil, err
 		}
 	}
 	if group == nil {
@@ -355,14 +302,98 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		b.line("RETURN %s(%s) AS `value`", fn, arg)
 		return b.statement(Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1})
 	}
+	return p.groups(b, a, e, fn+"("+arg+")", groupExpr, bucket)
+}
+
+// aggregated is what the operation applies to: the entity itself (n),
+// or the related one of over, or the field of either (a datetime stored
+// as text read as a datetime), with the stored fields it needs.
+func aggregated(b *builder, field, at string, size bool, fieldScope scope, over *hop) (arg string, need []fieldRef, err error) {
+	arg = "n"
+	if over != nil {
+		arg = over.m
+	}
+	if field == "" {
+		return arg, nil, nil
+	}
+	r, err := fieldScope.field(b, field, at)
+	if err != nil {
+		return "", nil, err
+	}
+	k := r.f.Type.Kind()
+	if r.node == "" {
+		b.use(r, model.UseAggregate)
+		need = append(need, r)
+	}
+	arg = b.expr(r)
+	if k == model.Datetime && r.f.StoredAs == model.ISOString {
+		arg = "CASE WHEN " + arg + " =~ '" + isoPattern + "' THEN datetime(" + arg + ") END"
+	}
+	if r.f.DatetimeText() {
+		arg = textDatetime(r.f, arg)
+	}
+	if size {
+		if k != model.List {
+			return "", nil, unplannable(AggregateEntities, "size of a field that is not a list", field)
+		}
+		// A value that is not a list (a string's size would be its
+		// length) counts as missing.
+		arg = "CASE WHEN " + arg + " IS :: LIST<ANY> THEN size(" + arg + ") END"
+	}
+	return arg, need, nil
+}
+
+// distinctOver matches the related entities of over and keeps each once
+// per group, however many of the matching entities (or parallel
+// relationships) lead to it; over.group_by groups by a property of the
+// relationship instead of group_by. It returns the group and its
+// expression.
+func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fieldRef, groupExpr string, bucket *bucketing) (*fieldRef, string, error) {
+	b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
+	if o.GroupBy != "" {
+		if group != nil {
+			return nil, "", unplannable(AggregateEntities, "group_by with over.group_by", o.GroupBy)
+		}
+		rs := p.relScope(over.r, o.Via)
+		r, err := rs.field(b, o.GroupBy, "/over/group_by")
+		if err != nil {
+			return nil, "", err
+		}
+		group = &r
+		groupExpr = b.expr(r)
+		if bucket != nil {
+			if groupExpr, err = b.instant(over.m, r, "/over/group_by", bucket); err != nil {
+				return nil, "", err
+			}
+		}
+	}
+	// Each related entity counts once per group, however many of the
+	// matching entities (or parallel relationships) lead to it; each
+	// relationship once when over.field aggregates its property.
+	each := over.m
+	if o.Field != "" {
+		each = over.r
+	}
+	if group == nil {
+		b.line("WITH DISTINCT %s", each)
+		return nil, groupExpr, nil
+	}
+	b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, each)
+	return group, "`group`", nil
+}
+
+// groups writes the grouped aggregate: the value per group, the groups
+// having kept, bucket labels, and the page of groups by value, largest
+// first.
+func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, value, groupExpr string, bucket *bucketing) (*Statement, error) {
 	if groupExpr != "`group`" {
 		groupExpr += " AS `group`"
 	}
-	b.line("WITH %s, %s(%s) AS `value`", groupExpr, fn, arg)
+	b.line("WITH %s, %s AS `value`", groupExpr, value)
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
-			return nil, unplannable(tool, "having operator", h.Operator)
+			return nil, unplannable(AggregateEntities, "having operator", h.Operator)
 		}
 		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
 	}
@@ -372,7 +403,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 	// group is a string, number or bool: ordering by it breaks ties stably.
-	b.line("RETURN `group`, `value`\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", b.named("offset", int64(offset)), b.named("limit", int64(limit)))
+	b.line("RETURN `group`, `value`\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", b.named("offset", int64(offset)), b.pageSize(limit))
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
 	if z := zoneName(p.loc); bucket != nil && z != "+00:00" {
 		shape.Notes = []string{"datetime buckets are in zone " + zoneLabel(p.loc)}

@@ -41,6 +41,9 @@ type builder struct {
 	pins []Pin
 	// textOrdered are the text fields it orders (Shape.TextOrdered).
 	textOrdered []TextOrder
+	// pageParam is the parameter of the statement's page size, once
+	// pageSize named it (Shape.PageParam).
+	pageParam string
 	// page, when set, is the field whose page the statement returns
 	// instead of its shortened value (cut).
 	page *textPage
@@ -87,6 +90,14 @@ func (b *builder) param(v any) string {
 	b.np++
 	b.params[name] = v
 	return "$" + name
+}
+
+// pageSize adds the statement's page size under the name limit, the
+// parameter Execute raises by one to tell a full page from a cut one
+// (Shape.PageParam).
+func (b *builder) pageSize(n int) string {
+	b.pageParam = "limit"
+	return b.named(b.pageParam, int64(n))
 }
 
 // named adds a value under a fixed name (limit, offset, …) for readable
@@ -326,6 +337,9 @@ func (b *builder) statement(shape Shape) (*Statement, error) {
 	}
 	if shape.TextOrdered == nil {
 		shape.TextOrdered = b.textOrdered
+	}
+	if shape.PageParam == "" {
+		shape.PageParam = b.pageParam
 	}
 	return &Statement{Cypher: strings.Join(b.lines, "\n"), Params: b.params, Uses: b.uses, Shape: shape}, nil
 }

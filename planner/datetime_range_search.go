@@ -12,6 +12,9 @@ import (
 // DatetimeRangeSearch compares datetime fields with absolute or relative times.
 const DatetimeRangeSearch = "datetime_range_search"
 
+// precisions are the precisions, finest first; the first is the default.
+var precisions = []string{"second", "minute", "hour", "day"}
+
 func init() {
 	register(declaration[DatetimeRangeSearchArgs]{
 		Kind:  tools.Kind{Name: DatetimeRangeSearch, Category: tools.CategorySearch, Rank: 90, Offered: withSpecialized, Generate: generateDatetimeRangeSearch},
@@ -69,7 +72,7 @@ func generateDatetimeRangeSearch(g *tools.Generator) *tools.Generated {
 		props = append(props, tools.Prop{Name: "relative_period", Schema: dt()})
 	}
 	props = append(props,
-		tools.Prop{Name: "precision", Schema: &tools.Schema{Type: "string", Enum: tools.Precisions, Default: tools.Precisions[0]}},
+		tools.Prop{Name: "precision", Schema: &tools.Schema{Type: "string", Enum: precisions, Default: precisions[0]}},
 		g.LimitProp(),
 	)
 	return &tools.Generated{Description: b.String(), Input: tools.Object(props...).Require("entity_type", "field"), Offers: offers}
@@ -79,7 +82,7 @@ func generateDatetimeRangeSearch(g *tools.Generator) *tools.Generated {
 func checkDatetimeRange(ck *tools.Checker, a *DatetimeRangeSearchArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	if a.Precision == "" {
-		a.Precision = tools.Precisions[0]
+		a.Precision = precisions[0]
 	}
 	f := ck.Field(a.EntityType, a.Field, "/field")
 	if f == nil {

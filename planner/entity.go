@@ -89,7 +89,7 @@ func (p *Planner) search(s search, state model.State) (*Statement, error) {
 	}
 	orders = append(orders, b.idOrder())
 	limit := clamp(s.limit, p.limits.DefaultLimit, p.limits.MaxLimit)
-	pLimit := b.named("limit", int64(limit))
+	pLimit := b.pageSize(limit)
 	if alts != nil {
 		orders = b.pagedUnion(notNull, alts, orders, pLimit)
 	} else {

@@ -12,6 +12,9 @@ import (
 // ExploreRelationships follows relationship types from start entities.
 const ExploreRelationships = "explore_relationships"
 
+// defaultDepth is depth's default.
+const defaultDepth = 1
+
 func init() {
 	register(declaration[ExploreRelationshipsArgs]{
 		Kind: tools.Kind{Name: ExploreRelationships, Category: tools.CategoryGraph, Rank: 30, Offered: withRelationships, Generate: generateExploreRelationships,
@@ -95,7 +98,7 @@ func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 		tools.Prop{Name: "target_entity_type", Schema: &tools.Schema{Type: "string", Enum: targets}},
 		tools.ConditionsProp("target_conditions", tools.TestDef),
 		tools.RelationshipOrderByProp(),
-		tools.Prop{Name: "depth", Schema: &tools.Schema{Type: "integer", Default: tools.DefaultDepth, Maximum: tools.Num(float64(l.MaxDepth))}},
+		tools.Prop{Name: "depth", Schema: &tools.Schema{Type: "integer", Default: defaultDepth, Maximum: tools.Num(float64(l.MaxDepth)), Least: tools.Least(1)}},
 		g.LimitProp(),
 		g.OffsetProp(),
 	).Require("start_entity_type")
@@ -107,7 +110,7 @@ func generateExploreRelationships(g *tools.Generator) *tools.Generated {
 func checkExplore(ck *tools.Checker, a *ExploreRelationshipsArgs) {
 	a.Limit = ck.Limit(a.Limit)
 	if a.Depth == 0 {
-		a.Depth = tools.DefaultDepth
+		a.Depth = defaultDepth
 	}
 	if a.Direction == "" {
 		a.Direction = string(model.Outgoing)
@@ -213,27 +216,14 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.
 	if err != nil {
 		return nil, err
 	}
-	dir := a.Direction
-	arrow, ok := arrows[dir]
+	arrow, ok := arrows[a.Direction]
 	if !ok {
-		return nil, unplannable(tool, "direction", dir)
+		return nil, unplannable(tool, "direction", a.Direction)
 	}
-	depth := clamp(a.Depth, tools.DefaultDepth, p.limits.MaxDepth)
-	// Parse put every asked type in RelationshipTypes; each is still looked
-	// up, since it becomes a relationship type in the statement.
-	all := relationshipTypesOf(p.m)
-	types := a.RelationshipTypes
-	for i, t := range types {
-		if !slices.Contains(all, t) {
-			return nil, tools.Fail(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
-		}
-	}
-	reach := p.rels.Reachable(e.Name, types, dir, depth)
-	if a.TargetEntityType != "" {
-		if !slices.Contains(reach, a.TargetEntityType) {
-			return nil, tools.Fail(tool, "/target_entity_type", reach, "%s --[%s]-- (%s) never reaches %q", e.Name, strings.Join(types, "|"), dir, a.TargetEntityType)
-		}
-		reach = []string{a.TargetEntityType}
+	depth := clamp(a.Depth, defaultDepth, p.limits.MaxDepth)
+	reach, err := p.exploreReach(e, a, depth)
+	if err != nil {
+		return nil, err
 	}
 	b, err := p.newBuilder(tool, e, state)
 	if err != nil {
@@ -249,36 +239,10 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.
 	}
 	b.filterScope(ps.computed)
 
-	tn := b.anyEntity("t", reach)
-	// Target conditions and field sort keys read stored fields of the one
-	// target type; a relationship_field key reads the last relationship
-	// of the target's path (rels, at the sort).
-	var tconds []string
-	var sorts []order
-	var ts *scope
-	if len(reach) == 1 {
-		ts = &scope{v: "t", e: p.m.Entity(reach[0]), name: reach[0]}
-		if tconds, _, err = b.tests(*ts, a.TargetConditions, "/target_conditions", -1); err != nil {
-			return nil, err
-		}
-	}
-	last := scope{v: "last(rels)", rel: relFieldsOf(p.m, types), name: strings.Join(types, "|")}
-	for i, k := range a.OrderBy {
-		at := "/order_by/" + itoa(i)
-		var r fieldRef
-		switch {
-		case k.RelationshipField != "":
-			r, err = last.field(b, k.RelationshipField, at+"/relationship_field")
-		case ts != nil:
-			r, err = ts.field(b, k.Field, at+"/field")
-		default:
-			err = tools.Fail(tool, "/target_entity_type", reach, "order_by field keys need target_entity_type")
-		}
-		if err != nil {
-			return nil, err
-		}
-		x := b.expr(r)
-		sorts = append(sorts, order{expr: x + " IS NULL"}, order{expr: x, desc: k.Direction == "DESC"})
+	x := &exploration{b: b, tn: b.anyEntity("t", reach), types: a.RelationshipTypes, arrow: arrow, depth: depth}
+	tconds, err := x.targets(p, a, reach)
+	if err != nil {
+		return nil, err
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
@@ -288,46 +252,153 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.
 	// (keep), each with its depth, and reached counts every entry reached.
 	// An entry's start is its position in starts, which is in id order:
 	// rows sort on it instead of reading the start's id once per target.
-	key := func(s, x string) string { return "toString(" + s + ") + '>' + elementId(" + x + ")" }
-	tr := b.traversal(types, key)
-	expanded, followed := tr.limits()
-	off, lim := b.named("offset", int64(offset)), b.named("limit", int64(limit))
-	keep := tn.label
+	x.key = func(s, x string) string { return "toString(" + s + ") + '>' + elementId(" + x + ")" }
+	x.tr = b.traversal(x.types, x.key)
+	x.expanded, x.followed = x.tr.limits()
+	x.off, x.lim = b.named("offset", int64(offset)), b.pageSize(limit)
+	x.keep = x.tn.label
 	if len(tconds) > 0 {
-		keep = joinAnd(append([]string{keep}, tconds...))
+		x.keep = joinAnd(append([]string{x.keep}, tconds...))
 	}
-	// Rows sort nearest first unless order_by sorts them otherwise: then
-	// once the levels done hold the page (offset + limit kept entries; the
-	// engine asks one more than the call's limit, to tell a cut page), no
-	// deeper entity can enter it and the traversal stops there, without a
-	// cap: the page is the one a complete traversal gives.
-	stop := "cut"
-	if len(sorts) == 0 {
-		stop = "cut OR size(found) >= " + off + " + " + lim
+	x.levels()
+	x.lastLevel(a.OrderBy)
+	x.page()
+	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped,
+		Missing: colMissing, NotFound: noStart(e, a.StartConditions), Pins: startPin(e, a.StartConditions)})
+}
+
+// exploreReach checks the call's relationship types and returns the
+// entities they reach from e within depth hops (the target type alone
+// when the call names one it reaches).
+func (p *Planner) exploreReach(e *model.Entity, a *ExploreRelationshipsArgs, depth int) ([]string, error) {
+	const tool = ExploreRelationships
+	// Parse put every asked type in RelationshipTypes; each is still looked
+	// up, since it becomes a relationship type in the statement.
+	all := relationshipTypesOf(p.m)
+	types := a.RelationshipTypes
+	for i, t := range types {
+		if !slices.Contains(all, t) {
+			return nil, tools.Fail(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
+		}
 	}
+	reach := p.rels.Reachable(e.Name, types, a.Direction, depth)
+	if a.TargetEntityType != "" {
+		if !slices.Contains(reach, a.TargetEntityType) {
+			return nil, tools.Fail(tool, "/target_entity_type", reach, "%s --[%s]-- (%s) never reaches %q", e.Name, strings.Join(types, "|"), a.Direction, a.TargetEntityType)
+		}
+		reach = []string{a.TargetEntityType}
+	}
+	return reach, nil
+}
+
+// exploration is an explore_relationships statement being written, in
+// steps: the target filter and sort keys, the levels before the last,
+// the last level, the page.
+type exploration struct {
+	b     *builder
+	tr    *traversal
+	tn    anyNode
+	types []string
+	arrow [2]string
+	depth int
+	// key names an entry (its start and its entity) in seen.
+	key func(s, x string) string
+	// expanded and followed are the traversal's bounds; off and lim the
+	// page's parameters.
+	expanded, followed, off, lim string
+	// keep is the target filter; sorts the order_by keys.
+	keep  string
+	sorts []order
+}
+
+// targets reads the target conditions and the order_by keys: they read
+// stored fields of the one target type; a relationship_field key reads
+// the last relationship of the target's path (rels, at the sort). It
+// returns the target conditions.
+func (x *exploration) targets(p *Planner, a *ExploreRelationshipsArgs, reach []string) ([]string, error) {
+	b := x.b
+	var tconds []string
+	var ts *scope
+	var err error
+	if len(reach) == 1 {
+		ts = &scope{v: "t", e: p.m.Entity(reach[0]), name: reach[0]}
+		if tconds, _, err = b.tests(*ts, a.TargetConditions, "/target_conditions", -1); err != nil {
+			return nil, err
+		}
+	}
+	last := scope{v: "last(rels)", rel: relFieldsOf(p.m, x.types), name: strings.Join(x.types, "|")}
+	for i, k := range a.OrderBy {
+		at := "/order_by/" + itoa(i)
+		var r fieldRef
+		switch {
+		case k.RelationshipField != "":
+			r, err = last.field(b, k.RelationshipField, at+"/relationship_field")
+		case ts != nil:
+			r, err = ts.field(b, k.Field, at+"/field")
+		default:
+			err = tools.Fail(ExploreRelationships, "/target_entity_type", reach, "order_by field keys need target_entity_type")
+		}
+		if err != nil {
+			return nil, err
+		}
+		e := b.expr(r)
+		x.sorts = append(x.sorts, order{expr: e + " IS NULL"}, order{expr: e, desc: k.Direction == "DESC"})
+	}
+	return tconds, nil
+}
+
+// orders are the rows' sort keys: order_by's, then nearest first, by
+// start, by target.
+func (x *exploration) orders() []order {
+	return append(slices.Clip(x.sorts), order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
+}
+
+// stop is the condition that ends the traversal after a level.
+// Rows sort nearest first unless order_by sorts them otherwise: then
+// once the levels done hold the page (offset + limit kept entries; the
+// engine asks one more than the call's limit, to tell a cut page), no
+// deeper entity can enter it and the traversal stops there, without a
+// cap: the page is the one a complete traversal gives.
+func (x *exploration) stop() string {
+	if len(x.sorts) == 0 {
+		return "cut OR size(found) >= " + x.off + " + " + x.lim
+	}
+	return "cut"
+}
+
+// level writes level d as lists: found gathers the entries it reached
+// that pass the target filter, and cut says that it was the last.
+// carry names what else the rows keep.
+func (x *exploration) level(d int, carry string) string {
+	next, read := x.tr.level("frontier", "seen", []string{"frontier", "seen"}, x.arrow)
+	x.b.line("WITH sids, capped, missing%s, seen, %s, reached + size(%s) AS reached, found + [f IN %s[..%s - reached] WHERE %s | f {.*, depth: %d}] AS found, %s > %s OR reached + size(%s) > %s AS cut",
+		carry, next, next, next, x.expanded, kept("f.x", "t", x.keep), d, read, x.followed, next, x.expanded)
+	return next
+}
+
+// levels writes the starts and every level before the last.
+func (x *exploration) levels() {
+	b := x.b
 	// The starts' ids (sids), read once for their order, are the rows'
 	// from_id.
-	b.line("WITH n, %s AS sid\nORDER BY sid\nLIMIT %s + 1", b.idOrder().expr, expanded)
-	b.line("WITH collect(n) AS starts, collect(sid) AS sids\nWITH sids, size(starts) > %s AS capped, starts = [] AS missing, [i IN range(0, size(starts[..%s]) - 1) | {s: i, x: starts[i], rels: []}] AS frontier", expanded, expanded)
-	b.line("WITH sids, capped, missing, frontier, [f IN frontier | %s] AS seen, 0 AS reached, [] AS found", key("f.s", "f.x"))
-	// level writes level d as lists: found gathers the entries it reached
-	// that pass the target filter, and cut says that it was the last.
-	// carry names what else the rows keep.
-	level := func(d int, carry string) string {
-		next, read := tr.level("frontier", "seen", []string{"frontier", "seen"}, arrow)
-		b.line("WITH sids, capped, missing%s, seen, %s, reached + size(%s) AS reached, found + [f IN %s[..%s - reached] WHERE %s | f {.*, depth: %d}] AS found, %s > %s OR reached + size(%s) > %s AS cut",
-			carry, next, next, next, expanded, kept("f.x", "t", keep), d, read, followed, next, expanded)
-		return next
-	}
-	for d := 1; d < depth; d++ {
+	b.line("WITH n, %s AS sid\nORDER BY sid\nLIMIT %s + 1", b.idOrder().expr, x.expanded)
+	b.line("WITH collect(n) AS starts, collect(sid) AS sids\nWITH sids, size(starts) > %s AS capped, starts = [] AS missing, [i IN range(0, size(starts[..%s]) - 1) | {s: i, x: starts[i], rels: []}] AS frontier", x.expanded, x.expanded)
+	b.line("WITH sids, capped, missing, frontier, [f IN frontier | %s] AS seen, 0 AS reached, [] AS found", x.key("f.s", "f.x"))
+	for d := 1; d < x.depth; d++ {
 		// A level cut short ends the traversal: a node it left out could
 		// be reached by the next level, at more than its shortest depth.
-		next := level(d, "")
+		next := x.level(d, "")
 		// A stopped traversal's seen grows no more: no level reads after it.
-		front := "CASE WHEN " + stop + " THEN [] ELSE " + next + " END"
-		b.line("WITH sids, capped OR cut AS capped, missing, %s AS frontier, seen + [f IN %s | %s] AS seen, reached, found", front, front, key("f.s", "f.x"))
+		front := "CASE WHEN " + x.stop() + " THEN [] ELSE " + next + " END"
+		b.line("WITH sids, capped OR cut AS capped, missing, %s AS frontier, seen + [f IN %s | %s] AS seen, reached, found", front, front, x.key("f.s", "f.x"))
 	}
+}
 
+// lastLevel writes the last level, streamed into the page when it can
+// cut nothing, else as one more level of lists.
+func (x *exploration) lastLevel(orderBy []tools.OrderBy) {
+	b, tr, tn, arrow, depth, sorts := x.b, x.tr, x.tn, x.arrow, x.depth, x.sorts
+	expanded, followed, off, lim, keep := x.expanded, x.followed, x.off, x.lim, x.keep
 	// The last level: when the degrees of its frontier prove that it can
 	// cut nothing (it reads at most $max_followed relationships and
 	// reaches at most $max_expanded entities in all), it is streamed into
@@ -341,7 +412,7 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.
 	degree := tr.degree("frontier", arrow)
 	b.line("WITH sids, capped, missing, frontier, seen, reached, found, NOT (capped OR missing) AND size(seen) + size(found) <= %d AND %s <= %s AND reached + %s <= %s AS streamed",
 		streamedLists, degree, followed, degree, expanded)
-	orders := append(sorts, order{expr: "depth"}, order{expr: "start"}, order{expr: "tid"})
+	orders := x.orders()
 	// A first level sorted on its targets (not on a relationship) first
 	// tries its page from the rows as read, as by hand: a Top of offset +
 	// limit rows, without grouping each target's relationships (about a
@@ -351,7 +422,7 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.
 	// a loop among them make it group as below. Its depth, 1 on every row,
 	// is no sort key.
 	guard, fast := "streamed", "fast"
-	if depth == 1 && !slices.ContainsFunc(a.OrderBy, func(k tools.OrderBy) bool { return k.RelationshipField != "" }) {
+	if depth == 1 && !slices.ContainsFunc(orderBy, func(k tools.OrderBy) bool { return k.RelationshipField != "" }) {
 		b.line("CALL (sids, frontier, streamed) {")
 		b.guard("sids, frontier, streamed", "streamed")
 		b.line("CALL (frontier) {")
@@ -381,7 +452,7 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.
 		// that holds as many more rows as seen can drop (streamed bounds
 		// it), and only the page's rows get their whole path.
 		b.line("ORDER BY %s\nLIMIT %s + %s + %d", orderList(orders), off, lim, streamedLists)
-		b.line("WITH sids, frontier, start, t, rels, depth, tid\nWHERE depth < %d OR NOT %s IN seen", depth, key("start", "t"))
+		b.line("WITH sids, frontier, start, t, rels, depth, tid\nWHERE depth < %d OR NOT %s IN seen", depth, x.key("start", "t"))
 		b.line("WITH sids, frontier, start, t, rels, depth, tid")
 	}
 	b.line("ORDER BY %s\nSKIP %s\nLIMIT %s", orderList(orders), off, lim)
@@ -390,16 +461,21 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.
 	}
 	b.line("RETURN collect({sid: sids[start], t: t, rels: rels, depth: depth, tid: tid}) AS fast\n}")
 	b.line("WITH sids, capped, missing, CASE WHEN streamed THEN [] ELSE frontier END AS frontier, seen, reached, CASE WHEN streamed THEN [] ELSE found END AS found, %s AS fast", fast)
-	level(depth, ", fast")
+	x.level(depth, ", fast")
 	b.line("WITH sids, capped OR cut AS capped, missing, found, fast")
+}
 
-	// The targets: sorted, paged, then projected. Each (start, target)
-	// pair is there once; grouping on it gives rows that no longer hold
-	// the traversal's lists, which Neo4j would otherwise count against
-	// the transaction's memory once per row the sort keeps. The page is a
-	// slice of the sorted list (or the streamed page), and one more entry
-	// carries capped through to the end even when no target is left;
-	// missing (no start) goes along as a grouping key.
+// page writes the targets: sorted, paged, then projected.
+func (x *exploration) page() {
+	b, tn, off, lim := x.b, x.tn, x.off, x.lim
+	orders := x.orders()
+	// Each (start, target) pair is there once; grouping on it gives rows
+	// that no longer hold the traversal's lists, which Neo4j would
+	// otherwise count against the transaction's memory once per row the
+	// sort keeps. The page is a slice of the sorted list (or the streamed
+	// page), and one more entry carries capped through to the end even
+	// when no target is left; missing (no start) goes along as a grouping
+	// key.
 	b.line("UNWIND found + [{capped: capped}] AS f\nWITH missing, fast, sids[f.s] AS sid, f.s AS start, f.x AS t, f.rels AS rels, f.depth AS depth, f.capped AS flag")
 	b.line("WITH missing, fast, sid, start, t, head(collect(rels)) AS rels, min(depth) AS depth, max(flag) AS flag")
 	b.line("WITH missing, fast, sid, start, t, rels, depth, flag, %s AS tid", tn.id)
@@ -409,11 +485,9 @@ func (p *Planner) exploreRelationships(a *ExploreRelationshipsArgs, state model.
 	b.line("WITH missing, fast, max(flag) AS capped, collect(CASE WHEN t IS NOT NULL THEN {sid: sid, t: t, rels: rels, depth: depth, tid: tid} END) AS sorted")
 	b.line("WITH capped, missing, fast + sorted[%s..%s + %s] AS page\nUNWIND %s AS row", off, off, lim, sentinel("page", "(capped OR missing)"))
 	// relationship is the path's last step: its properties are read once.
-	b.line("WITH capped, missing, row, row.t AS t, [x IN row.rels | {type: type(x), properties: %s}] AS path", b.relProjection("x", types))
+	b.line("WITH capped, missing, row, row.t AS t, [x IN row.rels | {type: type(x), properties: %s}] AS path", b.relProjection("x", x.types))
 	b.line("RETURN row.sid AS from_id, row.tid AS %s, labels(t) AS %s, %s AS %s, CASE WHEN row IS NOT NULL THEN {} END AS %s, row.depth AS depth, last(path).properties AS relationship, path, capped AS %s, missing AS %s",
 		ColID, ColLabels, tn.props, ColProperties, ColComputed, ColCapped, colMissing)
-	return b.statement(Shape{Kind: ShapeEntities, Limit: limit, Extra: []string{"from_id", "depth", "relationship", "path"}, Capped: ColCapped,
-		Missing: colMissing, NotFound: noStart(e, a.StartConditions), Pins: startPin(e, a.StartConditions)})
 }
 
 // streamedLists is the most entries the lists of the levels before the

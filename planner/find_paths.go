@@ -12,6 +12,10 @@ import (
 // FindPaths finds the shortest paths between two entities.
 const FindPaths = "find_paths"
 
+// defaultPathLength is max_length's default (at most
+// Limits.MaxPathLength).
+const defaultPathLength = 4
+
 func init() {
 	register(declaration[FindPathsArgs]{
 		Kind: tools.Kind{Name: FindPaths, Category: tools.CategoryGraph, Rank: 40, Offered: withRelationships, Generate: generateFindPaths,
@@ -68,7 +72,7 @@ func generateFindPaths(g *tools.Generator) *tools.Generated {
 		tools.Prop{Name: "to_id", Schema: &tools.Schema{Types: []string{"string", "number"}}},
 		tools.Prop{Name: "relationship_types", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string"}, MinItems: tools.Count(1), UniqueItems: true}},
 		tools.Prop{Name: "direction", Schema: &tools.Schema{Type: "string", Enum: []string{string(model.Both), string(model.Outgoing), string(model.Incoming)}, Default: string(model.Both)}},
-		tools.Prop{Name: "max_length", Schema: &tools.Schema{Type: "integer", Default: min(tools.DefaultPathLength, l.MaxPathLength), Maximum: tools.Num(float64(l.MaxPathLength))}},
+		tools.Prop{Name: "max_length", Schema: &tools.Schema{Type: "integer", Default: min(defaultPathLength, l.MaxPathLength), Maximum: tools.Num(float64(l.MaxPathLength)), Least: tools.Least(1)}},
 		tools.Prop{Name: "all", Schema: &tools.Schema{Type: "boolean"}},
 		g.LimitProp(),
 	).Require("from_entity_type", "from_id", "to_entity_type", "to_id")
@@ -82,7 +86,7 @@ func checkFindPaths(ck *tools.Checker, a *FindPathsArgs) {
 		a.Direction = string(model.Both)
 	}
 	if a.MaxLength == 0 {
-		a.MaxLength = min(tools.DefaultPathLength, ck.Limits().MaxPathLength)
+		a.MaxLength = min(defaultPathLength, ck.Limits().MaxPathLength)
 	}
 	all := ck.RelationshipTypes()
 	if len(a.RelationshipTypes) == 0 {
@@ -148,7 +152,7 @@ func (p *Planner) findPaths(a *FindPathsArgs, state model.State) (*Statement, er
 			return nil, tools.Fail(tool, "/relationship_types/"+itoa(i), all, "%q is not a relationship type", t)
 		}
 	}
-	length := clamp(a.MaxLength, min(tools.DefaultPathLength, p.limits.MaxPathLength), p.limits.MaxPathLength)
+	length := clamp(a.MaxLength, min(defaultPathLength, p.limits.MaxPathLength), p.limits.MaxPathLength)
 	b, err := p.newBuilder(tool, from, state)
 	if err != nil {
 		return nil, err

@@ -155,7 +155,7 @@ func (p *Planner) fulltextSearch(a *FulltextSearchArgs, state model.State) (*Sta
 	b.line("WHERE %s", joinAnd(where))
 	b.scope = append(b.scope, "score")
 	orders := []order{scoreOrder(b.q("score")), b.idOrder()}
-	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
+	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.pageSize(limit))
 	if err := b.returnEntities(b.defaultStored(), nil, []string{b.q("score") + " AS score"}, orders); err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func (p *Planner) fuzzySearch(a *TextPatternSearchArgs, state model.State) (*Sta
 		b.line("WHERE %s", joinAnd(b.scoped("n", []string{"n:" + b.q(e.Name)})))
 		orders := []order{scoreOrder("score"), b.idOrder()}
 		b.scope = append(b.scope, "score")
-		b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
+		b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.pageSize(limit))
 		if err := b.returnEntities(b.defaultStored(), nil, []string{"score AS score"}, orders); err != nil {
 			return nil, err
 		}

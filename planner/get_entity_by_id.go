@@ -71,7 +71,7 @@ func generateGetEntityByID(g *tools.Generator) *tools.Generated {
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		tools.Prop{Name: "id_value", Schema: &tools.Schema{Types: []string{"string", "number"}}},
 		tools.FieldProp("field"),
-		tools.Prop{Name: "offset", Schema: &tools.Schema{Type: "integer", Minimum: tools.Num(0)}},
+		tools.Prop{Name: "offset", Schema: &tools.Schema{Type: "integer", Minimum: tools.Num(0), Least: tools.Least(0)}},
 		tools.Prop{Name: "length", Schema: &tools.Schema{Type: "integer", Maximum: tools.Num(MaxTextPage)}},
 	).Require("entity_type", "id_value")
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers}

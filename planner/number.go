@@ -50,7 +50,7 @@ func (p *Planner) statSearch(a *NumberRangeSearchArgs, entity string, state mode
 	b.passOver(r)
 	b.filterScope([]string{pred})
 	orders = append(orders, b.idOrder())
-	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(limit)))
+	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.pageSize(limit))
 	var computed []fieldRef
 	if r.c != nil {
 		computed = append(computed, r)
@@ -105,7 +105,7 @@ func (p *Planner) histogram(a *NumberRangeSearchArgs, state model.State) (*State
 		b.passOver(r)
 		wp := b.named("width", w)
 		b.line("WITH toInteger(floor(%s / %s)) AS bucket, count(*) AS `count`", x, wp)
-		b.line("RETURN bucket * %s AS lower, (bucket + 1) * %s AS upper, `count`\nORDER BY lower\nLIMIT %s", wp, wp, b.named("limit", int64(maxB)))
+		b.line("RETURN bucket * %s AS lower, (bucket + 1) * %s AS upper, `count`\nORDER BY lower\nLIMIT %s", wp, wp, b.pageSize(maxB))
 		return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB})
 	}
 	n := min(a.Buckets, maxB)
@@ -121,6 +121,6 @@ func (p *Planner) histogram(a *NumberRangeSearchArgs, state model.State) (*State
 	// Every bucket is returned, empty ones with count 0, so the agent
 	// reads the distribution's shape directly.
 	b.line("WITH lo, hi, collect([filled, c]) AS counts\nUNWIND range(0, %s - 1) AS bucket", np)
-	b.line("RETURN lo + bucket * toFloat(hi - lo) / %s AS lower, lo + (bucket + 1) * toFloat(hi - lo) / %s AS upper, coalesce([x IN counts WHERE x[0] = bucket][0][1], 0) AS `count`\nORDER BY lower\nLIMIT %s", np, np, b.named("limit", int64(maxB)))
+	b.line("RETURN lo + bucket * toFloat(hi - lo) / %s AS lower, lo + (bucket + 1) * toFloat(hi - lo) / %s AS upper, coalesce([x IN counts WHERE x[0] = bucket][0][1], 0) AS `count`\nORDER BY lower\nLIMIT %s", np, np, b.pageSize(maxB))
 	return b.statement(Shape{Kind: ShapeHistogram, Entity: e.Name, Limit: maxB})
 }

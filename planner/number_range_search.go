@@ -13,6 +13,22 @@ import (
 // rules give.
 const NumberRangeSearch = "number_range_search"
 
+// number_range_search's defaults, which its schema shows, its
+// description quotes and Parse fills in.
+const (
+	// defaultPercentile is percentile's percentile.
+	defaultPercentile = 90.0
+	// defaultOutlierK is outlier's k (standard deviations).
+	defaultOutlierK = 2.0
+	// defaultRoundTo is rounded_equal's round_to (the bucket width).
+	defaultRoundTo = 10.0
+	// defaultBuckets is histogram's bucket count.
+	defaultBuckets = 10
+)
+
+// orders are the order values.
+var orders = []string{"asc", "desc"}
+
 func init() {
 	register(declaration[NumberRangeSearchArgs]{
 		Kind:  tools.Kind{Name: NumberRangeSearch, Category: tools.CategorySearch, Rank: 80, Offered: withSpecialized, Generate: generateNumberRangeSearch},
@@ -24,7 +40,7 @@ func init() {
 // NumberRangeSearchArgs are number_range_search's arguments. After Parse,
 // Tolerance is set for approximately (10% of |value| by default), RoundTo
 // for rounded_equal, Percentile for percentile, K for outlier, and
-// tools.Buckets or BucketWidth for histogram.
+// Buckets or BucketWidth for histogram.
 type NumberRangeSearchArgs struct {
 	EntityType  string   `json:"entity_type"`
 	Field       string   `json:"field"`
@@ -66,21 +82,21 @@ func generateNumberRangeSearch(g *tools.Generator) *tools.Generated {
 		props = append(props, tools.Prop{Name: "tolerance", Schema: &tools.Schema{Type: "number", Minimum: tools.Num(0)}})
 	}
 	if slices.Contains(ops, "rounded_equal") {
-		props = append(props, tools.Prop{Name: "round_to", Schema: &tools.Schema{Type: "number", Default: tools.DefaultRoundTo, ExclusiveMinimum: tools.Num(0)}})
+		props = append(props, tools.Prop{Name: "round_to", Schema: &tools.Schema{Type: "number", Default: defaultRoundTo, ExclusiveMinimum: tools.Num(0)}})
 	}
 	if slices.Contains(ops, "percentile") {
-		props = append(props, tools.Prop{Name: "percentile", Schema: &tools.Schema{Type: "number", Default: tools.DefaultPercentile, Minimum: tools.Num(0), Maximum: tools.Num(100)}})
+		props = append(props, tools.Prop{Name: "percentile", Schema: &tools.Schema{Type: "number", Default: defaultPercentile, Minimum: tools.Num(0), Maximum: tools.Num(100)}})
 	}
 	if slices.Contains(ops, "outlier") {
-		props = append(props, tools.Prop{Name: "k", Schema: &tools.Schema{Type: "number", Default: tools.DefaultOutlierK, ExclusiveMinimum: tools.Num(0)}})
+		props = append(props, tools.Prop{Name: "k", Schema: &tools.Schema{Type: "number", Default: defaultOutlierK, ExclusiveMinimum: tools.Num(0)}})
 	}
 	if slices.Contains(ops, "histogram") {
 		props = append(props,
-			tools.Prop{Name: "buckets", Schema: &tools.Schema{Type: "integer", Default: tools.DefaultBuckets, Maximum: tools.Num(float64(g.Limits().MaxBuckets))}},
+			tools.Prop{Name: "buckets", Schema: &tools.Schema{Type: "integer", Default: defaultBuckets, Maximum: tools.Num(float64(g.Limits().MaxBuckets)), Least: tools.Least(1)}},
 			tools.Prop{Name: "bucket_width", Schema: &tools.Schema{Type: "number", ExclusiveMinimum: tools.Num(0)}})
 	}
 	props = append(props,
-		tools.Prop{Name: "order", Schema: &tools.Schema{Type: "string", Enum: tools.Orders}},
+		tools.Prop{Name: "order", Schema: &tools.Schema{Type: "string", Enum: orders}},
 		g.LimitProp())
 	return &tools.Generated{Description: b.String(), Input: tools.Object(props...).Require("entity_type", "field", "operator"), Offers: offers}
 }
@@ -95,12 +111,12 @@ func checkNumberRange(ck *tools.Checker, a *NumberRangeSearchArgs) {
 	switch a.Operator {
 	case "percentile":
 		if a.Percentile == nil {
-			a.Percentile = fptr(tools.DefaultPercentile)
+			a.Percentile = fptr(defaultPercentile)
 		}
 		return
 	case "outlier":
 		if a.K == nil {
-			a.K = fptr(tools.DefaultOutlierK)
+			a.K = fptr(defaultOutlierK)
 		}
 		return
 	case "histogram":
@@ -111,7 +127,7 @@ func checkNumberRange(ck *tools.Checker, a *NumberRangeSearchArgs) {
 			ck.Add("/bucket_width", "give buckets or bucket_width, not both")
 		}
 		if a.Buckets == 0 && a.BucketWidth == nil {
-			a.Buckets = tools.DefaultBuckets
+			a.Buckets = defaultBuckets
 		}
 		return
 	}
@@ -132,7 +148,7 @@ func checkNumberRange(ck *tools.Checker, a *NumberRangeSearchArgs) {
 		}
 	case "rounded_equal":
 		if a.RoundTo == nil {
-			a.RoundTo = fptr(tools.DefaultRoundTo)
+			a.RoundTo = fptr(defaultRoundTo)
 		}
 	}
 }

@@ -132,7 +132,7 @@ func (p *Planner) queryEntities(a *QueryEntitiesArgs, state model.State) (*State
 	if err != nil {
 		return nil, err
 	}
-	pOffset, pLimit := b.named("offset", int64(offset)), b.named("limit", int64(limit))
+	pOffset, pLimit := b.named("offset", int64(offset)), b.pageSize(limit)
 	if len(sortRefs) == 1 && !b.runtime(sortRefs[0]) {
 		if err := b.nullsLastFromIndex(ps, b.expr(sortRefs[0]), orders[1:], pOffset, pLimit); err != nil {
 			return nil, err

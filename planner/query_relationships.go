@@ -193,7 +193,7 @@ func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state model.Stat
 	if binds != "" {
 		b.line("WITH a, r, z%s", binds)
 	}
-	b.line("WITH %s\nORDER BY %s\nSKIP %s LIMIT %s", vars, orderList(orders), b.named("offset", int64(offset)), b.named("limit", int64(limit)))
+	b.line("WITH %s\nORDER BY %s\nSKIP %s LIMIT %s", vars, orderList(orders), b.named("offset", int64(offset)), b.pageSize(limit))
 	cols := []string{
 		"type(r) AS " + ColType,
 		b.relProjection("r", []string{typ}) + " AS " + ColProperties,

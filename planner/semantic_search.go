@@ -12,6 +12,9 @@ import (
 // indexes.
 const SemanticSearch = "semantic_search"
 
+// defaultMinScore is min_score's default.
+const defaultMinScore = 0.7
+
 // candidateFactor is how many vector candidates semantic_search fetches per
 // wanted result when conditions may drop some.
 const candidateFactor = 10
@@ -20,7 +23,7 @@ func init() {
 	register(declaration[SemanticSearchArgs]{
 		Kind: tools.Kind{Name: SemanticSearch, Category: tools.CategorySearch, Rank: 50, Offered: func(o tools.Options) bool { return !o.NoSemanticSearch }, Generate: generateSemanticSearch},
 		args: func(l tools.Limits) *SemanticSearchArgs {
-			return &SemanticSearchArgs{TopK: l.DefaultTopK, MinScore: tools.DefaultMinScore}
+			return &SemanticSearchArgs{TopK: l.DefaultTopK, MinScore: defaultMinScore}
 		},
 		check: checkSemantic,
 		plan:  (*Planner).semanticSearch,
@@ -87,8 +90,8 @@ func generateSemanticSearch(g *tools.Generator) *tools.Generated {
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		tools.Prop{Name: "query", Schema: &tools.Schema{Type: "string", MinLength: tools.Count(1), MaxLength: tools.Count(4000)}},
 		tools.Prop{Name: "index", Schema: &tools.Schema{Type: "string", Enum: indexNames}},
-		tools.Prop{Name: "top_k", Schema: &tools.Schema{Type: "integer", Default: l.DefaultTopK, Maximum: tools.Num(float64(l.MaxTopK))}},
-		tools.Prop{Name: "min_score", Schema: &tools.Schema{Type: "number", Default: tools.DefaultMinScore, Minimum: tools.Num(0), Maximum: tools.Num(1)}},
+		tools.Prop{Name: "top_k", Schema: &tools.Schema{Type: "integer", Default: l.DefaultTopK, Maximum: tools.Num(float64(l.MaxTopK)), Least: tools.Least(1)}},
+		tools.Prop{Name: "min_score", Schema: &tools.Schema{Type: "number", Default: defaultMinScore, Minimum: tools.Num(0), Maximum: tools.Num(1)}},
 		tools.Prop{Name: "conditions", Schema: &tools.Schema{Type: "array", Items: tools.FieldTest().Require("field", "operator")}},
 	).Require("entity_type", "query")
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers}
@@ -164,7 +167,7 @@ func (p *Planner) semanticSearch(a *SemanticSearchArgs, state model.State) (*Sta
 	}
 	b.filterScope(ps.computed)
 	orders := []order{scoreOrder(b.q("score")), b.idOrder()}
-	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.named("limit", int64(k)))
+	b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList(orders), b.pageSize(k))
 	if err := b.returnEntities(b.defaultStored(), nil, []string{b.q("score") + " AS score"}, orders); err != nil {
 		return nil, err
 	}

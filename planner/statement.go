@@ -76,6 +76,10 @@ type Shape struct {
 	// Limit is the most entities (or groups) the call asked for; the
 	// statement may fetch more rows when a Go-side Filter drops some.
 	Limit int `json:"limit"`
+	// PageParam is the parameter holding the statement's page size, ""
+	// when it has none: when it holds Limit, Execute asks for one row more
+	// to tell whether the page was cut.
+	PageParam string `json:"-"`
 	// Extra names extra per-row columns to copy into each result entity
 	// (score, distance_km, depth, from_id, relationship, value).
 	Extra []string `json:"extra,omitempty"`
@@ -159,6 +163,9 @@ type Filter struct {
 	// Mode is regex or glob.
 	Mode    string `json:"mode"`
 	Pattern string `json:"pattern"`
+	// Arg is the argument the pattern came from ("/pattern"), where a
+	// pattern the engine cannot compile is the agent's to fix.
+	Arg string `json:"-"`
 	// CaseSensitive is false to match ignoring case.
 	CaseSensitive bool `json:"case_sensitive"`
 	// ValueOrder, when set, names the field whose value orders the

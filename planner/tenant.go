@@ -11,8 +11,9 @@ import (
 // tenant bound to the call (the model's tenant field equals the engine's
 // tenant parameter), or "" when the model declares no tenant. Every node
 // variable a statement introduces (MATCH, OPTIONAL MATCH, the nodes of an
-// index query, the targets of a hop) must pass through it: the engine
-// proves this on the plan of every generated statement.
+// index query, the targets of a hop) must pass through it: the tenant
+// every-tool test (engine/tenant_neo4j_test.go) proves it with
+// scope.Check on Neo4j's plan of every generated statement.
 func (b *builder) tenantWhere(v string) string {
 	t := b.p.m.Tenant
 	if t == nil {

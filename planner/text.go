@@ -81,7 +81,7 @@ func (p *Planner) scanSearch(a *TextPatternSearchArgs, mode string, state model.
 	if st.Next, _, err = chunk(tool, e, a, pre, true, state); err != nil {
 		return nil, err
 	}
-	st.Filter = &Filter{Mode: mode, Pattern: a.Pattern, CaseSensitive: a.CaseSensitive}
+	st.Filter = &Filter{Mode: mode, Pattern: a.Pattern, CaseSensitive: a.CaseSensitive, Arg: "/pattern"}
 	if p.seeksPrefix(e, a.Field, pre) {
 		st.Filter.ValueOrder = a.Field
 	}
@@ -206,7 +206,7 @@ func (p *Planner) fetchEntities(tool string, e *model.Entity, r fieldRef, byHand
 	b.line("UNWIND %s AS fetch_id", b.named(FetchIDs, []any{}))
 	if byHandle {
 		b.match([]string{"elementId(n) = fetch_id"})
-		b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList([]order{b.idOrder()}), b.named("limit", int64(limit)))
+		b.line("WITH %s\nORDER BY %s\nLIMIT %s", b.carried(), orderList([]order{b.idOrder()}), b.pageSize(limit))
 	} else {
 		b.match([]string{b.prop("n", e.UniqueField) + " = fetch_id"})
 	}

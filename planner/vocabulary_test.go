@@ -56,19 +56,19 @@ func TestFixedTablesCoverTheSchemasVocabulary(t *testing.T) {
 	if len(arrows) != len(tools.Directions) {
 		t.Errorf("arrows has %d directions, tools.Directions %d", len(arrows), len(tools.Directions))
 	}
-	for _, op := range tools.Operations {
+	for _, op := range operations {
 		if _, ok := aggregates[op]; !ok {
 			t.Errorf("operation %q has no aggregate function", op)
 		}
 	}
-	if len(aggregates) != len(tools.Operations) {
-		t.Errorf("aggregates has %d operations, tools.Operations %d", len(aggregates), len(tools.Operations))
+	if len(aggregates) != len(operations) {
+		t.Errorf("aggregates has %d operations, operations %d", len(aggregates), len(operations))
 	}
 	// Each precision truncates to its own unit (none falls back to
 	// seconds unnoticed).
 	at := time.Date(2026, 3, 14, 15, 9, 26, 535, time.UTC)
 	seen := map[time.Time]string{}
-	for _, p := range tools.Precisions {
+	for _, p := range precisions {
 		tr, _ := truncate(at, p, time.UTC)
 		if q, ok := seen[tr]; ok {
 			t.Errorf("precisions %s and %s truncate alike", q, p)

@@ -67,6 +67,8 @@ type Tool struct {
 
 	// kind is the generated tool's declaration; nil for a custom tool.
 	kind *Kind
+	// least are the least values its arguments declare (Schema.Least).
+	least map[string]int64
 }
 
 // Custom reports whether the tool is an application's own tool, run by its

@@ -18,9 +18,11 @@ type Problem struct {
 	Valid []string `json:"valid,omitempty"`
 }
 
-// CallError is what [Catalog.Validate] returns for a bad call. It is
-// structured (and marshals to JSON) so the engine can hand it back to the
-// agent as the tool result and the agent can correct its call.
+// CallError is the error of a bad call: what [Catalog.Parse] returns,
+// and what the planner and the handlers return through [Fail] for what
+// only they can check. It is structured (and marshals to JSON) so the
+// engine can hand it back to the agent as the tool result and the agent
+// can correct its call.
 type CallError struct {
 	Tool     string    `json:"tool"`
 	Problems []Problem `json:"problems"`

@@ -35,8 +35,20 @@ func (g *Generator) add(k *Kind, out *Generated) {
 		Category:     k.Category,
 		StatementArg: k.StatementArg,
 		kind:         k,
+		least:        leastValues(out.Input),
 	})
 	g.c.offers[k.Name] = out.Offers
+}
+
+// leastValues are the least values in's arguments declare.
+func leastValues(in *Schema) map[string]int64 {
+	least := map[string]int64{}
+	for _, p := range in.Props {
+		if p.Schema.Least != nil {
+			least[p.Name] = *p.Schema.Least
+		}
+	}
+	return least
 }
 
 // Model is the model the catalog is generated for.
@@ -125,6 +137,7 @@ func (g *Generator) LimitUpTo(max int) Prop {
 		Type:    "integer",
 		Default: l.DefaultLimit,
 		Maximum: Num(float64(max)),
+		Least:   Least(1),
 	}}
 }
 
@@ -132,7 +145,7 @@ func (g *Generator) LimitUpTo(max int) Prop {
 // boolean flag's false, its default (0) goes without saying, and so does
 // its lower bound, which Parse checks (countFloors).
 func (g *Generator) OffsetProp() Prop {
-	return Prop{"offset", &Schema{Type: "integer", Maximum: Num(float64(g.c.limits.MaxOffset))}}
+	return Prop{"offset", &Schema{Type: "integer", Maximum: Num(float64(g.c.limits.MaxOffset)), Least: Least(0)}}
 }
 
 // FieldProp is a field name argument. The description lists the fields a

@@ -37,7 +37,16 @@ type Schema struct {
 	// that nests (conditions in conditions) is written once and referred
 	// to at every level.
 	Defs []Prop
+	// Least, on an argument of a generated tool, is its least value,
+	// which the schema leaves unsaid and Parse checks (a count of
+	// results, hops or buckets is at least 1, an offset at least 0):
+	// decoded, a 0 would read as the argument not given, and take the
+	// default. It is not written into the schema.
+	Least *int64
 }
+
+// Least points at an argument's least value (Schema.Least).
+func Least(n int64) *int64 { return &n }
 
 // Prop is one named property of an object schema.
 type Prop struct {

@@ -77,10 +77,8 @@ func (c *Catalog) Parse(tool string, args json.RawMessage) (any, error) {
 	if err := c.compiled[tool].Validate(inst); err != nil {
 		return nil, fail(c.schemaProblems(t, err))
 	}
-	if !t.Custom() {
-		if p := leastCounts(inst); len(p) > 0 {
-			return nil, fail(p)
-		}
+	if p := leastCounts(t.least, inst); len(p) > 0 {
+		return nil, fail(p)
 	}
 	if t.Custom() {
 		return args, nil
@@ -110,23 +108,18 @@ func listForms(k *Kind, inst any) {
 	}
 }
 
-// countFloors are the generated tools' count arguments and their least
-// values, which the schemas leave unsaid (a count of results, hops or
-// buckets is at least 1, an offset at least 0).
-var countFloors = map[string]int64{"limit": 1, "depth": 1, "max_length": 1, "top_k": 1, "buckets": 1, "offset": 0}
-
-// leastCounts refuses a count argument below its least value (decoded, a
-// 0 would read as the argument not given, and take the default).
-func leastCounts(inst any) problems {
+// leastCounts refuses an argument below the least value its declaration
+// gives it (Schema.Least, collected in Tool.least).
+func leastCounts(least map[string]int64, inst any) problems {
 	var p problems
 	if args, ok := inst.(map[string]any); ok {
-		for _, name := range slices.Sorted(maps.Keys(countFloors)) {
+		for _, name := range slices.Sorted(maps.Keys(least)) {
 			n, ok := args[name].(json.Number)
 			if !ok {
 				continue
 			}
-			if i, err := n.Int64(); err == nil && i < countFloors[name] {
-				p.add("/"+name, "%s is at least %d", name, countFloors[name])
+			if i, err := n.Int64(); err == nil && i < least[name] {
+				p.add("/"+name, "%s is at least %d", name, least[name])
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ragforge/ragforge/internal/tree"
 	"github.com/ragforge/ragforge/internal/tree/diagram"
 	"github.com/ragforge/ragforge/tenant"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // runDiagram draws a saved diagram (a create_diagram preset) for a person:
@@ -59,7 +60,7 @@ func runDiagram(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return fail(err)
 	}
 	defer d.Close(context.Background())
-	r, err := tree.New(m, tree.Options{Driver: d, Database: conn.database})
+	r, err := tree.New(m, tools.Env{Driver: d, Database: conn.database})
 	if err != nil {
 		return fail(err)
 	}

@@ -82,10 +82,7 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 		return 2
 	}
 	sub, configs := pos[0], pos[1:]
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "ragforge-plan materialize %s: %v\n", sub, err)
-		return 1
-	}
+	r := &materializeRun{ctx: ctx, sub: sub, only: only, format: *format, stdout: stdout, stderr: stderr}
 	m, err := config.Load(configs...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -93,11 +90,11 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	cm, err := computed.CompileModel(m)
 	if err != nil {
-		return fail(err)
+		return r.fail(err)
 	}
 	d, err := conn.open(ctx)
 	if err != nil {
-		return fail(err)
+		return r.fail(err)
 	}
 	defer d.Close(context.Background())
 	x, err := materialize.New(cm, d, materialize.Options{
@@ -105,135 +102,178 @@ func runMaterialize(ctx context.Context, args []string, stdout, stderr io.Writer
 		Progress: stderr, LockStaleAfter: *staleAfter, Grace: graceOption(*grace),
 	})
 	if err != nil {
-		return fail(err)
+		return r.fail(err)
 	}
-	counts := func() ([]materialize.Count, error) { return sf.counts(ctx, d, conn.database) }
+	r.x = x
+	r.counts = func() ([]materialize.Count, error) { return sf.counts(ctx, d, conn.database) }
 	switch sub {
 	case "plan":
-		c, err := counts()
-		if err != nil {
-			return fail(err)
-		}
-		plans, err := x.Plan(ctx, c)
-		if err != nil {
-			return fail(err)
-		}
-		var lines []materializePlanLine
-		for _, p := range plans {
-			if len(only) > 0 && !contains(only, p.Ref()) {
-				continue
-			}
-			lines = append(lines, materializePlanLine{Entity: p.Entity, Name: p.Name, Decision: string(p.Decision), Action: planAction(p),
-				State: p.StateLabel(), Reason: p.Reason, Uses: p.Usage, Nodes: p.Nodes})
-		}
-		if *format == "json" {
-			return writeJSON("materialize", stdout, stderr, map[string]any{"fields": nonNilSlice(lines)})
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ENTITY\tFIELD\tSTATE\tDECISION\tAPPLY WOULD")
-		for _, l := range lines {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.Entity, l.Name, l.State, l.Decision, l.Action)
-		}
-		tw.Flush()
-		for _, l := range lines {
-			fmt.Fprintf(stdout, "%s\n", l.Reason)
-		}
-		return 0
+		return r.plan()
 	case "apply", "refresh", "drop":
-		var as []materialize.Action
-		switch sub {
-		case "apply":
-			c, cerr := counts()
-			if cerr != nil {
-				return fail(cerr)
-			}
-			as, err = x.Apply(ctx, c, only)
-		case "refresh":
-			as, err = x.Refresh(ctx, only)
-		case "drop":
-			as, err = x.Drop(ctx, only)
-		}
-		code := printActions(as, string(*format), stdout, stderr)
-		if err != nil {
-			var le *materialize.LockedError
-			if errors.As(err, &le) || ctx.Err() != nil {
-				fmt.Fprintf(stderr, "ragforge-plan materialize %s: %v\n", sub, err)
-				if ctx.Err() != nil {
-					fmt.Fprintln(stderr, "interrupted: re-run the same command to resume")
-				}
-				return 1
-			}
-			return fail(err)
-		}
-		return code
+		return r.write()
 	case "status":
-		st, err := x.Status(ctx)
-		if err != nil {
-			return fail(err)
-		}
-		if len(only) > 0 {
-			var kept []materialize.FieldStatus
-			for _, s := range st {
-				if contains(only, model.FieldRef{Entity: s.Entity, Field: s.Name}) {
-					kept = append(kept, s)
-				}
-			}
-			st = kept
-		}
-		if *format == "json" {
-			return writeJSON("materialize", stdout, stderr, map[string]any{"fields": nonNilSlice(st)})
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ENTITY\tFIELD\tPROPERTY\tSTATUS\tREADABLE\tROWS\tINDEX\tUPDATED")
-		for _, s := range st {
-			upd := "-"
-			if !s.UpdatedAt.IsZero() {
-				upd = s.UpdatedAt.Format(time.RFC3339)
-			}
-			idx := s.Index
-			if idx == "" {
-				idx = "-"
-			}
-			name := s.Name
-			if !s.InConfig {
-				name += " (not in config)"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%d\t%s\t%s\n", s.Entity, name, s.Property, s.Status, s.Readable, s.Rows, idx, upd)
-		}
-		tw.Flush()
-		return 0
+		return r.status()
 	case "verify":
-		drift, err := x.Verify(ctx, only)
-		if err != nil {
-			return fail(err)
-		}
-		code := 0
-		if *format == "json" {
-			code = writeJSON("materialize", stdout, stderr, map[string]any{"fields": nonNilSlice(drift)})
-		} else {
-			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ENTITY\tFIELD\tSTATUS\tNODES\tDRIFT")
-			for _, d := range drift {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", d.Entity, d.Name, d.Status, d.Nodes, d.Drift)
-			}
-			tw.Flush()
-			if len(drift) == 0 {
-				fmt.Fprintln(stdout, "no materialized fields to verify")
-			}
-		}
-		for _, d := range drift {
-			if d.Drift > 0 {
-				fmt.Fprintf(stderr, "%s.%s: %d nodes hold a stored value that differs from the runtime value: run `ragforge-plan materialize refresh`\n", d.Entity, d.Name, d.Drift)
-			}
-		}
-		for _, d := range drift {
-			if d.Drift > 0 {
-				return 1
-			}
-		}
-		return code
+		return r.verify()
 	}
 	return 2
+}
+
+// materializeRun is one materialize subcommand on a connected
+// Materializer: each method runs one and returns the exit code.
+type materializeRun struct {
+	ctx            context.Context
+	sub            string
+	x              *materialize.Materializer
+	only           fieldList
+	format         outputFormat
+	stdout, stderr io.Writer
+	// counts reads the usage counts the policy decides by.
+	counts func() ([]materialize.Count, error)
+}
+
+// fail reports err and exits 1.
+func (r *materializeRun) fail(err error) int {
+	fmt.Fprintf(r.stderr, "ragforge-plan materialize %s: %v\n", r.sub, err)
+	return 1
+}
+
+// plan prints what apply would do, with each decision's reason.
+func (r *materializeRun) plan() int {
+	c, err := r.counts()
+	if err != nil {
+		return r.fail(err)
+	}
+	plans, err := r.x.Plan(r.ctx, c)
+	if err != nil {
+		return r.fail(err)
+	}
+	var lines []materializePlanLine
+	for _, p := range plans {
+		if len(r.only) > 0 && !contains(r.only, p.Ref()) {
+			continue
+		}
+		lines = append(lines, materializePlanLine{Entity: p.Entity, Name: p.Name, Decision: string(p.Decision), Action: planAction(p),
+			State: p.StateLabel(), Reason: p.Reason, Uses: p.Usage, Nodes: p.Nodes})
+	}
+	if r.format == "json" {
+		return writeJSON("materialize", r.stdout, r.stderr, map[string]any{"fields": nonNilSlice(lines)})
+	}
+	tw := tabwriter.NewWriter(r.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ENTITY\tFIELD\tSTATE\tDECISION\tAPPLY WOULD")
+	for _, l := range lines {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.Entity, l.Name, l.State, l.Decision, l.Action)
+	}
+	tw.Flush()
+	for _, l := range lines {
+		fmt.Fprintf(r.stdout, "%s\n", l.Reason)
+	}
+	return 0
+}
+
+// write runs apply, refresh or drop and prints their actions; an
+// interrupted or locked run says how to go on.
+func (r *materializeRun) write() int {
+	var as []materialize.Action
+	var err error
+	switch r.sub {
+	case "apply":
+		c, cerr := r.counts()
+		if cerr != nil {
+			return r.fail(cerr)
+		}
+		as, err = r.x.Apply(r.ctx, c, r.only)
+	case "refresh":
+		as, err = r.x.Refresh(r.ctx, r.only)
+	case "drop":
+		as, err = r.x.Drop(r.ctx, r.only)
+	}
+	code := printActions(as, string(r.format), r.stdout, r.stderr)
+	if err != nil {
+		var le *materialize.LockedError
+		if errors.As(err, &le) || r.ctx.Err() != nil {
+			fmt.Fprintf(r.stderr, "ragforge-plan materialize %s: %v\n", r.sub, err)
+			if r.ctx.Err() != nil {
+				fmt.Fprintln(r.stderr, "interrupted: re-run the same command to resume")
+			}
+			return 1
+		}
+		return r.fail(err)
+	}
+	return code
+}
+
+// status prints each field's state.
+func (r *materializeRun) status() int {
+	st, err := r.x.Status(r.ctx)
+	if err != nil {
+		return r.fail(err)
+	}
+	if len(r.only) > 0 {
+		var kept []materialize.FieldStatus
+		for _, s := range st {
+			if contains(r.only, model.FieldRef{Entity: s.Entity, Field: s.Name}) {
+				kept = append(kept, s)
+			}
+		}
+		st = kept
+	}
+	if r.format == "json" {
+		return writeJSON("materialize", r.stdout, r.stderr, map[string]any{"fields": nonNilSlice(st)})
+	}
+	tw := tabwriter.NewWriter(r.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ENTITY\tFIELD\tPROPERTY\tSTATUS\tREADABLE\tROWS\tINDEX\tUPDATED")
+	for _, s := range st {
+		upd := "-"
+		if !s.UpdatedAt.IsZero() {
+			upd = s.UpdatedAt.Format(time.RFC3339)
+		}
+		idx := s.Index
+		if idx == "" {
+			idx = "-"
+		}
+		name := s.Name
+		if !s.InConfig {
+			name += " (not in config)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%d\t%s\t%s\n", s.Entity, name, s.Property, s.Status, s.Readable, s.Rows, idx, upd)
+	}
+	tw.Flush()
+	return 0
+}
+
+// verify counts the nodes whose stored value differs from the runtime
+// value, and exits 1 on any drift.
+func (r *materializeRun) verify() int {
+	drift, err := r.x.Verify(r.ctx, r.only)
+	if err != nil {
+		return r.fail(err)
+	}
+	code := 0
+	if r.format == "json" {
+		code = writeJSON("materialize", r.stdout, r.stderr, map[string]any{"fields": nonNilSlice(drift)})
+	} else {
+		tw := tabwriter.NewWriter(r.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ENTITY\tFIELD\tSTATUS\tNODES\tDRIFT")
+		for _, d := range drift {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", d.Entity, d.Name, d.Status, d.Nodes, d.Drift)
+		}
+		tw.Flush()
+		if len(drift) == 0 {
+			fmt.Fprintln(r.stdout, "no materialized fields to verify")
+		}
+	}
+	for _, d := range drift {
+		if d.Drift > 0 {
+			fmt.Fprintf(r.stderr, "%s.%s: %d nodes hold a stored value that differs from the runtime value: run `ragforge-plan materialize refresh`\n", d.Entity, d.Name, d.Drift)
+		}
+	}
+	for _, d := range drift {
+		if d.Drift > 0 {
+			return 1
+		}
+	}
+	return code
 }
 
 // graceOption maps the --grace flag (0: no wait) to Options.Grace (0:

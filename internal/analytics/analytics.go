@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
-
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
@@ -28,40 +25,29 @@ const (
 	MaxMembers     = 25
 )
 
-// Options connect the analytics tools to Neo4j.
-type Options struct {
-	// Driver runs the calls; nil gives tools that are listed but fail.
-	Driver neo4j.DriverWithContext
-	// Database is the Neo4j database ("" for the server's default).
-	Database string
-	// Timeout bounds a call (neo4jtx.DefaultTimeout if zero).
-	Timeout time.Duration
-	// GDS says the server has Graph Data Science; without it New offers
-	// no tool.
-	GDS bool
-	// Concurrency is the GDS workers of every algorithm (DefaultConcurrency
-	// if zero; GDS Community uses at most 4).
-	Concurrency int
-}
-
 // Analytics holds the analytics tools of one model.
 type Analytics struct {
 	m     *model.Model
-	opts  Options
+	env   tools.Env
 	tools []tools.CustomTool
+	// concurrency is the GDS workers of every algorithm
+	// (DefaultConcurrency).
+	concurrency int
+}
+
+// The analytics tools come after the history tools, when the config
+// declares analytics and the server has GDS.
+func init() {
+	tools.RegisterHandlers(tools.Handlers{Name: "analytics", Rank: 70, Build: func(m *model.Model, env tools.Env) ([]tools.CustomTool, error) {
+		return New(m, env).Tools(), nil
+	}})
 }
 
 // New prepares the analytics tools of m: none when m declares no
-// analytics or the server has no GDS.
-func New(m *model.Model, opts Options) *Analytics {
-	if opts.Timeout <= 0 {
-		opts.Timeout = neo4jtx.DefaultTimeout
-	}
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = DefaultConcurrency
-	}
-	a := &Analytics{m: m, opts: opts}
-	if m == nil || m.Analytics == nil || !opts.GDS {
+// analytics or the server has no GDS (env.Capabilities.GDS).
+func New(m *model.Model, env tools.Env) *Analytics {
+	a := &Analytics{m: m, env: env.WithDefaults(), concurrency: DefaultConcurrency}
+	if m == nil || m.Analytics == nil || !env.Capabilities.GDS {
 		return a
 	}
 	for _, g := range m.Analytics.Importance {
@@ -165,7 +151,7 @@ func (a *Analytics) begin(ctx context.Context, tool string, gr *graph, raw json.
 		}
 		c.tenant = v
 	}
-	if a.opts.Driver == nil {
+	if a.env.Driver == nil {
 		return nil, neo4jtx.ErrNoDriver
 	}
 	return c, nil

@@ -426,7 +426,7 @@ func TestAFailedCallDropsItsProjection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := analytics.New(m, analytics.Options{Driver: d, Database: neo4jtest.Database(), GDS: true})
+	a := analytics.New(m, tools.Env{Driver: d, Database: neo4jtest.Database(), Capabilities: tools.Capabilities{GDS: true}})
 	existed, err := analytics.FailAfterProjecting(tenant.With(context.Background(), "alice"), a, "Fn")
 	if !errors.Is(err, analytics.ErrPlanted) || !existed {
 		t.Fatalf("the planted failure: existed=%v err=%v; want the projection made, then the planted error", existed, err)

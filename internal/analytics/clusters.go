@@ -115,7 +115,7 @@ func (a *Analytics) clusters(ctx context.Context, tool string, gr *graph, alg st
 	if !ok {
 		return nil, fmt.Errorf("analytics: unknown algorithm %q", alg)
 	}
-	conf := map[string]any{"mutateProperty": "community", "concurrency": a.opts.Concurrency}
+	conf := map[string]any{"mutateProperty": "community", "concurrency": a.concurrency}
 	if alg == model.Leiden {
 		conf["randomSeed"] = leidenSeed
 	}
@@ -125,7 +125,7 @@ func (a *Analytics) clusters(ctx context.Context, tool string, gr *graph, alg st
 	noise := fmt.Sprintf("every %s would be a cluster of its own", gr.e.Name)
 	return a.run(ctx, tool, gr, c, true, noise, func(ctx context.Context, tx neo4j.ManagedTransaction, name string, size projected) (any, error) {
 		r := &ClustersResult{Entity: gr.e.Name, Algorithm: alg, Clusters: []Cluster{}, MinSize: minSize, projected: size}
-		params := map[string]any{"graph": name, "conf": conf, "min": minSize, "limit": limit, "members": members, "concurrency": a.opts.Concurrency, tenant.Param: c.tenant}
+		params := map[string]any{"graph": name, "conf": conf, "min": minSize, "limit": limit, "members": members, "concurrency": a.concurrency, tenant.Param: c.tenant}
 		rec, err := single(ctx, tx, "CALL "+proc+"($graph, $conf) YIELD modularity RETURN modularity", params)
 		if err != nil {
 			return nil, err

@@ -5,6 +5,9 @@ import (
 	"errors"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // ErrPlanted is the failure FailAfterProjecting plants.
@@ -34,4 +37,12 @@ func FailAfterProjecting(ctx context.Context, a *Analytics, entity string) (exis
 		return nil, ErrPlanted
 	})
 	return existed, err
+}
+
+// NewWorkers is New running every algorithm on workers GDS workers, for
+// the measurement of what more workers buy.
+func NewWorkers(m *model.Model, env tools.Env, workers int) *Analytics {
+	a := New(m, env)
+	a.concurrency = workers
+	return a
 }

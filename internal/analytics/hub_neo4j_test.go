@@ -67,7 +67,7 @@ func TestATimedOutCallDropsItsProjection(t *testing.T) {
 	m := hubModel(t, model.Louvain)
 	timedOut := 0
 	for _, timeout := range []time.Duration{50 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second} {
-		a := analytics.New(m, analytics.Options{Driver: d, Database: neo4jtest.Database(), GDS: true, Timeout: timeout})
+		a := analytics.New(m, tools.Env{Driver: d, Database: neo4jtest.Database(), Capabilities: tools.Capabilities{GDS: true}, Timeout: timeout})
 		for _, name := range []string{analytics.ImportanceToolName("Airport"), analytics.ClustersToolName("Airport")} {
 			_, err := tool(t, a, name).Handler(context.Background(), json.RawMessage(`{}`))
 			var te *neo4jtx.TimeoutError
@@ -96,7 +96,7 @@ func BenchmarkAnalyticsHub(b *testing.B) {
 	for _, alg := range []string{model.Louvain, model.Leiden} {
 		m := hubModel(b, alg)
 		for _, workers := range []int{1, 2} {
-			a := analytics.New(m, analytics.Options{Driver: d, Database: neo4jtest.Database(), GDS: true, Timeout: 5 * time.Minute, Concurrency: workers})
+			a := analytics.NewWorkers(m, tools.Env{Driver: d, Database: neo4jtest.Database(), Capabilities: tools.Capabilities{GDS: true}, Timeout: 5 * time.Minute}, workers)
 			names := []string{analytics.ClustersToolName("Airport")}
 			if alg == model.Louvain {
 				names = append([]string{analytics.ImportanceToolName("Airport")}, names...)

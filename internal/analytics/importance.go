@@ -80,7 +80,7 @@ func (a *Analytics) importance(ctx context.Context, tool string, gr *graph, c *c
 		return nil, err
 	}
 	conf := map[string]any{"mutateProperty": "score", "dampingFactor": DampingFactor, "maxIterations": MaxIterations,
-		"tolerance": Tolerance, "concurrency": a.opts.Concurrency}
+		"tolerance": Tolerance, "concurrency": a.concurrency}
 	if gr.g.Weight != "" {
 		conf["relationshipWeightProperty"] = weightProperty
 	}

@@ -29,8 +29,8 @@ const GraphPrefix = "ragforge_"
 const weightProperty = "weight"
 
 // DefaultConcurrency is the GDS workers of every algorithm unless
-// Options.Concurrency says otherwise. On this project's 2-core test
-// machine more than 1 was slower, not faster (docs/analytics.md
+// a test says otherwise (Analytics.concurrency). On this project's 2-core
+// test machine more than 1 was slower, not faster (docs/analytics.md
 // has the measurements and the command).
 const DefaultConcurrency = 1
 
@@ -137,7 +137,7 @@ func (a *Analytics) run(ctx context.Context, tool string, gr *graph, c *call, un
 	name := newGraphName()
 	defer a.drop(ctx, name)
 	params := map[string]any{"graph": name, tenant.Param: c.tenant}
-	return neo4jtx.Read(ctx, a.opts.Driver, a.opts.Database, a.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+	return neo4jtx.Read(ctx, a.env.Driver, a.env.Database, a.env.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		// A retried attempt finds the projection of the one before.
 		if err := consume(ctx, tx, "CALL gds.graph.drop($graph, false) YIELD graphName RETURN graphName", params); err != nil {
 			return nil, err
@@ -210,7 +210,7 @@ func (c *call) where() string {
 func (a *Analytics) drop(ctx context.Context, name string) {
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dropTimeout)
 	defer cancel()
-	_, _ = neo4jtx.Read(dctx, a.opts.Driver, a.opts.Database, dropTimeout, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, _ = neo4jtx.Read(dctx, a.env.Driver, a.env.Database, dropTimeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		return nil, consume(dctx, tx, "CALL gds.graph.drop($graph, false) YIELD graphName RETURN graphName", map[string]any{"graph": name})
 	})
 }

@@ -23,14 +23,14 @@ func TestAnalyticsToolsNeedGDS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(analytics.New(m, analytics.Options{}).Tools()); n != 0 {
+	if n := len(analytics.New(m, tools.Env{}).Tools()); n != 0 {
 		t.Errorf("%d tools without GDS, want 0", n)
 	}
-	if n := len(analytics.New(&model.Model{}, analytics.Options{GDS: true}).Tools()); n != 0 {
+	if n := len(analytics.New(&model.Model{}, tools.Env{Capabilities: tools.Capabilities{GDS: true}}).Tools()); n != 0 {
 		t.Errorf("%d tools without an analytics block, want 0", n)
 	}
 	var names []string
-	for _, tl := range analytics.New(m, analytics.Options{GDS: true}).Tools() {
+	for _, tl := range analytics.New(m, tools.Env{Capabilities: tools.Capabilities{GDS: true}}).Tools() {
 		names = append(names, tl.Name)
 	}
 	want := []string{"find_important_fn", "find_important_doc", "find_fn_clusters", "find_doc_clusters"}

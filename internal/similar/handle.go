@@ -27,7 +27,7 @@ func (f *finder) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 		tn = v
 	}
-	if f.opts.Driver == nil {
+	if f.env.Driver == nil {
 		return nil, neo4jtx.ErrNoDriver
 	}
 	return f.find(ctx, a, tn)

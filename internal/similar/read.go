@@ -93,7 +93,7 @@ func (f *finder) find(ctx context.Context, a Args, tn any) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Entity: f.e.Name, ID: a.ID, Mode: a.Mode, Measure: a.Measure, Similar: []Hit{}}
-	_, err = neo4jtx.Read(ctx, f.opts.Driver, f.opts.Database, f.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err = neo4jtx.Read(ctx, f.env.Driver, f.env.Database, f.env.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res.Similar, res.Notes = []Hit{}, nil
 		r := &reader{f: f, n: n, tx: tx, ctx: ctx, params: map[string]any{"tenant": tn, "key": a.ID}}
 		return nil, r.run(a, res)
@@ -162,7 +162,7 @@ func (r *reader) run(a Args, res *Result) error {
 
 	cands := map[string]*candidate{}
 	if a.Mode != Structural {
-		if c := f.opts.EmbedderCaveat; c != "" {
+		if c := f.env.EmbedderCaveat(); c != "" {
 			res.Notes = append(res.Notes, c)
 		}
 		if !r.hasVector {

@@ -27,11 +27,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
-	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tools"
 )
@@ -68,30 +64,15 @@ const (
 	AdamicAdar = "adamic_adar"
 )
 
-// Options connect the tools to Neo4j.
-type Options struct {
-	// Driver runs the reads; nil gives tools that are listed but fail.
-	Driver neo4j.DriverWithContext
-	// Database is the Neo4j database ("" for the server's default).
-	Database string
-	// Timeout bounds the read transaction (neo4jtx.DefaultTimeout if zero).
-	Timeout time.Duration
-	// EmbedderCaveat is what the server's embedder's vectors capture when
-	// it is not meaning (embedder.Caveat): the stored vectors semantic
-	// mode compares are the ones it made, so the description and every
-	// semantic or hybrid result say it.
-	EmbedderCaveat string
-}
-
 // ToolName is the find_similar tool of an entity (Scope →
 // find_similar_scope).
 func ToolName(entity string) string { return "find_similar_" + model.SnakeCase(entity) }
 
 // finder runs one entity's tool.
 type finder struct {
-	m    *model.Model
-	opts Options
-	e    *model.Entity
+	m   *model.Model
+	env tools.Env
+	e   *model.Entity
 	// vi is the vector index of semantic mode, nil without one.
 	vi *model.VectorIndex
 	// via are the relationship types of structural mode.
@@ -100,22 +81,30 @@ type finder struct {
 	name  string
 }
 
+// The find_similar tools come last.
+func init() {
+	tools.RegisterHandlers(tools.Handlers{Name: "similar", Rank: 80, Build: func(m *model.Model, env tools.Env) ([]tools.CustomTool, error) {
+		return New(m, env), nil
+	}})
+}
+
 // New returns the find_similar tool of every entity m's similarity block
-// names, in config order.
-func New(m *model.Model, opts Options) []tools.CustomTool {
+// names, in config order. The stored vectors semantic mode compares are
+// the ones env.Embedder made, so when it does not capture meaning
+// (env.EmbedderCaveat) the description and every semantic or hybrid
+// result say so.
+func New(m *model.Model, env tools.Env) []tools.CustomTool {
 	if m == nil {
 		return nil
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = neo4jtx.DefaultTimeout
-	}
+	env = env.WithDefaults()
 	var out []tools.CustomTool
 	for _, s := range m.Similarity {
 		e := m.Entity(s.Entity)
 		if e == nil {
 			continue
 		}
-		f := &finder{m: m, opts: opts, e: e, via: s.Via, name: ToolName(e.Name)}
+		f := &finder{m: m, env: env, e: e, via: s.Via, name: ToolName(e.Name)}
 		for _, vi := range e.VectorIndexes {
 			if vi.Name == s.Index {
 				f.vi = vi
@@ -152,7 +141,7 @@ func (f *finder) describe() string {
 	fmt.Fprintf(&b, "%s entities most like one %s, best first.", f.e.Name, f.e.Name)
 	if f.vi != nil {
 		fmt.Fprintf(&b, " semantic: nearest by its stored %s vector.", f.vi.Field)
-		if c := f.opts.EmbedderCaveat; c != "" {
+		if c := f.env.EmbedderCaveat(); c != "" {
 			b.WriteString(" " + c)
 		}
 	}

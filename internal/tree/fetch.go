@@ -23,10 +23,10 @@ const (
 	KindFile      = "file"
 )
 
-// MaxFetchNodes is the default of Options.MaxNodes.
+// MaxFetchNodes is the most nodes one call reads (Runner.maxNodes).
 const MaxFetchNodes = 500000
 
-// errTooLarge is the read stopping at Options.MaxNodes.
+// errTooLarge is the read stopping at Runner.maxNodes.
 var errTooLarge = errors.New("the part of the tree under the path patterns' common directory is too large to read at once")
 
 // Node is one node of the tree as read from Neo4j.
@@ -185,7 +185,7 @@ func (r *Runner) fetch(ctx context.Context, tr *compiledTree, root string) ([]*N
 		return nil, err
 	}
 	cypher, params := tr.st.query(tr.t, root, p)
-	out, err := neo4jtx.Read(ctx, r.opts.Driver, r.opts.Database, r.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+	out, err := neo4jtx.Read(ctx, r.env.Driver, r.env.Database, r.env.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, cypher, params)
 		if err != nil {
 			return nil, err
@@ -193,7 +193,7 @@ func (r *Runner) fetch(ctx context.Context, tr *compiledTree, root string) ([]*N
 		var nodes []*Node
 		seen := map[string]bool{}
 		for res.Next(ctx) {
-			if len(nodes) == r.opts.MaxNodes {
+			if len(nodes) == r.maxNodes {
 				return nil, errTooLarge
 			}
 			vals := res.Record().Values
@@ -223,7 +223,7 @@ func (r *Runner) fetch(ctx context.Context, tr *compiledTree, root string) ([]*N
 		return nodes, res.Err()
 	})
 	if errors.Is(err, errTooLarge) {
-		return nil, fmt.Errorf("%w: more than %d nodes", errTooLarge, r.opts.MaxNodes)
+		return nil, fmt.Errorf("%w: more than %d nodes", errTooLarge, r.maxNodes)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tree: reading tree %s: %w", tr.t.Name, err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
 )
 
 func TestAgentPathsReachTheStatementOnlyAsParameters(t *testing.T) {
@@ -52,7 +53,7 @@ func TestATenantConfigsTreeStatementsKeepEveryNodeToTheTenant(t *testing.T) {
 			t.Errorf("root %q: params %v lost the tenant", root, params)
 		}
 	}
-	r, err := New(m, Options{})
+	r, err := New(m, tools.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}

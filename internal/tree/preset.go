@@ -62,7 +62,7 @@ func (r *Runner) savePreset(ctx context.Context, p *preset, create bool) error {
 	if create {
 		cypher = "CREATE (:" + PresetLabel + " {" + r.presetKey + ", tree: $tree, name: $name, description: $description, filters: $filters, created_at: $created, updated_at: $updated})"
 	}
-	_, err = neo4jtx.Write(ctx, r.opts.Driver, r.opts.Database, r.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err = neo4jtx.Write(ctx, r.env.Driver, r.env.Database, r.env.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, cypher, params)
 		if err != nil {
 			return nil, err
@@ -83,7 +83,7 @@ func (r *Runner) loadPreset(ctx context.Context, id string) (*preset, error) {
 		return nil, err
 	}
 	params["id"] = id
-	out, err := neo4jtx.Read(ctx, r.opts.Driver, r.opts.Database, r.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+	out, err := neo4jtx.Read(ctx, r.env.Driver, r.env.Database, r.env.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, "MATCH (d:"+PresetLabel+" {"+r.presetKey+"}) RETURN d.tree, d.name, d.description, d.filters, d.created_at, d.updated_at LIMIT 1", params)
 		if err != nil {
 			return nil, err

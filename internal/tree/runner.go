@@ -5,9 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"time"
-
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
@@ -20,26 +17,15 @@ import (
 // filters.
 const MaxDiagramNodes = 25000
 
-// Options connect a [Runner] to Neo4j.
-type Options struct {
-	Driver neo4j.DriverWithContext
-	// Database is the Neo4j database ("" for the server's default).
-	Database string
-	// Timeout bounds each transaction.
-	Timeout time.Duration
-	// Now is the clock of presets' times (time.Now when nil).
-	Now func() time.Time
-	// MaxNodes bounds the nodes one call reads (MaxFetchNodes when 0), so
-	// a call on a huge tree fails fast with advice instead of holding the
-	// server and the process.
-	MaxNodes int
-}
-
 // Runner runs the tree tools of one model.
 type Runner struct {
 	m     *model.Model
-	opts  Options
+	env   tools.Env
 	trees []*compiledTree
+	// maxNodes bounds the nodes one call reads (MaxFetchNodes), so a call
+	// on a huge tree fails fast with advice instead of holding the server
+	// and the process.
+	maxNodes int
 	// presetKey identifies a preset in statements (see presetKey).
 	presetKey string
 }
@@ -50,23 +36,25 @@ type compiledTree struct {
 	st *statement
 }
 
+// The tree tools are the tools of a declared tree (tools.go).
+func init() {
+	tools.RegisterHandlers(tools.Handlers{Name: "tree", Rank: 10, Build: func(m *model.Model, env tools.Env) ([]tools.CustomTool, error) {
+		r, err := New(m, env)
+		if err != nil {
+			return nil, err
+		}
+		return r.Tools(), nil
+	}})
+}
+
 // New prepares the read statements of m's trees; a model without trees
 // gives a runner without tools.
-func New(m *model.Model, opts Options) (*Runner, error) {
-	if opts.Timeout <= 0 {
-		opts.Timeout = 30 * time.Second
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.MaxNodes <= 0 {
-		opts.MaxNodes = MaxFetchNodes
-	}
+func New(m *model.Model, env tools.Env) (*Runner, error) {
 	key, err := presetKey(m)
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{m: m, opts: opts, presetKey: key}
+	r := &Runner{m: m, env: env.WithDefaults(), maxNodes: MaxFetchNodes, presetKey: key}
 	for _, t := range m.Trees {
 		st, err := compile(m, t)
 		if err != nil {
@@ -112,7 +100,7 @@ func (r *Runner) tree(tool, name string) (*compiledTree, error) {
 
 // read reads and filters a tree, after checking the filters.
 func (r *Runner) read(ctx context.Context, tool, at string, tr *compiledTree, f Filters) (*view, error) {
-	if r.opts.Driver == nil {
+	if r.env.Driver == nil {
 		return nil, neo4jtx.ErrNoDriver
 	}
 	if ps := f.check(); len(ps) > 0 {
@@ -139,7 +127,7 @@ func (r *Runner) CreateDiagram(ctx context.Context, treeName, name, description 
 	if err != nil {
 		return nil, err
 	}
-	now := r.opts.Now().UTC()
+	now := r.env.Now().UTC()
 	p := &preset{ID: "diagram-" + rand.Text(), Tree: tr.t.Name, Name: name, Description: description, Filters: f, CreatedAt: now, UpdatedAt: now}
 	d, err := r.draw(ctx, CreateDiagram, tr, p)
 	if err != nil {
@@ -156,7 +144,7 @@ func (r *Runner) UpdateDiagram(ctx context.Context, id string, f Filters, additi
 		return nil, err
 	}
 	p.Filters = p.Filters.Merge(f, additive)
-	p.UpdatedAt = r.opts.Now().UTC()
+	p.UpdatedAt = r.env.Now().UTC()
 	d, err := r.draw(ctx, UpdateDiagramFilters, tr, p)
 	if err != nil {
 		return nil, err
@@ -177,7 +165,7 @@ func (r *Runner) Diagram(ctx context.Context, id string) (*Diagram, error) {
 // preset loads a saved diagram and its tree, or a CallError saying the id
 // is unknown.
 func (r *Runner) preset(ctx context.Context, tool, id string) (*preset, *compiledTree, error) {
-	if r.opts.Driver == nil {
+	if r.env.Driver == nil {
 		return nil, nil, neo4jtx.ErrNoDriver
 	}
 	p, err := r.loadPreset(ctx, id)

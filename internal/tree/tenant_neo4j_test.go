@@ -139,7 +139,7 @@ func TestAPresetSavedByAliceIsNotFoundByBob(t *testing.T) {
 		t.Errorf("bob's update of alice's diagram: %v; want a CallError saying the id is unknown", err)
 	}
 	m := f.e.Model()
-	r, err := tree.New(m, tree.Options{Driver: f.d, Database: neo4jtest.Database()})
+	r, err := tree.New(m, tools.Env{Driver: f.d, Database: neo4jtest.Database()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -374,7 +374,7 @@ func TestQueryFileTreeSummarizesNetHTTPAndTruncatesItsList(t *testing.T) {
 
 func TestAReadOverTheNodeCapIsACallErrorAdvisingPathPatterns(t *testing.T) {
 	f := loadNetHTTP(t)
-	r, err := tree.New(f.e.Model(), tree.Options{Driver: f.d, Database: neo4jtest.Database(), MaxNodes: 20})
+	r, err := tree.NewBounded(f.e.Model(), tools.Env{Driver: f.d, Database: neo4jtest.Database()}, 20)
 	if err != nil {
 		t.Fatal(err)
 	}

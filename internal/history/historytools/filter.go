@@ -39,7 +39,7 @@ func (h *historian) newQuery(tool string, t target, w window, kind, tn string) (
 	}
 	// The bounds are checked here against now; frame computes them again
 	// from the latest change when the window is anchored to it.
-	if _, _, err := w.bounds(tool, h.opts.Now()); err != nil {
+	if _, _, err := w.bounds(tool, h.env.Now()); err != nil {
 		return query{}, err
 	}
 	s, err := h.scope(tool, t)
@@ -101,7 +101,7 @@ func (q query) kindPred(h *historian) []string {
 // query's entities, and starts the statement.
 func (h *historian) frame(ctx context.Context, tx neo4j.ManagedTransaction, q query) (*frame, error) {
 	fr := &frame{}
-	now := h.opts.Now().UTC()
+	now := h.env.Now().UTC()
 	if q.anchored {
 		var err error
 		if fr.latest, err = h.latest(ctx, tx, q.s, q.kind, q.tn); err != nil {

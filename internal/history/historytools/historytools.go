@@ -17,7 +17,6 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jvalue"
 	"github.com/ragforge/ragforge/internal/history/change"
@@ -41,24 +40,11 @@ const (
 	DefaultPeriod = "last_7_days"
 )
 
-// Options connect the tools to Neo4j.
-type Options struct {
-	Driver   neo4j.DriverWithContext
-	Database string
-	// Timeout bounds each read transaction (neo4jtx.DefaultTimeout if zero).
-	Timeout time.Duration
-	// Now is the clock relative periods count from (time.Now if nil).
-	Now func() time.Time
-	// Computed is the model's compiled computed fields, which conditions
-	// may test (nil: New compiles them).
-	Computed *computed.Model
-}
-
 // historian runs the tools of one model.
 type historian struct {
-	m    *model.Model
-	opts Options
-	t    *change.Tracking
+	m   *model.Model
+	env tools.Env
+	t   *change.Tracking
 	// types are the tracked entities' names; ents the same entities with
 	// their names quoted.
 	types []string
@@ -69,24 +55,32 @@ type historian struct {
 	plan  *planner.Planner
 }
 
+// The history tools come after the application's own tools, when the
+// options ask for them (tools.Env.History, ragforge-plan --history): a
+// catalog pays for them only then.
+func init() {
+	tools.RegisterHandlers(tools.Handlers{Name: "history", Rank: 60, Build: func(m *model.Model, env tools.Env) ([]tools.CustomTool, error) {
+		if !env.History {
+			return nil, nil
+		}
+		return New(m, env)
+	}})
+}
+
 // New returns the change-history tools of m, none when m tracks no
-// changes.
-func New(m *model.Model, opts Options) ([]tools.CustomTool, error) {
+// changes. Conditions may test env.Computed's fields (nil: New compiles
+// them); relative periods count from env.Now.
+func New(m *model.Model, env tools.Env) ([]tools.CustomTool, error) {
 	t, err := change.New(m)
 	if err != nil || t == nil {
 		return nil, err
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = neo4jtx.DefaultTimeout
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	p, err := planner.New(m, planner.Options{Computed: opts.Computed, Now: opts.Now})
+	env = env.WithDefaults()
+	p, err := planner.New(m, planner.Options{Computed: env.Computed, Now: env.Now})
 	if err != nil {
 		return nil, err
 	}
-	h := &historian{m: m, opts: opts, t: t, types: t.Entities, ents: map[string]*tracked{}, conds: tools.NewConditions(m), plan: p}
+	h := &historian{m: m, env: env, t: t, types: t.Entities, ents: map[string]*tracked{}, conds: tools.NewConditions(m), plan: p}
 	for _, name := range t.Entities {
 		if h.ents[name], err = newTracked(m, name); err != nil {
 			return nil, err
@@ -124,7 +118,7 @@ func tool[A any](h *historian, name, description string, in *tools.Schema, run f
 
 // read runs work in a read transaction within the call's deadline.
 func (h *historian) read(ctx context.Context, work func(tx neo4j.ManagedTransaction) (any, error)) (any, error) {
-	return neo4jtx.Read(ctx, h.opts.Driver, h.opts.Database, h.opts.Timeout, work)
+	return neo4jtx.Read(ctx, h.env.Driver, h.env.Database, h.env.Timeout, work)
 }
 
 // rows runs one statement and returns its records.

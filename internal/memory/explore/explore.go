@@ -6,11 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
-	"github.com/ragforge/ragforge/embedder"
 	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
@@ -45,25 +41,10 @@ const (
 	MaxEdges = 100
 )
 
-// Options connect the explore tool to Neo4j and to an embedder.
-type Options struct {
-	// Driver runs the reads; nil gives a tool that is listed but fails.
-	Driver neo4j.DriverWithContext
-	// Database is the Neo4j database ("" for the server's default).
-	Database string
-	// Timeout bounds the read transaction (neo4jtx.DefaultTimeout if zero).
-	Timeout time.Duration
-	// Embedder embeds the queries; without one, explore searches by name
-	// only (its schema has no queries).
-	Embedder embedder.Embedder
-	// Now is the clock recency is measured against (time.Now if nil).
-	Now func() time.Time
-}
-
 // explorer runs the explore tool of one model.
 type explorer struct {
-	m    *model.Model
-	opts Options
+	m   *model.Model
+	env tools.Env
 	// ents are the model's entities with what explore needs of each, in
 	// config order.
 	ents []*entityInfo
@@ -71,14 +52,23 @@ type explorer struct {
 	rels *relInfo
 }
 
+// explore comes after traverse: a memory graph's explore block, read in
+// its own read transaction.
+func init() {
+	tools.RegisterHandlers(tools.Handlers{Name: "explore", Rank: 40, Build: func(m *model.Model, env tools.Env) ([]tools.CustomTool, error) {
+		return New(m, env), nil
+	}})
+}
+
 // New returns the explore tool of m, or none when m declares no explore
 // block. The catalog checks its arguments against the schema; the
-// handler checks the rest.
-func New(m *model.Model, opts Options) []tools.CustomTool {
+// handler checks the rest. env.Embedder embeds the queries; without
+// one, explore searches by name only (its schema has no queries).
+func New(m *model.Model, env tools.Env) []tools.CustomTool {
 	if m == nil || m.Explore == nil {
 		return nil
 	}
-	x := newExplorer(m, opts)
+	x := newExplorer(m, env)
 	return []tools.CustomTool{{
 		Name: ToolName, Category: Category, Description: x.describe(), InputSchema: x.schema(),
 		Handler: x.handle, ReadOnly: true,
@@ -87,14 +77,8 @@ func New(m *model.Model, opts Options) []tools.CustomTool {
 }
 
 // newExplorer prepares the explore tool of m, which declares explore.
-func newExplorer(m *model.Model, opts Options) *explorer {
-	if opts.Timeout <= 0 {
-		opts.Timeout = neo4jtx.DefaultTimeout
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	x := &explorer{m: m, opts: opts, rels: newRelInfo(m)}
+func newExplorer(m *model.Model, env tools.Env) *explorer {
+	x := &explorer{m: m, env: env.WithDefaults(), rels: newRelInfo(m)}
 	for _, e := range m.Entities {
 		x.ents = append(x.ents, newEntityInfo(m, e))
 	}
@@ -104,7 +88,7 @@ func newExplorer(m *model.Model, opts Options) *explorer {
 // vectorSearch reports whether queries can run: an embedder and at least
 // one vector index.
 func (x *explorer) vectorSearch() bool {
-	return x.opts.Embedder != nil && slices.ContainsFunc(x.ents, func(ei *entityInfo) bool { return len(ei.e.VectorIndexes) > 0 })
+	return x.env.Embedder != nil && slices.ContainsFunc(x.ents, func(ei *entityInfo) bool { return len(ei.e.VectorIndexes) > 0 })
 }
 
 // describe writes the tool's description: what it searches, how it
@@ -210,7 +194,7 @@ func (x *explorer) run(ctx context.Context, a Args) (*Result, error) {
 		}
 		tn = v
 	}
-	if x.opts.Driver == nil {
+	if x.env.Driver == nil {
 		return nil, neo4jtx.ErrNoDriver
 	}
 	tops := x.tops(a.Top)

@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // Statements returns both statements of a call, for tests that check
 // them on Neo4j's plan: the candidate statement, and the context
 // statement for the given hit ids.
-func Statements(ctx context.Context, m *model.Model, opts Options, a Args, tn string, hits []string) (kinds map[string]bool, cypher []string, params []map[string]any, err error) {
-	x := newExplorer(m, opts)
+func Statements(ctx context.Context, m *model.Model, env tools.Env, a Args, tn string, hits []string) (kinds map[string]bool, cypher []string, params []map[string]any, err error) {
+	x := newExplorer(m, env)
 	srcs, err := x.sources(ctx, a, x.tops(nil))
 	if err != nil {
 		return nil, nil, nil, err

@@ -18,8 +18,8 @@ func (x *explorer) read(ctx context.Context, a Args, tn any, srcs []*source, top
 	if err != nil {
 		return nil, err
 	}
-	now := x.opts.Now()
-	out, err := neo4jtx.Read(ctx, x.opts.Driver, x.opts.Database, x.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+	now := x.env.Now()
+	out, err := neo4jtx.Read(ctx, x.env.Driver, x.env.Database, x.env.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, cq, cp)
 		if err != nil {
 			return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/ragforge/ragforge/internal/memory/explore"
 	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/tenant"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // TestExploreStatementsAreReadOnlyAndProvenScopedOnTheirPlans runs
@@ -28,7 +29,7 @@ func TestExploreStatementsAreReadOnlyAndProvenScopedOnTheirPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := explore.Args{Queries: []explore.Query{{Query: "sailing"}}, TextMatches: []string{"Marie", "acme corp"}}
-	kinds, cypher, params, err := explore.Statements(ctx, m, explore.Options{Embedder: embedder.Offline{}}, a, "alice", []string{"4:x:1", "4:x:2"})
+	kinds, cypher, params, err := explore.Statements(ctx, m, tools.Env{Embedder: embedder.Offline{}}, a, "alice", []string{"4:x:1", "4:x:2"})
 	if err != nil {
 		t.Fatal(err)
 	}

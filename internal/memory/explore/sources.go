@@ -89,7 +89,7 @@ func (x *explorer) sources(ctx context.Context, a Args, tops map[string]int) ([]
 				vec, ok := embedded[k]
 				if !ok {
 					var err error
-					if vec, err = x.opts.Embedder.Embed(ctx, q.Query, vi); err != nil {
+					if vec, err = x.env.Embedder.Embed(ctx, q.Query, vi); err != nil {
 						return nil, fmt.Errorf("explore: embedding query %d for index %s: %w", qi, vi.Name, err)
 					}
 					if vi.Dimensions > 0 && len(vec) != vi.Dimensions {

@@ -16,19 +16,19 @@ import (
 
 func TestExploreIsOfferedOnlyWithAnExploreBlock(t *testing.T) {
 	m := memoryModel(t)
-	if got := explore.New(m, explore.Options{}); len(got) != 1 || got[0].Name != explore.ToolName || !got[0].ReadOnly {
+	if got := explore.New(m, tools.Env{}); len(got) != 1 || got[0].Name != explore.ToolName || !got[0].ReadOnly {
 		t.Fatalf("New = %+v; want the read-only explore tool", got)
 	}
 	m.Explore = nil
-	if got := explore.New(m, explore.Options{}); len(got) != 0 {
+	if got := explore.New(m, tools.Env{}); len(got) != 0 {
 		t.Errorf("New without an explore block = %d tools", len(got))
 	}
 }
 
 func TestExploreWithoutAnEmbedderSearchesByNameOnly(t *testing.T) {
 	m := memoryModel(t)
-	with := explore.New(m, explore.Options{Embedder: embedder.Offline{}})[0]
-	without := explore.New(m, explore.Options{})[0]
+	with := explore.New(m, tools.Env{Embedder: embedder.Offline{}})[0]
+	without := explore.New(m, tools.Env{})[0]
 	if !strings.Contains(string(with.InputSchema), `"queries"`) || strings.Contains(string(without.InputSchema), `"queries"`) {
 		t.Errorf("queries offered with an embedder: %s; without: %s", with.InputSchema, without.InputSchema)
 	}
@@ -42,7 +42,7 @@ func TestExploreWithoutAnEmbedderSearchesByNameOnly(t *testing.T) {
 // TestExploreRefusesBadCallsBeforeReading: what the schema cannot say is
 // refused with a path, before any read (the tool has no driver here).
 func TestExploreRefusesBadCallsBeforeReading(t *testing.T) {
-	tool := explore.New(memoryModel(t), explore.Options{Embedder: embedder.Offline{}})[0]
+	tool := explore.New(memoryModel(t), tools.Env{Embedder: embedder.Offline{}})[0]
 	ctx := tenant.With(context.Background(), "alice")
 	for args, path := range map[string]string{
 		`{}`:                           "",
@@ -69,14 +69,14 @@ func TestExploreRefusesBadCallsBeforeReading(t *testing.T) {
 // recency only with a recency field, and the bounds the code keeps.
 func TestExploreDescribesOnlyWhatItDoes(t *testing.T) {
 	m := memoryModel(t)
-	full := explore.New(m, explore.Options{Embedder: embedder.Offline{}})[0].Description
+	full := explore.New(m, tools.Env{Embedder: embedder.Offline{}})[0].Description
 	for _, want := range []string{"queries by meaning", "typos tolerated", "× recency (halved every 30 days)", "the user's own node", "up to 3 neighbours per hit", "the 10 most relevant edges"} {
 		if !strings.Contains(full, want) {
 			t.Errorf("description %q lacks %q", full, want)
 		}
 	}
 	m.Explore.OwnerEntity, m.Explore.RecencyField = "", ""
-	bare := explore.New(m, explore.Options{})[0].Description
+	bare := explore.New(m, tools.Env{})[0].Description
 	for _, unsaid := range []string{"queries", "own node", "recency"} {
 		if strings.Contains(bare, unsaid) {
 			t.Errorf("description without an embedder, owner or recency field %q says %q", bare, unsaid)

@@ -132,8 +132,8 @@ func TestTraverseCorpus(t *testing.T) {
 	} {
 		neo4jtest.Run(t, d, q, nil)
 	}
-	tool := traverse.New(testModel(), traverse.Options{Driver: d, Database: neo4jtest.Database(),
-		Procedures: append(slices.Clone(traverse.DefaultProcedures), "db.schema.visualization", "db.index.fulltext.queryRelationships")})[0]
+	tool := traverse.NewWith(testModel(), tools.Env{Driver: d, Database: neo4jtest.Database()},
+		append(slices.Clone(traverse.DefaultProcedures), "db.schema.visualization", "db.index.fulltext.queryRelationships"))[0]
 	ctx := tenant.With(context.Background(), "alice")
 	t.Run("scoped statements are accepted with their rows", func(t *testing.T) {
 		for _, c := range scoped {

@@ -19,10 +19,10 @@ func (t *tool) describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Your own read-only Cypher, for what the other tools cannot ask. It reads only your user's data, $%s (never pass it in params): a query whose plan reads a node not kept to it is refused with the reason.\n", p)
 	fmt.Fprintf(&b, "\nScope every node of every pattern with a variable and x.%s = $%s (in WHERE or as {%s: $%s}): both ends of each relationship, OPTIONAL MATCH nodes, nodes in EXISTS, COUNT and COLLECT { … } and pattern comprehensions (in their own WHERE), nodes YIELDed by procedures. Example: MATCH (p:Person {%s: $%s})-[r]->(c) WHERE c.%s = $%s RETURN type(r), c.name\n", f, p, f, p, f, p, f, p)
-	fmt.Fprintf(&b, "\nThe predicate is AND-ed at the top of its WHERE (not under OR, XOR, NOT or CASE), before any LIMIT, SKIP, DISTINCT, ORDER BY … LIMIT or aggregation; subqueries do not reuse variable names. Variable-length patterns and shortestPath need a named path with every node scoped: MATCH p = (a)-[*1..3]->(b) WHERE all(x IN nodes(p) WHERE x.%[1]s = $%[2]s). Refused: counting unscoped nodes, subqueries in CASE, writes, LOAD CSV. Procedures allowed: %[3]s (YIELD node and scope it).\n", f, p, strings.Join(t.opts.Procedures, ", "))
-	fmt.Fprintf(&b, "\nAt most %d rows; nodes and relationships as their properties (no embeddings)", t.opts.MaxRows)
-	if t.opts.MaxString > 0 {
-		fmt.Fprintf(&b, "; strings cut to %d characters (whole_text: %d)", t.opts.MaxString, max(t.opts.MaxString, WholeText))
+	fmt.Fprintf(&b, "\nThe predicate is AND-ed at the top of its WHERE (not under OR, XOR, NOT or CASE), before any LIMIT, SKIP, DISTINCT, ORDER BY … LIMIT or aggregation; subqueries do not reuse variable names. Variable-length patterns and shortestPath need a named path with every node scoped: MATCH p = (a)-[*1..3]->(b) WHERE all(x IN nodes(p) WHERE x.%[1]s = $%[2]s). Refused: counting unscoped nodes, subqueries in CASE, writes, LOAD CSV. Procedures allowed: %[3]s (YIELD node and scope it).\n", f, p, strings.Join(t.procedures, ", "))
+	fmt.Fprintf(&b, "\nAt most %d rows; nodes and relationships as their properties (no embeddings)", t.env.MaxRows)
+	if t.env.MaxString > 0 {
+		fmt.Fprintf(&b, "; strings cut to %d characters (whole_text: %d)", t.env.MaxString, max(t.env.MaxString, WholeText))
 	}
 	b.WriteString(".\n")
 	var labels, rels []string
@@ -56,7 +56,7 @@ func (t *tool) schema() json.RawMessage {
 		"cypher": map[string]any{"type": "string", "minLength": 1, "maxLength": 20000},
 		"params": map[string]any{"type": "object", "description": "The query's $parameters (never " + tenant.Param + ")"},
 	}
-	if t.opts.MaxString > 0 {
+	if t.env.MaxString > 0 {
 		props["whole_text"] = map[string]any{"type": "boolean"}
 	}
 	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": []string{"cypher"}, "additionalProperties": false})

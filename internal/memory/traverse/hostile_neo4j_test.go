@@ -43,7 +43,7 @@ func TestTraverseKeepsEveryHostileTextInsideAlicesTenant(t *testing.T) {
 			}
 		}
 	})
-	tool := traverse.New(testModel(), traverse.Options{Driver: d, Database: neo4jtest.Database(), Timeout: 20 * time.Second, MaxRows: 500})[0]
+	tool := traverse.New(testModel(), tools.Env{Driver: d, Database: neo4jtest.Database(), Timeout: 20 * time.Second, MaxRows: 500})[0]
 	ctx := tenant.With(context.Background(), "alice")
 	texts, legit := hostile(hostileSeed, hostileCount, ids[0], eids[0])
 	if len(texts) < 1000 {

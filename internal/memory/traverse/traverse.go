@@ -17,7 +17,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -36,10 +35,10 @@ const Name = "traverse"
 // Category groups the tool in a catalog.
 const Category tools.Category = "graph"
 
-// Defaults of [Options].
+// The bounds of env.MaxRows.
 const (
 	DefaultMaxRows = 1000
-	// HardMaxRows is the most rows Options.MaxRows may allow.
+	// HardMaxRows is the most rows env.MaxRows may allow.
 	HardMaxRows = 10000
 	// WholeText is the length (in characters) strings are cut to when a
 	// call asks for whole_text: long enough for a note or a document's
@@ -57,43 +56,36 @@ var DefaultProcedures = []string{
 	"db.index.fulltext.queryNodes", "db.index.vector.queryNodes",
 }
 
-// Options configure the tool.
-type Options struct {
-	// Driver runs the queries; nil gives a tool that can be listed but not
-	// run.
-	Driver   neo4j.DriverWithContext
-	Database string
-	// Timeout bounds the EXPLAIN and the run (neo4jtx.DefaultTimeout if zero).
-	Timeout time.Duration
-	// MaxRows caps the rows returned (DefaultMaxRows if zero, at most
-	// HardMaxRows).
-	MaxRows int
-	// Procedures are the procedures a query may call (DefaultProcedures
-	// if nil).
-	Procedures []string
-	// MaxString, when positive, cuts longer strings to MaxString
-	// characters, as the generated tools' results are (the engine passes
-	// its Options.MaxString); a call's whole_text raises it to WholeText.
-	MaxString int
+// traverse comes after the write tools: a tenant-scoped config's
+// agent-written Cypher, run only when its plan proves it stays in the
+// tenant.
+func init() {
+	tools.RegisterHandlers(tools.Handlers{Name: "traverse", Rank: 30, Build: func(m *model.Model, env tools.Env) ([]tools.CustomTool, error) {
+		return New(m, env), nil
+	}})
 }
 
 // New returns the traverse tool of m: one tool when m declares a tenant,
-// none otherwise.
-func New(m *model.Model, opts Options) []tools.CustomTool {
+// none otherwise. Its queries may call DefaultProcedures; it returns at
+// most env.MaxRows rows (DefaultMaxRows if zero, at most HardMaxRows) and,
+// when env.MaxString is positive, cuts longer strings to it, as the
+// generated tools' results are; a call's whole_text raises the cut to
+// WholeText.
+func New(m *model.Model, env tools.Env) []tools.CustomTool {
+	return newWith(m, env, DefaultProcedures)
+}
+
+// newWith is New allowing procedures.
+func newWith(m *model.Model, env tools.Env, procedures []string) []tools.CustomTool {
 	if m == nil || m.Tenant == nil {
 		return nil
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = neo4jtx.DefaultTimeout
+	env = env.WithDefaults()
+	if env.MaxRows <= 0 {
+		env.MaxRows = DefaultMaxRows
 	}
-	if opts.MaxRows <= 0 {
-		opts.MaxRows = DefaultMaxRows
-	}
-	opts.MaxRows = min(opts.MaxRows, HardMaxRows)
-	if opts.Procedures == nil {
-		opts.Procedures = DefaultProcedures
-	}
-	t := &tool{m: m, opts: opts}
+	env.MaxRows = min(env.MaxRows, HardMaxRows)
+	t := &tool{m: m, env: env, procedures: procedures}
 	return []tools.CustomTool{{
 		Name: Name, Category: Category, Description: t.describe(), InputSchema: t.schema(), StatementArg: "/cypher",
 		Handler: t.handle, ReadOnly: true,
@@ -102,8 +94,10 @@ func New(m *model.Model, opts Options) []tools.CustomTool {
 }
 
 type tool struct {
-	m    *model.Model
-	opts Options
+	m   *model.Model
+	env tools.Env
+	// procedures are the procedures a query may call.
+	procedures []string
 }
 
 // Result is what a traverse call returns.
@@ -142,10 +136,10 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	params[tenant.Param] = v
-	if t.opts.Driver == nil {
+	if t.env.Driver == nil {
 		return nil, neo4jtx.ErrNoDriver
 	}
-	ex, err := readonly.Check(ctx, t.opts.Driver, a.Cypher, readonly.Options{Database: t.opts.Database, Timeout: t.opts.Timeout, Procedures: t.opts.Procedures, Params: params})
+	ex, err := readonly.Check(ctx, t.env.Driver, a.Cypher, readonly.Options{Database: t.env.Database, Timeout: t.env.Timeout, Procedures: t.procedures, Params: params})
 	if err != nil {
 		return nil, queryError(err, "explaining")
 	}
@@ -159,19 +153,19 @@ func (t *tool) handle(ctx context.Context, raw json.RawMessage) (any, error) {
 // host's verbose call cuts nothing whatever it says (neo4jvalue.New).
 func (t *tool) maxString(whole bool) int {
 	switch {
-	case t.opts.MaxString <= 0:
+	case t.env.MaxString <= 0:
 		return 0
 	case whole:
-		return max(t.opts.MaxString, WholeText)
+		return max(t.env.MaxString, WholeText)
 	}
-	return t.opts.MaxString
+	return t.env.MaxString
 }
 
 // run executes the checked query in a read transaction and converts its
 // rows, reading one row past the cap to know whether it truncated.
 func (t *tool) run(ctx context.Context, a args, params map[string]any, keys []string) (*Result, error) {
 	var out *Result
-	_, err := neo4jtx.Read(ctx, t.opts.Driver, t.opts.Database, t.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err := neo4jtx.Read(ctx, t.env.Driver, t.env.Database, t.env.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		// Rows show nodes as traverse's description promises: without the
 		// tenant field, the same on every node the query may read.
 		c := neo4jvalue.New(ctx, t.m, t.maxString(a.WholeText))
@@ -185,7 +179,7 @@ func (t *tool) run(ctx context.Context, a args, params map[string]any, keys []st
 			return nil, err
 		}
 		for res.Next(ctx) {
-			if out.Count == t.opts.MaxRows {
+			if out.Count == t.env.MaxRows {
 				out.Truncated = true
 				break
 			}
@@ -212,7 +206,7 @@ func (t *tool) run(ctx context.Context, a args, params map[string]any, keys []st
 		return nil, queryError(err, "running")
 	}
 	if out.Truncated {
-		out.Notes = append(out.Notes, fmt.Sprintf("only the first %d rows are returned; add LIMIT, aggregate, or narrow the query", t.opts.MaxRows))
+		out.Notes = append(out.Notes, fmt.Sprintf("only the first %d rows are returned; add LIMIT, aggregate, or narrow the query", t.env.MaxRows))
 	}
 	return out, nil
 }

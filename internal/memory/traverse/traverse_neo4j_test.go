@@ -17,8 +17,8 @@ import (
 func TestTraverseOnNeo4j(t *testing.T) {
 	d := neo4jtest.Open(t)
 	twoTenants(t, d)
-	opts := traverse.Options{Driver: d, Database: neo4jtest.Database()}
-	run := func(ctx context.Context, opts traverse.Options, cypher string, params map[string]any) (*traverse.Result, error) {
+	opts := tools.Env{Driver: d, Database: neo4jtest.Database()}
+	run := func(ctx context.Context, opts tools.Env, cypher string, params map[string]any) (*traverse.Result, error) {
 		args := map[string]any{"cypher": cypher, "params": params}
 		if whole, ok := params["whole_text"]; ok {
 			// A switch of the call, not a query parameter.

@@ -15,10 +15,10 @@ import (
 )
 
 func TestNewOffersTraverseOnlyForATenantScopedModel(t *testing.T) {
-	if got := traverse.New(&model.Model{Entities: testModel().Entities}, traverse.Options{}); len(got) != 0 {
+	if got := traverse.New(&model.Model{Entities: testModel().Entities}, tools.Env{}); len(got) != 0 {
 		t.Errorf("a model without a tenant got %d tools", len(got))
 	}
-	got := traverse.New(testModel(), traverse.Options{})
+	got := traverse.New(testModel(), tools.Env{})
 	if len(got) != 1 || got[0].Name != traverse.Name || !got[0].ReadOnly {
 		t.Fatalf("got %+v, want one read-only traverse tool", got)
 	}
@@ -31,7 +31,7 @@ func TestNewOffersTraverseOnlyForATenantScopedModel(t *testing.T) {
 	// the relationship types are listed here.
 	m := testModel()
 	m.Entities[1].ExposedTools = map[string]model.ToolControl{planner.QueryEntities: {Enabled: false}}
-	if d := traverse.New(m, traverse.Options{})[0].Description; !strings.Contains(d, "Labels: Person, Concept") || !strings.Contains(d, "KNOWS (Person→Person)") {
+	if d := traverse.New(m, tools.Env{})[0].Description; !strings.Contains(d, "Labels: Person, Concept") || !strings.Contains(d, "KNOWS (Person→Person)") {
 		t.Errorf("the description does not list the relationship types:\n%s", d)
 	}
 	var schema map[string]any
@@ -41,7 +41,7 @@ func TestNewOffersTraverseOnlyForATenantScopedModel(t *testing.T) {
 }
 
 func TestTraverseRefusesAParameterNamedTenant(t *testing.T) {
-	tool := traverse.New(testModel(), traverse.Options{})[0]
+	tool := traverse.New(testModel(), tools.Env{})[0]
 	_, err := tool.Handler(tenant.With(context.Background(), "alice"), json.RawMessage(`{"cypher":"MATCH (n) WHERE n.user_id = $tenant RETURN n","params":{"tenant":"bob"}}`))
 	var ce *tools.CallError
 	if !errors.As(err, &ce) || ce.Problems[0].Path != "/params/tenant" || !strings.Contains(ce.Problems[0].Message, "bound by the engine") {
@@ -50,7 +50,7 @@ func TestTraverseRefusesAParameterNamedTenant(t *testing.T) {
 }
 
 func TestTraverseRefusesACallWithoutATenant(t *testing.T) {
-	tool := traverse.New(testModel(), traverse.Options{})[0]
+	tool := traverse.New(testModel(), tools.Env{})[0]
 	_, err := tool.Handler(context.Background(), json.RawMessage(`{"cypher":"RETURN 1 AS x"}`))
 	if !errors.Is(err, tenant.ErrUnbound) {
 		t.Fatalf("got %v, want tenant.ErrUnbound", err)

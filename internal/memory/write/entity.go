@@ -219,11 +219,11 @@ func (w *Writer) embed(ctx context.Context, e *model.Entity, values map[string]a
 		if !ok || text == "" {
 			continue
 		}
-		if w.opts.Embedder == nil {
+		if w.env.Embedder == nil {
 			missing = append(missing, vi.Field)
 			continue
 		}
-		vec, err := w.opts.Embedder.Embed(ctx, text, vi)
+		vec, err := w.env.Embedder.Embed(ctx, text, vi)
 		if err != nil {
 			return nil, nil, fmt.Errorf("write: embedding %s.%s for index %s: %w", e.Name, vi.Field, vi.Name, err)
 		}
@@ -241,7 +241,7 @@ func (w *Writer) embed(ctx context.Context, e *model.Entity, values map[string]a
 // writeEntity runs one entity write and the recomputation of its stored
 // computed fields in one write transaction.
 func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, create bool, wr entityWrite) (any, error) {
-	if w.opts.Driver == nil {
+	if w.env.Driver == nil {
 		return nil, neo4jtx.ErrNoDriver
 	}
 	label, err := ident.Quote(e.Name)
@@ -256,7 +256,7 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 	if err != nil {
 		return nil, err
 	}
-	now := w.opts.Now()
+	now := w.env.Now()
 	set, created := w.provenanceSet(wr.prov, e.Field, now)
 	mutable := map[string]any{}
 	for k, v := range wr.values {
@@ -287,7 +287,7 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 			"RETURN existed, before"
 		params["mutable"] = mutable
 	}
-	out, err := neo4jtx.Write(ctx, w.opts.Driver, w.opts.Database, w.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+	out, err := neo4jtx.Write(ctx, w.env.Driver, w.env.Database, w.env.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, q, params)
 		if err != nil {
 			return nil, err
@@ -301,7 +301,7 @@ func (w *Writer) writeEntity(ctx context.Context, tool string, e *model.Entity, 
 		}
 		existed, _ := recs[0].Get("existed")
 		before, _ := recs[0].Get("before")
-		if err := recompute(ctx, tx, w.m, w.opts.Computed, e, wr.key); err != nil {
+		if err := recompute(ctx, tx, w.m, w.env.Computed, e, wr.key); err != nil {
 			return nil, err
 		}
 		if err := w.recordChange(ctx, tx, e, create && existed != true, wr, before, mutable, now); err != nil {
@@ -353,7 +353,7 @@ func (w *Writer) recordChange(ctx context.Context, tx neo4j.ManagedTransaction, 
 // recompute stores again the written node's materialized computed fields,
 // in the write's transaction: the states are read there too, so a field
 // that is being stored when the write commits is kept right. cm is the
-// model's computed fields compiled once (Options.Computed), not per write.
+// model's computed fields compiled once (tools.Env.Computed), not per write.
 func recompute(ctx context.Context, tx neo4j.ManagedTransaction, m *model.Model, cm *computed.Model, e *model.Entity, key string) error {
 	if len(e.Computed) == 0 {
 		return nil

@@ -193,10 +193,10 @@ func (w *Writer) relationshipHandler(rels []*relDecl, create bool) func(context.
 		if len(candidates) == 0 {
 			return nil, tools.Fail(tool, "/relationship_type", relationshipTypes(rels), "%q is not a writable relationship type", a.Type)
 		}
-		if w.opts.Driver == nil {
+		if w.env.Driver == nil {
 			return nil, neo4jtx.ErrNoDriver
 		}
-		return neo4jtx.Write(ctx, w.opts.Driver, w.opts.Database, w.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+		return neo4jtx.Write(ctx, w.env.Driver, w.env.Database, w.env.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
 			return w.writeRelationship(ctx, tx, tool, candidates, a, tn)
 		})
 	}
@@ -244,7 +244,7 @@ func (w *Writer) writeRelationship(ctx context.Context, tx neo4j.ManagedTransact
 	}
 	sort.Strings(set)
 	sort.Strings(dropped)
-	now := w.opts.Now()
+	now := w.env.Now()
 	prov, created := w.provenanceSet(a.provenanceArgs, d.prop, now)
 	q, err := w.mergeStatement(d, from, to)
 	if err != nil {

@@ -6,10 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
-	"github.com/ragforge/ragforge/computed"
-	"github.com/ragforge/ragforge/internal/cypher/neo4jtx"
 	"github.com/ragforge/ragforge/internal/history/change"
 	"github.com/ragforge/ragforge/model"
 	"github.com/ragforge/ragforge/tenant"
@@ -26,51 +22,34 @@ const (
 // Category groups the write tools in a catalog.
 const Category tools.Category = "write"
 
-// Embedder embeds the text of a field that a vector index covers, so a
-// node written by an agent is found by vector search at once (the engine's
-// and package embedder's Embedder have this method).
-type Embedder interface {
-	Embed(ctx context.Context, text string, index *model.VectorIndex) ([]float32, error)
-}
-
-// Options configure the write tools.
-type Options struct {
-	// Driver runs the writes; nil gives tools that can be listed but not run.
-	Driver   neo4j.DriverWithContext
-	Database string
-	// Timeout bounds each write transaction (neo4jtx.DefaultTimeout if zero).
-	Timeout time.Duration
-	// Embedder, when set, embeds written fields that a vector index covers.
-	Embedder Embedder
-	// Now is the clock of provenance times (time.Now if nil).
-	Now func() time.Time
-	// Computed is the model's computed fields, compiled once by the owner
-	// (engine.New): a write recomputes its node's stored fields from it
-	// without compiling. Writes to an entity with computed fields need it.
-	Computed *computed.Model
-}
-
 // Writer runs the write tools of one model. It is safe for concurrent use.
 type Writer struct {
-	m    *model.Model
-	opts Options
+	m   *model.Model
+	env tools.Env
 	// changes records the writes of tracked entities (nil when the model
 	// tracks none).
 	changes *change.Tracking
 }
 
+// The write tools are the tools of writable entities and relationship
+// types, after the tree tools.
+func init() {
+	tools.RegisterHandlers(tools.Handlers{Name: "write", Rank: 20, Build: func(m *model.Model, env tools.Env) ([]tools.CustomTool, error) {
+		return New(m, env).Tools(), nil
+	}})
+}
+
 // New returns the writer of m's writable entities and relationship types.
-func New(m *model.Model, opts Options) *Writer {
-	if opts.Timeout <= 0 {
-		opts.Timeout = neo4jtx.DefaultTimeout
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+// env.Embedder, when set, embeds written fields that a vector index
+// covers, so a node written by an agent is found by vector search at
+// once; env.Computed is the model's computed fields, from which a write
+// recomputes its node's stored fields (writes to an entity with computed
+// fields need it).
+func New(m *model.Model, env tools.Env) *Writer {
 	// The model is validated, so its names escape; a name that did not
 	// would leave changes unrecorded rather than refuse every write.
 	changes, _ := change.New(m)
-	return &Writer{m: m, opts: opts, changes: changes}
+	return &Writer{m: m, env: env.WithDefaults(), changes: changes}
 }
 
 // CreateToolName is the create tool of an entity: create_ and the entity's

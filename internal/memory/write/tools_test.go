@@ -17,7 +17,7 @@ import (
 // tool's handler refuses a value outside them before it writes.
 func TestWritesRefuseAConfidenceOutsideZeroToOne(t *testing.T) {
 	ctx := tenant.With(context.Background(), "alice")
-	for _, tool := range write.New(memoryModel(t), write.Options{}).Tools() {
+	for _, tool := range write.New(memoryModel(t), tools.Env{}).Tools() {
 		var args string
 		switch {
 		case strings.HasPrefix(tool.Name, "update_"):
