@@ -195,13 +195,21 @@ func encodeEntity(e *model.Entity, at string, pos map[string]model.Pos) map[stri
 	return ent
 }
 
-// encodeComputed writes one computed field.
-func encodeComputed(c *model.ComputedField) map[string]any {
+// encodeComputedBase writes what every computed field has: its field's
+// keys (a computed field has no indexed), its expression or cypher and
+// its cache property.
+func encodeComputedBase(c *model.ComputedField) map[string]any {
 	cf := encodeField(&c.Field)
 	delete(cf, "indexed")
 	setString(cf, "expression", c.Expression)
 	setString(cf, "cypher", c.Cypher)
 	setString(cf, "cache_property", c.CacheProperty)
+	return cf
+}
+
+// encodeComputed writes one computed field of an entity.
+func encodeComputed(c *model.ComputedField) map[string]any {
+	cf := encodeComputedBase(c)
 	switch c.Materialized {
 	case model.Always:
 		cf["materialized"] = true
@@ -254,11 +262,7 @@ func encodeRelationship(r *model.Relationship, at string, pos map[string]model.P
 // config's shape; what only an entity's computed field may set (cypher,
 // materialization) is written when set, so the schema refuses it.
 func encodeRelComputed(c *model.ComputedField) map[string]any {
-	cf := encodeField(&c.Field)
-	delete(cf, "indexed")
-	setString(cf, "expression", c.Expression)
-	setString(cf, "cypher", c.Cypher)
-	setString(cf, "cache_property", c.CacheProperty)
+	cf := encodeComputedBase(c)
 	if c.Materialized != model.Never && c.Materialized != "" {
 		cf["materialized"] = string(c.Materialized)
 	}
