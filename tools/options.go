@@ -160,8 +160,15 @@ type Handler func(ctx context.Context, args json.RawMessage) (any, error)
 type CustomTool struct {
 	Name        string
 	Description string
-	// InputSchema is a JSON Schema for the arguments (an object schema);
-	// empty means no arguments.
+	// Input is the arguments' schema built with the kit (Object, Prop,
+	// …), as the generated tools' are: what a handler-backed tool
+	// declares, since the catalog reads its arguments' least values
+	// (Schema.Least) and their advice when Neo4j runs out of memory
+	// (Schema.Narrow) from it.
+	Input *Schema
+	// InputSchema is a JSON Schema for the arguments (an object schema),
+	// for an application tool that has one already; empty (and no Input)
+	// means no arguments.
 	InputSchema json.RawMessage
 	// Category groups the tool with others (default "custom").
 	Category Category
