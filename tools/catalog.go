@@ -223,13 +223,10 @@ func (c *Catalog) addCustom(ct CustomTool) error {
 	if ct.Description == "" {
 		return fmt.Errorf("tools: custom tool %q has no description (the agent chooses tools by it)", ct.Name)
 	}
-	in := ct.InputSchema
-	if ct.Input != nil {
-		if len(in) > 0 {
-			return fmt.Errorf("tools: custom tool %q has both Input and InputSchema (give one)", ct.Name)
-		}
-		in = marshal(ct.Input)
+	if ct.Input != nil && len(ct.InputSchema) > 0 {
+		return fmt.Errorf("tools: custom tool %q has both Input and InputSchema (give one)", ct.Name)
 	}
+	in := ct.InputJSON()
 	if len(in) == 0 {
 		in = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
 	}

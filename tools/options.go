@@ -184,6 +184,15 @@ type CustomTool struct {
 	StatementArg string
 }
 
+// InputJSON is the tool's input schema as JSON: Input's, else
+// InputSchema (nil when it gives neither).
+func (ct CustomTool) InputJSON() json.RawMessage {
+	if ct.Input != nil {
+		return marshal(ct.Input)
+	}
+	return ct.InputSchema
+}
+
 // Behavior refines ReadOnly for MCP clients, which otherwise assume the
 // worst of a tool that is not read-only (it may destroy data, repeating a
 // call does more, it reaches systems outside the graph).
