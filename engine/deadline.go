@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -117,39 +116,18 @@ func (e *Engine) callError(ctx context.Context, tool string, err error) error {
 	return err
 }
 
-// narrowing are the arguments that make a call read less, with the
-// advice for each; statement arguments (run_cypher's query, traverse's
-// cypher) are the statement itself.
-var narrowing = []struct{ arg, advice string }{
-	{"limit", "a smaller limit"},
-	{"top_k", "a smaller top_k"},
-	{"top", "smaller counts per entity"},
-	{"depth", "a smaller depth"},
-	{"max_length", "a smaller max_length"},
-	{"buckets", "fewer buckets"},
-	{"conditions", "more selective conditions"},
-	{"start_conditions", "more selective start conditions"},
-	{"target_conditions", "more selective target conditions"},
-	{"filters", "narrower filters"},
-}
-
 // narrowError is the CallError of a call Neo4j ran out of memory for: one
-// problem per argument of the tool's schema that narrows the work.
+// problem per argument that narrows the tool's work, with the advice its
+// declaration gives (tools.Schema.Narrow, listed by Tool.Narrowing).
 func (e *Engine) narrowError(tool string, oom *neo4jtx.OutOfMemoryError) error {
 	const head = "Neo4j ran out of memory running this call"
 	if arg := e.statementArg(tool); arg != "" {
 		return tools.Fail(tool, arg, nil, "%s; match fewer nodes early, add LIMIT, or aggregate instead of returning rows", head)
 	}
 	ce := &tools.CallError{Tool: tool}
-	var schema struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
 	if t := e.catalog.Tool(tool); t != nil {
-		_ = json.Unmarshal(t.InputSchema, &schema)
-	}
-	for _, n := range narrowing {
-		if _, ok := schema.Properties[n.arg]; ok {
-			ce.Problems = append(ce.Problems, tools.Problem{Path: "/" + n.arg, Message: fmt.Sprintf("%s; ask for %s", head, n.advice)})
+		for _, n := range t.Narrowing() {
+			ce.Problems = append(ce.Problems, tools.Problem{Path: "/" + n.Arg, Message: fmt.Sprintf("%s; ask for %s", head, n.Advice)})
 		}
 	}
 	if len(ce.Problems) == 0 {

@@ -19,7 +19,9 @@ import (
 // TestOutOfMemoryBecomesACallErrorNamingTheArgumentsThatNarrowTheCall
 // gives the engine Neo4j's MemoryPoolOutOfMemoryError as the driver
 // returns it (classified, then wrapped by the handler): the agent gets a
-// CallError that points at the arguments of that tool which ask for less.
+// CallError that points at the arguments of that tool which ask for less,
+// as each tool's declaration gives them (tools.Schema.Narrow), generated
+// and handler-backed alike.
 // (The shared test server cannot run out of memory without changing its
 // settings under the other tests.)
 func TestOutOfMemoryBecomesACallErrorNamingTheArgumentsThatNarrowTheCall(t *testing.T) {
@@ -27,7 +29,8 @@ func TestOutOfMemoryBecomesACallErrorNamingTheArgumentsThatNarrowTheCall(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(t.Context(), m, engine.Options{Tools: tools.Options{RawCypher: true}})
+	caps := tools.Capabilities{FullText: true, GDS: true}
+	e, err := engine.New(t.Context(), m, engine.Options{Tools: tools.Options{RawCypher: true, History: true, Capabilities: &caps}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,6 +42,9 @@ func TestOutOfMemoryBecomesACallErrorNamingTheArgumentsThatNarrowTheCall(t *test
 		"explore_relationships": {"/limit", "/depth", "/start_conditions", "/target_conditions"},
 		"find_paths":            {"/limit", "/max_length"},
 		planner.RunCypher:       {"/query"},
+		// Handler-backed: the history and analytics families.
+		"get_most_modified_entities": {"/limit", "/conditions"},
+		"find_scope_clusters":        {"/limit"},
 	} {
 		got := engine.CallError(e, context.Background(), tool, fmt.Errorf("engine: running %s: %w", tool, oom))
 		var ce *tools.CallError

@@ -69,6 +69,9 @@ type Tool struct {
 	kind *Kind
 	// least are the least values its arguments declare (Schema.Least).
 	least map[string]int64
+	// narrowing are its arguments' advice when Neo4j runs out of memory
+	// (Schema.Narrow).
+	narrowing []Narrowed
 }
 
 // Custom reports whether the tool is an application's own tool, run by its
@@ -220,7 +223,10 @@ func (c *Catalog) addCustom(ct CustomTool) error {
 	if ct.Description == "" {
 		return fmt.Errorf("tools: custom tool %q has no description (the agent chooses tools by it)", ct.Name)
 	}
-	in := ct.InputSchema
+	if ct.Input != nil && len(ct.InputSchema) > 0 {
+		return fmt.Errorf("tools: custom tool %q has both Input and InputSchema (give one)", ct.Name)
+	}
+	in := ct.InputJSON()
 	if len(in) == 0 {
 		in = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
 	}
@@ -240,7 +246,8 @@ func (c *Catalog) addCustom(ct CustomTool) error {
 	if cat == "" {
 		cat = CategoryCustom
 	}
-	t := &Tool{Name: ct.Name, Description: ct.Description, InputSchema: in, ReadOnly: ct.ReadOnly, Behavior: ct.Behavior, Category: cat, Handler: ct.Handler, StatementArg: ct.StatementArg}
+	t := &Tool{Name: ct.Name, Description: ct.Description, InputSchema: in, ReadOnly: ct.ReadOnly, Behavior: ct.Behavior, Category: cat, Handler: ct.Handler, StatementArg: ct.StatementArg,
+		least: leastValues(ct.Input), narrowing: narrowings(ct.Input)}
 	if err := c.compile(t); err != nil {
 		return fmt.Errorf("tools: custom tool %q: %w", ct.Name, err)
 	}

@@ -36,6 +36,7 @@ func (g *Generator) add(k *Kind, out *Generated) {
 		StatementArg: k.StatementArg,
 		kind:         k,
 		least:        leastValues(out.Input),
+		narrowing:    narrowings(out.Input),
 	})
 	g.c.offers[k.Name] = out.Offers
 }
@@ -43,6 +44,9 @@ func (g *Generator) add(k *Kind, out *Generated) {
 // leastValues are the least values in's arguments declare.
 func leastValues(in *Schema) map[string]int64 {
 	least := map[string]int64{}
+	if in == nil {
+		return least
+	}
 	for _, p := range in.Props {
 		if p.Schema.Least != nil {
 			least[p.Name] = *p.Schema.Least
@@ -138,6 +142,7 @@ func (g *Generator) LimitUpTo(max int) Prop {
 		Default: l.DefaultLimit,
 		Maximum: Num(float64(max)),
 		Least:   Least(1),
+		Narrow:  LimitNarrows(),
 	}}
 }
 

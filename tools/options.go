@@ -160,8 +160,15 @@ type Handler func(ctx context.Context, args json.RawMessage) (any, error)
 type CustomTool struct {
 	Name        string
 	Description string
-	// InputSchema is a JSON Schema for the arguments (an object schema);
-	// empty means no arguments.
+	// Input is the arguments' schema built with the kit (Object, Prop,
+	// …), as the generated tools' are: what a handler-backed tool
+	// declares, since the catalog reads its arguments' least values
+	// (Schema.Least) and their advice when Neo4j runs out of memory
+	// (Schema.Narrow) from it.
+	Input *Schema
+	// InputSchema is a JSON Schema for the arguments (an object schema),
+	// for an application tool that has one already; empty (and no Input)
+	// means no arguments.
 	InputSchema json.RawMessage
 	// Category groups the tool with others (default "custom").
 	Category Category
@@ -175,6 +182,15 @@ type CustomTool struct {
 	// StatementArg names the argument holding Cypher the agent wrote, if
 	// the tool runs one (see [Tool.StatementArg]).
 	StatementArg string
+}
+
+// InputJSON is the tool's input schema as JSON: Input's, else
+// InputSchema (nil when it gives neither).
+func (ct CustomTool) InputJSON() json.RawMessage {
+	if ct.Input != nil {
+		return marshal(ct.Input)
+	}
+	return ct.InputSchema
 }
 
 // Behavior refines ReadOnly for MCP clients, which otherwise assume the

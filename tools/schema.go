@@ -43,6 +43,18 @@ type Schema struct {
 	// decoded, a 0 would read as the argument not given, and take the
 	// default. It is not written into the schema.
 	Least *int64
+	// Values, on an object, is the schema of the properties Props does
+	// not name (additionalProperties), for a map such as explore's hits
+	// per entity; nil allows none.
+	Values *Schema
+	// Open, on an object, allows properties Props does not name, of any
+	// value (additionalProperties unsaid): a statement's parameters, a
+	// relationship's properties the handler sorts out itself.
+	Open bool
+	// Narrow, on an argument, says how it makes a call do less: the
+	// advice a call Neo4j ran out of memory for gives on it. It is not
+	// written into the schema (see [Narrowing]).
+	Narrow *Narrowing
 }
 
 // Least points at an argument's least value (Schema.Least).
@@ -70,10 +82,11 @@ func (s *Schema) Require(names ...string) *Schema {
 	return s
 }
 
-// MarshalJSON writes keys in a fixed order. Every object schema gets
-// "properties" (even when empty: some clients reject an object schema
+// MarshalJSON writes keys in a fixed order. Every closed object schema
+// gets "properties" (even when empty: some clients reject an object schema
 // without it) and "additionalProperties": false, so a misspelt argument is
-// an error the agent sees rather than a silently ignored key.
+// an error the agent sees rather than a silently ignored key; an open one
+// (Open, Values), never a tool's root, says only what it has.
 func (s *Schema) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -142,12 +155,19 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 		put("anyOf", s.AnyOf)
 	}
 	if s.Type == "object" {
-		props := orderedProps(s.Props)
-		put("properties", props)
+		closed := !s.Open && s.Values == nil
+		if closed || len(s.Props) > 0 {
+			put("properties", orderedProps(s.Props))
+		}
 		if len(s.Required) > 0 {
 			put("required", s.Required)
 		}
-		put("additionalProperties", false)
+		switch {
+		case s.Values != nil:
+			put("additionalProperties", s.Values)
+		case closed:
+			put("additionalProperties", false)
+		}
 	}
 	if s.Defs != nil {
 		put("$defs", orderedProps(s.Defs))

@@ -96,19 +96,13 @@ func (gr *graph) over() string {
 }
 
 // commonProps are the arguments both tools take.
-func (gr *graph) commonProps(limitWhat string) map[string]any {
-	return map[string]any{
-		"limit": map[string]any{"type": "integer", "minimum": 1, "maximum": MaxLimit, "default": DefaultLimit, "description": limitWhat},
-		"relationships": map[string]any{"type": "array", "uniqueItems": true, "minItems": 1,
-			"items":       map[string]any{"type": "string", "enum": gr.g.Relationships},
-			"description": "Relationship types to follow (default: all of them)"},
+func (gr *graph) commonProps(limitWhat string) []tools.Prop {
+	return []tools.Prop{
+		{Name: "limit", Schema: &tools.Schema{Type: "integer", Description: limitWhat, Default: DefaultLimit, Minimum: tools.Num(1), Maximum: tools.Num(MaxLimit),
+			Narrow: tools.LimitNarrows()}},
+		{Name: "relationships", Schema: &tools.Schema{Type: "array", Description: "Relationship types to follow (default: all of them)",
+			MinItems: tools.Count(1), UniqueItems: true, Items: &tools.Schema{Type: "string", Enum: gr.g.Relationships}}},
 	}
-}
-
-// schema writes a tool's JSON Schema from its properties.
-func schema(props map[string]any) json.RawMessage {
-	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false})
-	return raw
 }
 
 // call is what every call checks and binds before it runs: its arguments

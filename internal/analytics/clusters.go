@@ -70,18 +70,19 @@ type ClustersResult struct {
 func (a *Analytics) clustersTool(gr *graph, c *model.AnalyticsClusters) tools.CustomTool {
 	name := ClustersToolName(gr.e.Name)
 	props := gr.commonProps("How many clusters to return, largest first")
-	props["members"] = map[string]any{"type": "integer", "minimum": 1, "maximum": MaxMembers, "default": DefaultMembers,
-		"description": "Top members shown per cluster, most connected first"}
-	props["min_size"] = map[string]any{"type": "integer", "minimum": 1, "default": c.MinSize, "description": "Least members of a returned cluster"}
+	props = append(props,
+		tools.Prop{Name: "members", Schema: &tools.Schema{Type: "integer", Description: "Top members shown per cluster, most connected first",
+			Default: DefaultMembers, Minimum: tools.Num(1), Maximum: tools.Num(MaxMembers)}},
+		tools.Prop{Name: "min_size", Schema: &tools.Schema{Type: "integer", Description: "Least members of a returned cluster", Default: c.MinSize, Minimum: tools.Num(1)}})
 	return tools.CustomTool{
 		Name:     name,
 		Category: tools.CategoryAnalytics,
 		Description: fmt.Sprintf("Find clusters of %s entities: communities of %s (undirected) by %s, computed by Neo4j Graph Data Science on at most %d nodes. "+
 			"Returns the largest clusters with their sizes and most connected members, how many clusters there are, and the partition's modularity "+
 			"(above about 0.3, the clusters are clearly separated).", gr.e.Name, gr.over(), algorithmName(c.Algorithm), gr.maxNodes),
-		InputSchema: schema(props),
-		ReadOnly:    true,
-		Behavior:    tools.Behavior{Idempotent: true, ClosedWorld: true},
+		Input:    tools.Object(props...),
+		ReadOnly: true,
+		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (any, error) {
 			var args ClustersArgs
 			call, err := a.begin(ctx, name, gr, raw, &args, &args.Relationships)

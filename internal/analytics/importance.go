@@ -59,9 +59,9 @@ func (a *Analytics) importanceTool(gr *graph) tools.CustomTool {
 		Description: fmt.Sprintf("Find the most important %s entities by PageRank over %s (a node matters when nodes that matter point to it), "+
 			"computed by Neo4j Graph Data Science on at most %d nodes. Returns the top entities with their scores (%.2f for one nothing points to) "+
 			"and says when more entities tie with the last one.", gr.e.Name, gr.over(), gr.maxNodes, 1-DampingFactor),
-		InputSchema: schema(gr.commonProps("How many entities to return")),
-		ReadOnly:    true,
-		Behavior:    tools.Behavior{Idempotent: true, ClosedWorld: true},
+		Input:    tools.Object(gr.commonProps("How many entities to return")...),
+		ReadOnly: true,
+		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (any, error) {
 			var args ImportanceArgs
 			c, err := a.begin(ctx, name, gr, raw, &args, &args.Relationships)

@@ -23,7 +23,6 @@
 package similar
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -123,7 +122,7 @@ func New(m *model.Model, env tools.Env) []tools.CustomTool {
 			continue
 		}
 		out = append(out, tools.CustomTool{
-			Name: f.name, Category: Category, Description: f.describe(), InputSchema: f.schema(),
+			Name: f.name, Category: Category, Description: f.describe(), Input: f.schema(),
 			Handler: f.handle, ReadOnly: true,
 			Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 		})
@@ -154,25 +153,25 @@ func (f *finder) describe() string {
 	return b.String()
 }
 
-// schema writes the tool's JSON Schema; id takes the unique field's type.
-func (f *finder) schema() json.RawMessage {
+// schema is the tool's input schema; id takes the unique field's type.
+func (f *finder) schema() *tools.Schema {
 	idType := "string"
 	if uf := f.e.Field(f.e.UniqueField); uf != nil && uf.Type == "integer" {
 		idType = "integer"
 	}
-	props := map[string]any{
-		"id":    map[string]any{"type": idType, "description": "its " + f.e.UniqueField},
-		"mode":  map[string]any{"type": "string", "enum": f.modes, "default": f.defaultMode()},
-		"top_k": map[string]any{"type": "integer", "minimum": 1, "maximum": MaxTopK, "default": DefaultTopK},
-	}
+	in := tools.Object(
+		tools.Prop{Name: "id", Schema: &tools.Schema{Type: idType, Description: "its " + f.e.UniqueField}},
+		tools.Prop{Name: "mode", Schema: &tools.Schema{Type: "string", Enum: f.modes, Default: f.defaultMode()}},
+	).Require("id")
 	if len(f.via) > 0 {
-		props["measure"] = map[string]any{"type": "string", "enum": []string{Jaccard, AdamicAdar}, "default": Jaccard}
+		in.Props = append(in.Props, tools.Prop{Name: "measure", Schema: &tools.Schema{Type: "string", Enum: []string{Jaccard, AdamicAdar}, Default: Jaccard}})
 	}
 	if slices.Contains(f.modes, Hybrid) {
-		props["semantic_weight"] = map[string]any{"type": "number", "minimum": 0, "maximum": 1, "default": DefaultSemanticWeight}
+		in.Props = append(in.Props, tools.Prop{Name: "semantic_weight", Schema: &tools.Schema{Type: "number", Minimum: tools.Num(0), Maximum: tools.Num(1), Default: DefaultSemanticWeight}})
 	}
-	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": []string{"id"}, "additionalProperties": false})
-	return raw
+	in.Props = append(in.Props, tools.Prop{Name: "top_k", Schema: &tools.Schema{Type: "integer", Minimum: tools.Num(1), Maximum: tools.Num(MaxTopK), Default: DefaultTopK,
+		Narrow: tools.Narrows(tools.NarrowResults, "a smaller top_k")}})
+	return in
 }
 
 // Args are a find_similar tool's arguments.

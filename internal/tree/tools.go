@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -51,11 +50,11 @@ func (r *Runner) Tools() []tools.CustomTool {
 	// changes nothing; update_diagram_filters overwrites a preset's filters
 	// (and its update time, so a repeat is not idempotent either).
 	return []tools.CustomTool{
-		{Name: CreateDiagram, Category: Category, Description: r.describe(CreateDiagram), InputSchema: r.schema(CreateDiagram), Handler: r.handleCreate,
+		{Name: CreateDiagram, Category: Category, Description: r.describe(CreateDiagram), Input: r.schema(CreateDiagram), Handler: r.handleCreate,
 			Behavior: tools.Behavior{Additive: true, ClosedWorld: true}},
-		{Name: QueryFileTree, Category: Category, Description: r.describe(QueryFileTree), InputSchema: r.schema(QueryFileTree), Handler: r.handleQuery, ReadOnly: true,
+		{Name: QueryFileTree, Category: Category, Description: r.describe(QueryFileTree), Input: r.schema(QueryFileTree), Handler: r.handleQuery, ReadOnly: true,
 			Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true}},
-		{Name: UpdateDiagramFilters, Category: Category, Description: r.describe(UpdateDiagramFilters), InputSchema: r.schema(UpdateDiagramFilters), Handler: r.handleUpdate,
+		{Name: UpdateDiagramFilters, Category: Category, Description: r.describe(UpdateDiagramFilters), Input: r.schema(UpdateDiagramFilters), Handler: r.handleUpdate,
 			Behavior: tools.Behavior{ClosedWorld: true}},
 	}
 }
@@ -129,91 +128,55 @@ func (r *Runner) languages() []string {
 	return out
 }
 
-// obj is a JSON object that keeps its keys in the order written, so a
-// tool's arguments read in the order that matters to an agent (name before
-// filters).
-type obj []kv
-
-type kv struct {
-	k string
-	v any
-}
-
-// MarshalJSON writes the keys in order.
-func (o obj) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, p := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(p.k)
-		v, err := json.Marshal(p.v)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
+// schema is a tool's input schema.
+func (r *Runner) schema(tool string) *tools.Schema {
+	globs := func(desc string) *tools.Schema {
+		return &tools.Schema{Type: "array", Description: desc, MaxItems: tools.Count(maxPatterns), Items: &tools.Schema{Type: "string", MinLength: tools.Count(1)}}
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// schema writes a tool's JSON Schema.
-func (r *Runner) schema(tool string) json.RawMessage {
-	globs := func(desc string) obj {
-		return obj{{"type", "array"}, {"description", desc}, {"items", obj{{"type", "string"}, {"minLength", 1}}}, {"maxItems", maxPatterns}}
-	}
-	fprops := obj{
-		{"path_patterns", globs("Globs on the path; keep matching nodes and their directories")},
-		{"exclude_paths", globs("Globs on the path; drop matching nodes and everything under them")},
+	fprops := []tools.Prop{
+		{Name: "path_patterns", Schema: globs("Globs on the path; keep matching nodes and their directories")},
+		{Name: "exclude_paths", Schema: globs("Globs on the path; drop matching nodes and everything under them")},
 	}
 	if langs := r.languages(); langs != nil {
-		item := obj{{"type", "string"}}
+		item := &tools.Schema{Type: "string"}
 		if len(langs) > 0 {
-			item = append(item, kv{"enum", langs})
+			item.Enum = langs
 		}
-		fprops = append(fprops, kv{"languages", obj{{"type", "array"}, {"description", "Keep files of these languages"}, {"items", item}}})
+		fprops = append(fprops, tools.Prop{Name: "languages", Schema: &tools.Schema{Type: "array", Description: "Keep files of these languages", Items: item}})
 	}
-	fprops = append(fprops, kv{"max_depth", obj{{"type", "integer"}, {"description", fmt.Sprintf("Levels shown below the root (default %d)", DefaultMaxDepth)},
-		{"default", DefaultMaxDepth}, {"minimum", 0}, {"maximum", MaxMaxDepth}}})
-	filters := obj{{"type", "object"}, {"description", "What to show; omitted parts keep everything"}, {"properties", fprops}, {"additionalProperties", false}}
-	var props obj
-	var required []string
+	fprops = append(fprops, tools.Prop{Name: "max_depth", Schema: &tools.Schema{Type: "integer", Description: fmt.Sprintf("Levels shown below the root (default %d)", DefaultMaxDepth),
+		Default: DefaultMaxDepth, Minimum: tools.Num(0), Maximum: tools.Num(MaxMaxDepth)}})
+	filters := tools.Object(fprops...)
+	filters.Description = "What to show; omitted parts keep everything"
+	filters.Narrow = tools.Narrows(tools.NarrowFilter, "narrower filters")
+	in := tools.Object()
 	if len(r.trees) > 1 && tool != UpdateDiagramFilters {
 		var names []string
 		for _, t := range r.trees {
 			names = append(names, t.t.Name)
 		}
-		props = append(props, kv{"tree", obj{{"type", "string"}, {"description", "Tree to read (default " + names[0] + ")"}, {"enum", names}}})
+		in.Props = append(in.Props, tools.Prop{Name: "tree", Schema: &tools.Schema{Type: "string", Description: "Tree to read (default " + names[0] + ")", Enum: names}})
 	}
 	switch tool {
 	case CreateDiagram:
-		props = append(props,
-			kv{"name", obj{{"type", "string"}, {"description", "Title of the diagram"}, {"minLength", 1}, {"maxLength", 200}}},
-			kv{"description", obj{{"type", "string"}, {"description", "What the diagram is for"}, {"maxLength", 2000}}},
-			kv{"filters", filters},
-			kv{"layout", obj{{"type", "string"}, {"enum", []string{LayoutHierarchical}}, {"default", LayoutHierarchical}}})
-		required = []string{"name"}
+		in.Props = append(in.Props,
+			tools.Prop{Name: "name", Schema: &tools.Schema{Type: "string", Description: "Title of the diagram", MinLength: tools.Count(1), MaxLength: tools.Count(200)}},
+			tools.Prop{Name: "description", Schema: &tools.Schema{Type: "string", Description: "What the diagram is for", MaxLength: tools.Count(2000)}},
+			tools.Prop{Name: "filters", Schema: filters},
+			tools.Prop{Name: "layout", Schema: &tools.Schema{Type: "string", Enum: []string{LayoutHierarchical}, Default: LayoutHierarchical}})
+		in.Require("name")
 	case QueryFileTree:
-		props = append(props, kv{"filters", filters},
-			kv{"limit", obj{{"type", "integer"}, {"description", fmt.Sprintf("Nodes to list (default %d, at most %d)", DefaultQueryLimit, MaxQueryLimit)},
-				{"default", DefaultQueryLimit}, {"minimum", 1}, {"maximum", MaxQueryLimit}}})
+		in.Props = append(in.Props, tools.Prop{Name: "filters", Schema: filters},
+			tools.Prop{Name: "limit", Schema: &tools.Schema{Type: "integer", Description: fmt.Sprintf("Nodes to list (default %d, at most %d)", DefaultQueryLimit, MaxQueryLimit),
+				Default: DefaultQueryLimit, Minimum: tools.Num(1), Maximum: tools.Num(MaxQueryLimit), Narrow: tools.LimitNarrows()}})
 	case UpdateDiagramFilters:
-		props = append(props,
-			kv{"diagram_id", obj{{"type", "string"}, {"description", "Id of a saved diagram (from create_diagram)"}, {"minLength", 1}}},
-			kv{"filters", filters},
-			kv{"additive", obj{{"type", "boolean"}, {"description", "true: add to the saved filters; false: replace them"}, {"default", false}}})
-		required = []string{"diagram_id", "filters"}
+		in.Props = append(in.Props,
+			tools.Prop{Name: "diagram_id", Schema: &tools.Schema{Type: "string", Description: "Id of a saved diagram (from create_diagram)", MinLength: tools.Count(1)}},
+			tools.Prop{Name: "filters", Schema: filters},
+			tools.Prop{Name: "additive", Schema: &tools.Schema{Type: "boolean", Description: "true: add to the saved filters; false: replace them", Default: false}})
+		in.Require("diagram_id", "filters")
 	}
-	s := obj{{"type", "object"}, {"properties", props}}
-	if len(required) > 0 {
-		s = append(s, kv{"required", required})
-	}
-	s = append(s, kv{"additionalProperties", false})
-	raw, _ := json.Marshal(s)
-	return raw
+	return in
 }
 
 // createArgs are create_diagram's arguments (the schema has checked them).

@@ -96,9 +96,8 @@ func New(m *model.Model, env tools.Env) ([]tools.CustomTool, error) {
 // conditions argument refers to.
 func tool[A any](h *historian, name, description string, in *tools.Schema, run func(ctx context.Context, tn string, a A) (any, error)) tools.CustomTool {
 	in.Defs = h.conds.Defs()
-	raw, _ := json.Marshal(in)
 	return tools.CustomTool{
-		Name: name, Category: Category, Description: description, InputSchema: raw, ReadOnly: true,
+		Name: name, Category: Category, Description: description, Input: in, ReadOnly: true,
 		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 		Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
 			tn, err := tenant.Required(ctx, h.m.Tenant != nil)

@@ -102,7 +102,7 @@ func parseTimes(tool string, args ...timeArg) (given bool, err error) {
 
 // limitProp is a list's limit.
 func limitProp() tools.Prop {
-	return tools.Prop{Name: "limit", Schema: &tools.Schema{Type: "integer", Minimum: tools.Num(1), Maximum: tools.Num(MaxLimit), Description: fmt.Sprintf("default %d", DefaultLimit)}}
+	return tools.Prop{Name: "limit", Schema: &tools.Schema{Type: "integer", Minimum: tools.Num(1), Maximum: tools.Num(MaxLimit), Description: fmt.Sprintf("default %d", DefaultLimit), Narrow: tools.LimitNarrows()}}
 }
 
 // limit clamps a call's limit.

@@ -70,7 +70,7 @@ func New(m *model.Model, env tools.Env) []tools.CustomTool {
 	}
 	x := newExplorer(m, env)
 	return []tools.CustomTool{{
-		Name: ToolName, Category: Category, Description: x.describe(), InputSchema: x.schema(),
+		Name: ToolName, Category: Category, Description: x.describe(), Input: x.schema(),
 		Handler: x.handle, ReadOnly: true,
 		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 	}}
@@ -121,26 +121,16 @@ func (x *explorer) describe() string {
 	return b.String()
 }
 
-// schema writes the tool's JSON Schema.
-func (x *explorer) schema() json.RawMessage {
-	props := map[string]any{}
+// schema is the tool's input schema.
+func (x *explorer) schema() *tools.Schema {
+	in := tools.Object()
 	if x.vectorSearch() {
-		props["queries"] = map[string]any{
-			"type": "array", "maxItems": MaxQueries,
-			"items": map[string]any{
-				"type": "object", "required": []string{"query"}, "additionalProperties": false,
-				"properties": map[string]any{
-					"query":     map[string]any{"type": "string", "minLength": 1, "maxLength": 2000},
-					"threshold": map[string]any{"type": "number", "minimum": 0, "maximum": 1, "default": DefaultThreshold, "description": "Least similarity"},
-				},
-			},
-		}
+		query := tools.Object(
+			tools.Prop{Name: "query", Schema: &tools.Schema{Type: "string", MinLength: tools.Count(1), MaxLength: tools.Count(2000)}},
+			tools.Prop{Name: "threshold", Schema: &tools.Schema{Type: "number", Description: "Least similarity", Default: DefaultThreshold, Minimum: tools.Num(0), Maximum: tools.Num(1)}},
+		).Require("query")
+		in.Props = append(in.Props, tools.Prop{Name: "queries", Schema: &tools.Schema{Type: "array", MaxItems: tools.Count(MaxQueries), Items: query}})
 	}
-	props["text_matches"] = map[string]any{
-		"type": "array", "maxItems": MaxTextMatches,
-		"items": map[string]any{"type": "string", "minLength": 1, "maxLength": 200},
-	}
-	props["explanations"] = map[string]any{"type": "boolean", "description": "Adds counts (hits per source and entity, dropped by threshold or top) and score parts"}
 	// The entity names are checked by the handler (an unknown one is
 	// refused at its path), so the defaults go in one line rather than a
 	// property each.
@@ -148,10 +138,15 @@ func (x *explorer) schema() json.RawMessage {
 	for _, ei := range x.ents {
 		defaults = append(defaults, fmt.Sprintf("%s %d", ei.e.Name, ei.top))
 	}
-	props["top"] = map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer", "minimum": 1},
-		"description": fmt.Sprintf("Hits kept per entity, at most %d (defaults: %s)", MaxTop, strings.Join(defaults, ", "))}
-	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false})
-	return raw
+	in.Props = append(in.Props,
+		tools.Prop{Name: "text_matches", Schema: &tools.Schema{Type: "array", MaxItems: tools.Count(MaxTextMatches),
+			Items: &tools.Schema{Type: "string", MinLength: tools.Count(1), MaxLength: tools.Count(200)}}},
+		tools.Prop{Name: "top", Schema: &tools.Schema{Type: "object",
+			Description: fmt.Sprintf("Hits kept per entity, at most %d (defaults: %s)", MaxTop, strings.Join(defaults, ", ")),
+			Values:      &tools.Schema{Type: "integer", Minimum: tools.Num(1)},
+			Narrow:      tools.Narrows(tools.NarrowReach, "smaller counts per entity")}},
+		tools.Prop{Name: "explanations", Schema: &tools.Schema{Type: "boolean", Description: "Adds counts (hits per source and entity, dropped by threshold or top) and score parts"}})
+	return in
 }
 
 // Query is one meaning search of a call.

@@ -29,8 +29,8 @@ func TestExploreWithoutAnEmbedderSearchesByNameOnly(t *testing.T) {
 	m := memoryModel(t)
 	with := explore.New(m, tools.Env{Embedder: embedder.Offline{}})[0]
 	without := explore.New(m, tools.Env{})[0]
-	if !strings.Contains(string(with.InputSchema), `"queries"`) || strings.Contains(string(without.InputSchema), `"queries"`) {
-		t.Errorf("queries offered with an embedder: %s; without: %s", with.InputSchema, without.InputSchema)
+	if !strings.Contains(string(with.InputJSON()), `"queries"`) || strings.Contains(string(without.InputJSON()), `"queries"`) {
+		t.Errorf("queries offered with an embedder: %s; without: %s", with.InputJSON(), without.InputJSON())
 	}
 	_, err := without.Handler(tenant.With(context.Background(), "alice"), json.RawMessage(`{"queries":[{"query":"x"}]}`))
 	var ce *tools.CallError

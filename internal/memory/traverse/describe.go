@@ -1,7 +1,6 @@
 package traverse
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -50,15 +49,14 @@ func (t *tool) describe() string {
 	return b.String()
 }
 
-// schema is the tool's JSON Schema.
-func (t *tool) schema() json.RawMessage {
-	props := map[string]any{
-		"cypher": map[string]any{"type": "string", "minLength": 1, "maxLength": 20000},
-		"params": map[string]any{"type": "object", "description": "The query's $parameters (never " + tenant.Param + ")"},
-	}
+// schema is the tool's input schema.
+func (t *tool) schema() *tools.Schema {
+	in := tools.Object(
+		tools.Prop{Name: "cypher", Schema: &tools.Schema{Type: "string", MinLength: tools.Count(1), MaxLength: tools.Count(20000)}},
+		tools.Prop{Name: "params", Schema: &tools.Schema{Type: "object", Description: "The query's $parameters (never " + tenant.Param + ")", Open: true}},
+	).Require("cypher")
 	if t.env.MaxString > 0 {
-		props["whole_text"] = map[string]any{"type": "boolean"}
+		in.Props = append(in.Props, tools.Prop{Name: "whole_text", Schema: &tools.Schema{Type: "boolean"}})
 	}
-	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": []string{"cypher"}, "additionalProperties": false})
-	return raw
+	return in
 }

@@ -87,7 +87,7 @@ func newWith(m *model.Model, env tools.Env, procedures []string) []tools.CustomT
 	env.MaxRows = min(env.MaxRows, HardMaxRows)
 	t := &tool{m: m, env: env, procedures: procedures}
 	return []tools.CustomTool{{
-		Name: Name, Category: Category, Description: t.describe(), InputSchema: t.schema(), StatementArg: "/cypher",
+		Name: Name, Category: Category, Description: t.describe(), Input: t.schema(), StatementArg: "/cypher",
 		Handler: t.handle, ReadOnly: true,
 		Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 	}}

@@ -35,7 +35,7 @@ func TestNewOffersTraverseOnlyForATenantScopedModel(t *testing.T) {
 		t.Errorf("the description does not list the relationship types:\n%s", d)
 	}
 	var schema map[string]any
-	if err := json.Unmarshal(got[0].InputSchema, &schema); err != nil {
+	if err := json.Unmarshal(got[0].InputJSON(), &schema); err != nil {
 		t.Errorf("schema: %v", err)
 	}
 }

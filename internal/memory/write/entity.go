@@ -45,13 +45,12 @@ func immutable(e *model.Entity, f string) bool {
 	return slices.Contains(e.Immutable, f) || e.Key != nil && slices.Contains(e.Key.From, f)
 }
 
-// entitySchema is the JSON Schema of create_<entity> or update_<entity>.
-func (w *Writer) entitySchema(e *model.Entity, create bool) json.RawMessage {
-	props := map[string]any{}
-	var required []string
+// entitySchema is the input schema of create_<entity> or update_<entity>.
+func (w *Writer) entitySchema(e *model.Entity, create bool) *tools.Schema {
+	in := tools.Object()
 	if !create {
-		props[keyArg] = map[string]any{"type": "string"}
-		required = append(required, keyArg)
+		in.Props = append(in.Props, tools.Prop{Name: keyArg, Schema: &tools.Schema{Type: "string"}})
+		in.Require(keyArg)
 	}
 	for _, f := range w.writableFields(e) {
 		// A field the graph schema describes is not described again.
@@ -59,19 +58,14 @@ func (w *Writer) entitySchema(e *model.Entity, create bool) json.RawMessage {
 		if !create && immutable(e, f.Name) {
 			// Listed so that naming it gets the handler's explanation
 			// rather than an unknown-argument error.
-			s = map[string]any{"description": "immutable"}
+			s = &tools.Schema{Description: "immutable"}
 		}
-		props[f.Name] = s
+		in.Props = append(in.Props, tools.Prop{Name: f.Name, Schema: s})
 	}
 	if create {
-		required = append(required, e.Required...)
+		in.Require(e.Required...)
 	}
-	required = append(required, w.provenanceSchema(props)...)
-	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	if len(required) > 0 {
-		s["required"] = required
-	}
-	return marshal(s)
+	return w.withProvenance(in)
 }
 
 // describeEntity writes the description of an entity's write tool. The

@@ -88,18 +88,16 @@ func relationshipTypes(rels []*relDecl) []string {
 	return out
 }
 
-// relationshipSchema is the JSON Schema of both relationship tools;
+// relationshipSchema is the input schema of both relationship tools;
 // properties stay open because unknown ones are dropped and listed, not
 // refused.
-func (w *Writer) relationshipSchema(rels []*relDecl) json.RawMessage {
-	props := map[string]any{
-		"from_entity_key":   map[string]any{"type": "string"},
-		"to_entity_key":     map[string]any{"type": "string"},
-		"relationship_type": map[string]any{"enum": relationshipTypes(rels)},
-		"properties":        map[string]any{"type": "object", "description": "Unknown ones are dropped"},
-	}
-	required := append([]string{"from_entity_key", "to_entity_key", "relationship_type"}, w.provenanceSchema(props)...)
-	return marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false, "required": required})
+func (w *Writer) relationshipSchema(rels []*relDecl) *tools.Schema {
+	return w.withProvenance(tools.Object(
+		tools.Prop{Name: "from_entity_key", Schema: &tools.Schema{Type: "string"}},
+		tools.Prop{Name: "to_entity_key", Schema: &tools.Schema{Type: "string"}},
+		tools.Prop{Name: "relationship_type", Schema: &tools.Schema{Type: "string", Enum: relationshipTypes(rels)}},
+		tools.Prop{Name: "properties", Schema: &tools.Schema{Type: "object", Description: "Unknown ones are dropped", Open: true}},
+	).Require("from_entity_key", "to_entity_key", "relationship_type"))
 }
 
 // describeRelationships writes the description of a relationship tool.

@@ -2,7 +2,6 @@ package write
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -69,7 +68,7 @@ func (w *Writer) Tools() []tools.CustomTool {
 		if e.Writable.Create {
 			out = append(out, tools.CustomTool{
 				Name: CreateToolName(e.Name), Category: Category,
-				Description: w.describeEntity(e, true), InputSchema: w.entitySchema(e, true),
+				Description: w.describeEntity(e, true), Input: w.entitySchema(e, true),
 				Handler:  w.entityHandler(e, true),
 				Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 			})
@@ -77,7 +76,7 @@ func (w *Writer) Tools() []tools.CustomTool {
 		if e.Writable.Update {
 			out = append(out, tools.CustomTool{
 				Name: UpdateToolName(e.Name), Category: Category,
-				Description: w.describeEntity(e, false), InputSchema: w.entitySchema(e, false),
+				Description: w.describeEntity(e, false), Input: w.entitySchema(e, false),
 				Handler:  w.entityHandler(e, false),
 				Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 			})
@@ -91,7 +90,7 @@ func (w *Writer) Tools() []tools.CustomTool {
 			}
 			out = append(out, tools.CustomTool{
 				Name: name, Category: Category,
-				Description: w.describeRelationships(rels, create), InputSchema: w.relationshipSchema(rels),
+				Description: w.describeRelationships(rels, create), Input: w.relationshipSchema(rels),
 				Handler:  w.relationshipHandler(rels, create),
 				Behavior: tools.Behavior{Idempotent: true, ClosedWorld: true},
 			})
@@ -142,26 +141,26 @@ func (w *Writer) checkProvenance(tool string, a provenanceArgs) error {
 	return nil
 }
 
-// provenanceSchema adds the provenance arguments the config records to a
-// write tool's properties and returns those a write must give (the graph
-// schema says what they are, once for every write tool).
-func (w *Writer) provenanceSchema(props map[string]any) (required []string) {
+// withProvenance adds the provenance arguments the config records to a
+// write tool's input schema, required when the config requires them (the
+// graph schema says what they are, once for every write tool).
+func (w *Writer) withProvenance(in *tools.Schema) *tools.Schema {
 	p := w.m.Provenance
 	if p == nil {
-		return nil
+		return in
 	}
 	if p.SourceField != "" {
-		props["source"] = map[string]any{"type": "string"}
+		in.Props = append(in.Props, tools.Prop{Name: "source", Schema: &tools.Schema{Type: "string"}})
 	}
 	if p.ConfidenceField != "" {
 		// Its bounds are checked by the handler (checkProvenance): the
 		// graph schema says them once for every write tool.
-		props["confidence"] = map[string]any{"type": "number"}
+		in.Props = append(in.Props, tools.Prop{Name: "confidence", Schema: &tools.Schema{Type: "number"}})
 	}
 	if p.Required {
-		required = []string{"source", "confidence"}
+		in.Require("source", "confidence")
 	}
-	return required
+	return in
 }
 
 // provenanceSet returns the properties a write records for provenance on
@@ -195,11 +194,4 @@ func (w *Writer) provenanceSet(args provenanceArgs, fields func(string) *model.F
 func (w *Writer) provenanceField(name string) bool {
 	p := w.m.Provenance
 	return p != nil && name != "" && (name == p.SourceField || name == p.ConfidenceField || name == p.UpdatedAt || name == p.CreatedAt)
-}
-
-// marshal renders a schema built from maps of strings, bools and finite
-// numbers from the validated config, which always marshal.
-func marshal(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
 }

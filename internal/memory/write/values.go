@@ -127,43 +127,38 @@ func storedTime(f *model.Field, t time.Time) any {
 	return t
 }
 
-// fieldSchema is the JSON Schema of one writable field, with its
-// description when describe is set (the graph schema does not describe it).
-// A datetime says the forms it takes either way.
-func fieldSchema(f *model.Field, describe bool) map[string]any {
-	s := map[string]any{}
+// fieldSchema is the schema of one writable field, with its description
+// when describe is set (the graph schema does not describe it). A datetime
+// says the forms it takes either way.
+func fieldSchema(f *model.Field, describe bool) *tools.Schema {
+	s := &tools.Schema{}
 	switch f.Type.Kind() {
 	case model.String:
-		s["type"] = "string"
+		s.Type = "string"
 	case model.Enum:
-		s["type"] = "string"
-		s["enum"] = f.Values
+		s.Type, s.Enum = "string", f.Values
 	case model.Boolean:
-		s["type"] = "boolean"
+		s.Type = "boolean"
 	case model.Number:
-		s["type"] = "number"
+		s.Type = "number"
 		if f.Type == model.Integer {
-			s["type"] = "integer"
+			s.Type = "integer"
 		}
-		if f.Min != nil {
-			s["minimum"] = *f.Min
-		}
-		if f.Max != nil {
-			s["maximum"] = *f.Max
-		}
+		s.Minimum, s.Maximum = f.Min, f.Max
 	case model.Datetime:
-		s["type"] = "string"
-		s["description"] = "YYYY-MM-DD[THH:MM:SS][Z|+HH:MM], UTC by default"
+		s.Type = "string"
+		s.Description = "YYYY-MM-DD[THH:MM:SS][Z|+HH:MM], UTC by default"
 	case model.Point:
-		s["type"] = "object"
-		s["properties"] = map[string]any{"latitude": map[string]any{"type": "number"}, "longitude": map[string]any{"type": "number"}}
-		s["required"] = []string{"latitude", "longitude"}
+		// Open, as it always was: a point's other keys are ignored.
+		s.Type, s.Open = "object", true
+		s.Props = []tools.Prop{{Name: "latitude", Schema: &tools.Schema{Type: "number"}}, {Name: "longitude", Schema: &tools.Schema{Type: "number"}}}
+		s.Required = []string{"latitude", "longitude"}
 	}
 	if describe && f.Description != "" {
-		if d, ok := s["description"].(string); ok {
-			s["description"] = f.Description + " (" + d + ")"
+		if s.Description != "" {
+			s.Description = f.Description + " (" + s.Description + ")"
 		} else {
-			s["description"] = f.Description
+			s.Description = f.Description
 		}
 	}
 	return s

@@ -304,7 +304,7 @@ func TestRequiredProvenanceRefusesAnUnsourcedWrite(t *testing.T) {
 	e := newEngine(t, d, m, "")
 	for _, tool := range write.New(m, tools.Env{}).Tools() {
 		var s struct{ Required []string }
-		if err := json.Unmarshal(tool.InputSchema, &s); err != nil || !slices.Contains(s.Required, "source") || !slices.Contains(s.Required, "confidence") {
+		if err := json.Unmarshal(tool.InputJSON(), &s); err != nil || !slices.Contains(s.Required, "source") || !slices.Contains(s.Required, "confidence") {
 			t.Errorf("%s requires %v (%v), want source and confidence", tool.Name, s.Required, err)
 		}
 	}
