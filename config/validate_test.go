@@ -126,16 +126,3 @@ func TestValidatePositionsErrorsOfAChangedLoadedModelInItsFile(t *testing.T) {
 		t.Errorf("Validate = %v, want the error at the field's line in code-rag.yaml", err)
 	}
 }
-
-// BenchmarkValidateCodeRAG is what New's validation adds per engine.
-func BenchmarkValidateCodeRAG(b *testing.B) {
-	m, err := Load("../testdata/configs/valid/code-rag.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if err := Validate(m); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
