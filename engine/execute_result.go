@@ -52,10 +52,13 @@ type Relationship struct {
 	To         Entity         `json:"to"`
 }
 
-// Group is one group of an aggregate_entities result.
+// Group is one group of an aggregate_entities result. Count is how many
+// values Value aggregated: the group's entities (or relationships), or
+// the non-null values of the aggregated field.
 type Group struct {
-	Group any `json:"group"`
-	Value any `json:"value"`
+	Group any   `json:"group"`
+	Value any   `json:"value"`
+	Count int64 `json:"count"`
 }
 
 // Bucket is one histogram bucket: lower <= x < upper (the last bucket of a
@@ -94,8 +97,14 @@ type Result struct {
 	Rows          []map[string]any
 	Stats         map[string]any
 	Count         int
-	Truncated     bool
-	Notes         []string
+	// Total is the count over the whole answer, not only the page: the
+	// values every group aggregated (an aggregate's, ungrouped or
+	// grouped), or the entities a list call matched when it asked for
+	// total. TotalAtLeast replaces it when the count stopped at its cap.
+	Total        *int64
+	TotalAtLeast *int64
+	Truncated    bool
+	Notes        []string
 	// Custom is a custom tool handler's result.
 	Custom any
 }
@@ -110,18 +119,21 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		Rows          *[]map[string]any `json:"rows,omitempty"`
 		Stats         map[string]any    `json:"stats,omitempty"`
 		Count         int               `json:"count"`
+		Total         *int64            `json:"total,omitempty"`
+		TotalAtLeast  *int64            `json:"total_at_least,omitempty"`
 		Truncated     bool              `json:"truncated"`
 		Notes         []string          `json:"notes,omitempty"`
 	}
-	p := page{Stats: r.Stats, Count: r.Count, Truncated: r.Truncated, Notes: r.Notes}
+	p := page{Stats: r.Stats, Count: r.Count, Total: r.Total, TotalAtLeast: r.TotalAtLeast, Truncated: r.Truncated, Notes: r.Notes}
 	switch r.kind {
 	case kindCustom:
 		return json.Marshal(r.Custom)
 	case kindAggregate:
 		return json.Marshal(struct {
 			Value any      `json:"value"`
+			Count *int64   `json:"count,omitempty"`
 			Notes []string `json:"notes,omitempty"`
-		}{r.Value, r.Notes})
+		}{r.Value, r.Total, r.Notes})
 	case kindGroups:
 		g := nonNil(r.Groups)
 		p.Groups = &g
@@ -221,8 +233,11 @@ func (sh *shaper) add(rec *neo4j.Record) {
 	switch r.kind {
 	case kindAggregate:
 		r.Value = sh.value("value", get("value"))
+		r.Total = count(get(planner.ColCount))
 	case kindGroups:
-		r.Groups = append(r.Groups, Group{Group: sh.value("group", get("group")), Value: sh.value("value", get("value"))})
+		c, _ := get(planner.ColCount).(int64)
+		r.Groups = append(r.Groups, Group{Group: sh.value("group", get("group")), Value: sh.value("value", get("value")), Count: c})
+		r.Total = count(get(planner.ColTotal))
 	case kindHistogram:
 		c, _ := get("count").(int64)
 		r.Buckets = append(r.Buckets, Bucket{Lower: sh.value("lower", get("lower")), Upper: sh.value("upper", get("upper")), Count: c})
@@ -300,6 +315,14 @@ func (sh *shaper) sortKeys(rec *neo4j.Record) []any {
 		out[i], _ = rec.Get(k.Column)
 	}
 	return out
+}
+
+// count reads a count column: nil when the row has none.
+func count(v any) *int64 {
+	if c, ok := v.(int64); ok {
+		return &c
+	}
+	return nil
 }
 
 // carrier reads the Capped and Missing columns and reports whether the
@@ -432,6 +455,12 @@ func (sh *shaper) result() *Result {
 	r.Truncated = sh.truncated
 	if sh.scan != nil {
 		sh.scanResult()
+	}
+	if _, having := sh.st.Params["having"]; r.kind == kindGroups && r.Total == nil && !having {
+		// No group at all: nothing matched. (When having dropped every
+		// group, the rows that carried the total are gone with them.)
+		var zero int64
+		r.Total = &zero
 	}
 	if sh.capped {
 		r.Truncated = true

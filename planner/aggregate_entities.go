@@ -211,9 +211,11 @@ func checkField(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffe
 //	[MATCH (n)-[r0:T]->(m0) WHERE <over's conditions>           over
 //	 [WITH m0, <instant of r0's property> AS instant]           bucket of over.group_by
 //	 WITH DISTINCT <group> AS `group`, m0]
-//	WITH <group> AS `group`, fn(arg) AS `value`
+//	WITH <group> AS `group`, fn(arg) AS `value`, count(arg) AS `count`
+//	WITH collect({group, value, count}) AS `groups`, sum(`count`) AS `total`
+//	UNWIND `groups` AS g WITH g.group AS `group`, …, `total`
 //	[WHERE `value` <op> $having]
-//	RETURN `group`, `value` ORDER BY `value` DESC, `group` SKIP $offset LIMIT $limit
+//	RETURN `group`, `value`, `count`, `total` ORDER BY `value` DESC, `group` SKIP $offset LIMIT $limit
 //
 // The group is a field of the entity (group_by), a property of over's
 // relationship (over.group_by), or either cut into a datetime bucket.
@@ -299,10 +301,10 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		if a.Bucket != "" || a.Having != nil {
 			return nil, unplannable(tool, "bucket or having without a group", a.Bucket)
 		}
-		b.line("RETURN %s(%s) AS `value`", fn, arg)
+		b.line("RETURN %s(%s) AS `value`, count(%s) AS `count`", fn, arg, arg)
 		return b.statement(Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1})
 	}
-	return p.groups(b, a, e, fn+"("+arg+")", groupExpr, bucket)
+	return p.groups(b, a, e, fn+"("+arg+")", "count("+arg+")", groupExpr, bucket)
 }
 
 // aggregated is what the operation applies to: the entity itself (n),
@@ -382,14 +384,23 @@ func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fiel
 	return group, "`group`", nil
 }
 
-// groups writes the grouped aggregate: the value per group, the groups
-// having kept, bucket labels, and the page of groups by value, largest
-// first.
-func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, value, groupExpr string, bucket *bucketing) (*Statement, error) {
+// groups writes the grouped aggregate: the value and count per group, the
+// count over every group (before having and paging, so the page says what
+// share of the whole it shows), the groups having kept, bucket labels, and
+// the page of groups by value, largest first. count is count(arg): the
+// entities (or relationships) of the group, or the non-null values of the
+// aggregated field, the ones AVG, SUM, MIN and MAX read.
+//
+// The overall count needs every group at once: the groups are collected
+// and unwound again, which holds them in memory as the aggregation that
+// made them already did.
+func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, value, count, groupExpr string, bucket *bucketing) (*Statement, error) {
 	if groupExpr != "`group`" {
 		groupExpr += " AS `group`"
 	}
-	b.line("WITH %s, %s AS `value`", groupExpr, value)
+	b.line("WITH %s, %s AS `value`, %s AS `count`", groupExpr, value, count)
+	b.line("WITH collect({group: `group`, value: `value`, count: `count`}) AS `groups`, sum(`count`) AS %s", ColTotal)
+	b.line("UNWIND `groups` AS g\nWITH g.group AS `group`, g.value AS `value`, g.count AS `count`, %s", ColTotal)
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
@@ -398,12 +409,12 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
 	}
 	if bucket != nil && bucket.label != nil {
-		b.line("WITH %s AS `group`, `value`", bucket.label("`group`"))
+		b.line("WITH %s AS `group`, `value`, `count`, %s", bucket.label("`group`"), ColTotal)
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 	// group is a string, number or bool: ordering by it breaks ties stably.
-	b.line("RETURN `group`, `value`\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", b.named("offset", int64(offset)), b.pageSize(limit))
+	b.line("RETURN `group`, `value`, `count`, %s\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", ColTotal, b.named("offset", int64(offset)), b.pageSize(limit))
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
 	if z := zoneName(p.loc); bucket != nil && z != "+00:00" {
 		shape.Notes = []string{"datetime buckets are in zone " + zoneLabel(p.loc)}

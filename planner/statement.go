@@ -55,13 +55,21 @@ const (
 	// the columns type, properties and the from_ and to_ ends' id, labels
 	// and properties.
 	ShapeRelationships ShapeKind = "relationships"
-	// ShapeAggregate rows have the columns group (when Shape.Grouped) and
-	// value.
+	// ShapeAggregate rows have the columns group (when Shape.Grouped),
+	// value, ColCount (the values it aggregated) and, grouped, ColTotal
+	// (the sum of every group's count).
 	ShapeAggregate ShapeKind = "aggregate"
 	// ShapeHistogram rows have the columns lower, upper and count.
 	ShapeHistogram ShapeKind = "histogram"
 	// ShapeRows rows are returned as they are (run_cypher).
 	ShapeRows ShapeKind = "rows"
+)
+
+// The count columns of aggregate rows (ShapeAggregate): how many values
+// (or entities) the value aggregated, and over every group.
+const (
+	ColCount = "count"
+	ColTotal = "total"
 )
 
 // Shape tells the engine how to read a statement's rows.
