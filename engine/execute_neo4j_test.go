@@ -96,6 +96,7 @@ type result struct {
 	Groups   []struct {
 		Group any     `json:"group"`
 		Value float64 `json:"value"`
+		Count int64   `json:"count"`
 	} `json:"groups"`
 	Buckets []struct {
 		Lower, Upper float64
@@ -105,8 +106,11 @@ type result struct {
 	Value     any              `json:"value"`
 	Stats     map[string]any   `json:"stats"`
 	Count     int              `json:"count"`
-	Truncated bool             `json:"truncated"`
-	Notes     []string         `json:"notes"`
+	// Total and TotalAtLeast are the counts over the whole answer.
+	Total        *int64   `json:"total"`
+	TotalAtLeast *int64   `json:"total_at_least"`
+	Truncated    bool     `json:"truncated"`
+	Notes        []string `json:"notes"`
 }
 
 func (f *netHTTP) call(t *testing.T, tool, args string) result {

@@ -131,7 +131,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	case kindAggregate:
 		return json.Marshal(struct {
 			Value any      `json:"value"`
-			Count *int64   `json:"count,omitempty"`
+			Total *int64   `json:"total,omitempty"`
 			Notes []string `json:"notes,omitempty"`
 		}{r.Value, r.Total, r.Notes})
 	case kindGroups:
