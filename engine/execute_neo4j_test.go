@@ -102,10 +102,10 @@ type result struct {
 		Lower, Upper float64
 		Count        int
 	} `json:"buckets"`
-	Rows      []map[string]any `json:"rows"`
-	Value     any              `json:"value"`
-	Stats     map[string]any   `json:"stats"`
-	Count     int              `json:"count"`
+	Rows  []map[string]any `json:"rows"`
+	Value any              `json:"value"`
+	Stats map[string]any   `json:"stats"`
+	Count int              `json:"count"`
 	// Total and TotalAtLeast are the counts over the whole answer.
 	Total        *int64   `json:"total"`
 	TotalAtLeast *int64   `json:"total_at_least"`
