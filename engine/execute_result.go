@@ -317,6 +317,39 @@ func (sh *shaper) sortKeys(rec *neo4j.Record) []any {
 	return out
 }
 
+// readTotal runs the statement's total (planner.Statement.Total) in the
+// transaction of its page, so both read the same graph, and puts its
+// count in the result: Total, or past tools.MaxTotal TotalAtLeast and a
+// note.
+func (sh *shaper) readTotal(ctx context.Context, tx neo4j.ManagedTransaction) error {
+	res, err := tx.Run(ctx, sh.st.Total.Cypher, sh.st.Total.Params)
+	if err != nil {
+		return err
+	}
+	rec, err := res.Single(ctx)
+	if err != nil {
+		return err
+	}
+	n, _ := rec.Get(planner.ColTotal)
+	sh.total(n)
+	return nil
+}
+
+// total puts a total's count in the result.
+func (sh *shaper) total(v any) {
+	n, ok := v.(int64)
+	switch {
+	case !ok:
+		sh.res.Notes = append(sh.res.Notes, fmt.Sprintf("the total could not be counted (the count read %v)", v))
+	case n > tools.MaxTotal:
+		at := int64(tools.MaxTotal)
+		sh.res.TotalAtLeast = &at
+		sh.res.Notes = append(sh.res.Notes, tools.TotalCapNote())
+	default:
+		sh.res.Total = &n
+	}
+}
+
 // count reads a count column: nil when the row has none.
 func count(v any) *int64 {
 	if c, ok := v.(int64); ok {

@@ -61,7 +61,7 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 	}
 	l := g.Limits()
 	var b strings.Builder
-	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
+	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it. Each group has count (values aggregated: entities, or field's non-null values); total sums every group's.")
 	props := []tools.Prop{
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: operations}},

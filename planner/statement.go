@@ -32,6 +32,11 @@ type Statement struct {
 	// Embed, when set, asks the engine to embed a text and put the vector in
 	// Params[Embed.Param] before running (semantic_search).
 	Embed *Embed `json:"embed,omitempty"`
+	// Total, when set, counts every match of a list call that asked for
+	// its total, not only the page: the engine runs it in the call's read
+	// transaction and reads its one row's ColTotal, which stops at
+	// tools.MaxTotal+1 (more than tools.MaxTotal).
+	Total *Statement `json:"total,omitempty"`
 	// Raw marks an agent-written statement (run_cypher): the engine must
 	// check with EXPLAIN that it is a read before running it.
 	Raw bool `json:"raw,omitempty"`
