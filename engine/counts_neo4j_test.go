@@ -50,7 +50,28 @@ func TestAggregateGroupsCarryTheirCounts(t *testing.T) {
 			}
 		}
 	}
-	r := execJSON(t, e, planner.AggregateEntities, `{"entity_type":"Flight","operation":"MAX","field":"departure_ms"}`)
+	// Grouped by the unique field, each group is one flight, shown by the
+	// fields the call names; a flight without a departure aggregates no
+	// value (count 0).
+	byCode := map[any]flight{}
+	for _, f := range flights {
+		byCode[f.code] = f
+	}
+	r := execJSON(t, e, planner.AggregateEntities, `{"entity_type":"Flight","operation":"MIN","field":"departure_ms","group_by":"code","group_fields":["carrier","delay"],"limit":1000}`)
+	if len(r.Groups) != len(flights) || r.Total == nil || *r.Total != datedTotal {
+		t.Errorf("by code: %d groups, total %s; want %d and %d", len(r.Groups), countOf(r.Total), len(flights), datedTotal)
+	}
+	for _, g := range r.Groups {
+		f := byCode[g.Group]
+		want := int64(0)
+		if !f.departure.IsZero() {
+			want = 1
+		}
+		if g.Display["carrier"] != f.carrier || g.Display["delay"] != float64(f.delay) || g.Count != want {
+			t.Errorf("group %v: display %v, count %d; want carrier %s, delay %d, count %d", g.Group, g.Display, g.Count, f.carrier, f.delay, want)
+		}
+	}
+	r = execJSON(t, e, planner.AggregateEntities, `{"entity_type":"Flight","operation":"MAX","field":"departure_ms"}`)
 	if r.Total == nil || *r.Total != datedTotal {
 		t.Errorf("MAX of departure_ms: total %s, want the %d flights with a departure", countOf(r.Total), datedTotal)
 	}

@@ -94,9 +94,10 @@ type entity struct {
 type result struct {
 	Entities []entity `json:"entities"`
 	Groups   []struct {
-		Group any     `json:"group"`
-		Value float64 `json:"value"`
-		Count int64   `json:"count"`
+		Group   any            `json:"group"`
+		Display map[string]any `json:"display"`
+		Value   float64        `json:"value"`
+		Count   int64          `json:"count"`
 	} `json:"groups"`
 	Buckets []struct {
 		Lower, Upper float64

@@ -55,10 +55,14 @@ type Relationship struct {
 // Group is one group of an aggregate_entities result. Count is how many
 // values Value aggregated: the group's entities (or relationships), or
 // the non-null values of the aggregated field.
+//
+// Display holds the display fields of a group that is one entity
+// (grouped by its unique field), so the group is named, not only keyed.
 type Group struct {
-	Group any   `json:"group"`
-	Value any   `json:"value"`
-	Count int64 `json:"count"`
+	Group   any            `json:"group"`
+	Display map[string]any `json:"display,omitempty"`
+	Value   any            `json:"value"`
+	Count   int64          `json:"count"`
 }
 
 // Bucket is one histogram bucket: lower <= x < upper (the last bucket of a
@@ -236,7 +240,7 @@ func (sh *shaper) add(rec *neo4j.Record) {
 		r.Total = count(get(planner.ColCount))
 	case kindGroups:
 		c, _ := get(planner.ColCount).(int64)
-		r.Groups = append(r.Groups, Group{Group: sh.value("group", get("group")), Value: sh.value("value", get("value")), Count: c})
+		r.Groups = append(r.Groups, Group{Group: sh.value("group", get("group")), Display: sh.props(get(planner.ColDisplay)), Value: sh.value("value", get("value")), Count: c})
 		r.Total = count(get(planner.ColTotal))
 	case kindHistogram:
 		c, _ := get("count").(int64)

@@ -32,6 +32,9 @@ type AggregateEntitiesArgs struct {
 	Operation  string            `json:"operation"`
 	Field      string            `json:"field"`
 	GroupBy    string            `json:"group_by"`
+	// GroupFields names the fields that show each group when group_by is
+	// the unique field (one entity a group); default: its display fields.
+	GroupFields []string `json:"group_fields"`
 	Bucket     string            `json:"bucket"`
 	Conditions []tools.Condition `json:"conditions"`
 	// Over, when set, aggregates Field of the related entities it names
@@ -68,6 +71,7 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 		tools.FieldProp("field"),
 		{Name: "size", Schema: &tools.Schema{Type: "boolean"}},
 		tools.FieldProp("group_by"),
+		{Name: "group_fields", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string"}, Description: "With group_by the unique field: fields shown per group (display)"}},
 		{Name: "bucket", Schema: &tools.Schema{Type: "string", Enum: tools.Buckets}},
 		tools.Prop{Name: "conditions", Schema: tools.Ref(tools.ConditionsDef)},
 	}
@@ -122,6 +126,7 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 		}
 	}
 	checkGroups(ck, a, group, groups, at)
+	checkGroupFields(ck, a, o)
 	if a.Over != nil && a.Over.Field != "" {
 		checkOverField(ck, a, ck.RelationshipOffer(o.Entity.Name, a.Over.Via))
 		return
@@ -138,6 +143,29 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 		}
 	}
 	checkField(ck, a, o, a.Field, "/field")
+}
+
+// checkGroupFields checks group_fields: fields of the entity, shown beside
+// groups that are entities, so group_by must be its unique field.
+func checkGroupFields(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffer) {
+	if len(a.GroupFields) == 0 {
+		return
+	}
+	if u := o.Entity.UniqueField; a.GroupBy != u || a.Bucket != "" {
+		ck.Add("/group_fields", "group_fields shows the entity of each group: give group_by %q (%s's unique field), without bucket", u, o.Entity.Name)
+		return
+	}
+	var stored []string
+	for _, f := range o.Fields {
+		if f.Computed == nil {
+			stored = append(stored, f.Field.Name)
+		}
+	}
+	for i, f := range a.GroupFields {
+		if !slices.Contains(stored, f) {
+			ck.Choose(tools.Pointer("group_fields", i), stored, "%q is not a stored field of %s", f, o.Entity.Name)
+		}
+	}
 }
 
 // checkOverField checks over.field, a property of the relationship ro
@@ -275,6 +303,14 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 			return nil, err
 		}
 	}
+	// A group that is one entity (group_by its unique field) is named by
+	// the entity's display fields, not only its id.
+	display := ""
+	if group != nil && group.c == nil && group.f.Name == e.UniqueField && bucket == nil {
+		if display, err = b.displayOf(e, a.GroupFields); err != nil {
+			return nil, err
+		}
+	}
 	b.match(ps.stored)
 	if err := b.ensure(ps.refs...); err != nil {
 		return nil, err
@@ -293,7 +329,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		}
 	}
 	if over != nil {
-		if group, groupExpr, err = p.distinctOver(b, a.Over, over, group, groupExpr, bucket); err != nil {
+		if group, groupExpr, display, err = p.distinctOver(b, a.Over, over, group, groupExpr, display, bucket); err != nil {
 			return nil, err
 		}
 	}
@@ -304,7 +340,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		b.line("RETURN %s(%s) AS `value`, count(%s) AS `count`", fn, arg, arg)
 		return b.statement(Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1})
 	}
-	return p.groups(b, a, e, fn+"("+arg+")", "count("+arg+")", groupExpr, bucket)
+	return p.groups(b, a, e, aggregation{fn + "(" + arg + ")", "count(" + arg + ")", display}, groupExpr, bucket)
 }
 
 // aggregated is what the operation applies to: the entity itself (n),
@@ -348,24 +384,24 @@ func aggregated(b *builder, field, at string, size bool, fieldScope scope, over 
 // distinctOver matches the related entities of over and keeps each once
 // per group, however many of the matching entities (or parallel
 // relationships) lead to it; over.group_by groups by a property of the
-// relationship instead of group_by. It returns the group and its
-// expression.
-func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fieldRef, groupExpr string, bucket *bucketing) (*fieldRef, string, error) {
+// relationship instead of group_by. It returns the group, its expression
+// and that of its display fields (display, carried along).
+func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fieldRef, groupExpr, display string, bucket *bucketing) (*fieldRef, string, string, error) {
 	b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
 	if o.GroupBy != "" {
 		if group != nil {
-			return nil, "", unplannable(AggregateEntities, "group_by with over.group_by", o.GroupBy)
+			return nil, "", "", unplannable(AggregateEntities, "group_by with over.group_by", o.GroupBy)
 		}
 		rs := p.relScope(over.r, o.Via)
 		r, err := rs.field(b, o.GroupBy, "/over/group_by")
 		if err != nil {
-			return nil, "", err
+			return nil, "", "", err
 		}
 		group = &r
 		groupExpr = b.expr(r)
 		if bucket != nil {
 			if groupExpr, err = b.instant(over.m, r, "/over/group_by", bucket); err != nil {
-				return nil, "", err
+				return nil, "", "", err
 			}
 		}
 	}
@@ -378,10 +414,44 @@ func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fiel
 	}
 	if group == nil {
 		b.line("WITH DISTINCT %s", each)
-		return nil, groupExpr, nil
+		return nil, groupExpr, "", nil
+	}
+	if display != "" {
+		b.line("WITH DISTINCT %s AS `group`, %s AS %s, %s", groupExpr, display, ColDisplay, each)
+		return group, "`group`", ColDisplay, nil
 	}
 	b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, each)
-	return group, "`group`", nil
+	return group, "`group`", "", nil
+}
+
+// aggregation is what a grouped aggregate computes per group: the value,
+// the count of values aggregated, and the expression of the group's
+// display fields ("" when the group is no entity).
+type aggregation struct{ value, count, display string }
+
+// displayOf projects from n the stored fields names (group_fields), or
+// by default e's display fields (model.DisplayFields); "" when there are
+// none.
+func (b *builder) displayOf(e *model.Entity, names []string) (string, error) {
+	if len(names) == 0 {
+		names = b.p.m.DisplayFields(e)
+	}
+	var fields []string
+	for i, name := range names {
+		r, err := b.field(name, tools.Pointer("group_fields", i))
+		if err != nil {
+			return "", err
+		}
+		if r.c != nil {
+			return "", unplannable(AggregateEntities, "computed group_fields", name)
+		}
+		b.use(r, model.UseProject)
+		fields = append(fields, b.q(name)+": "+b.expr(r))
+	}
+	if len(fields) == 0 {
+		return "", nil
+	}
+	return "n {" + strings.Join(fields, ", ") + "}", nil
 }
 
 // groups writes the grouped aggregate: the value and count per group, the
@@ -394,13 +464,24 @@ func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fiel
 // The overall count needs every group at once: the groups are collected
 // and unwound again, which holds them in memory as the aggregation that
 // made them already did.
-func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, value, count, groupExpr string, bucket *bucketing) (*Statement, error) {
+func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, ag aggregation, groupExpr string, bucket *bucketing) (*Statement, error) {
 	if groupExpr != "`group`" {
 		groupExpr += " AS `group`"
 	}
-	b.line("WITH %s, %s AS `value`, %s AS `count`", groupExpr, value, count)
-	b.line("WITH collect({group: `group`, value: `value`, count: `count`}) AS `groups`, sum(`count`) AS %s", ColTotal)
-	b.line("UNWIND `groups` AS g\nWITH g.group AS `group`, g.value AS `value`, g.count AS `count`, %s", ColTotal)
+	// display rides along the group it names: the same for each row of
+	// a group, it splits none.
+	display, inMap, fromMap := "", "", ""
+	if ag.display != "" {
+		if ag.display != ColDisplay {
+			display = ", " + ag.display + " AS " + ColDisplay
+		} else {
+			display = ", " + ColDisplay
+		}
+		inMap, fromMap = ", display: "+ColDisplay, ", g.display AS "+ColDisplay
+	}
+	b.line("WITH %s%s, %s AS `value`, %s AS `count`", groupExpr, display, ag.value, ag.count)
+	b.line("WITH collect({group: `group`, value: `value`, count: `count`%s}) AS `groups`, sum(`count`) AS %s", inMap, ColTotal)
+	b.line("UNWIND `groups` AS g\nWITH g.group AS `group`, g.value AS `value`, g.count AS `count`%s, %s", fromMap, ColTotal)
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
@@ -414,7 +495,11 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 	// group is a string, number or bool: ordering by it breaks ties stably.
-	b.line("RETURN `group`, `value`, `count`, %s\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", ColTotal, b.named("offset", int64(offset)), b.pageSize(limit))
+	ret := "`group`, `value`, `count`, " + ColTotal
+	if ag.display != "" {
+		ret += ", " + ColDisplay
+	}
+	b.line("RETURN %s\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", ret, b.named("offset", int64(offset)), b.pageSize(limit))
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
 	if z := zoneName(p.loc); bucket != nil && z != "+00:00" {
 		shape.Notes = []string{"datetime buckets are in zone " + zoneLabel(p.loc)}

@@ -75,6 +75,9 @@ const (
 const (
 	ColCount = "count"
 	ColTotal = "total"
+	// ColDisplay holds the display fields of a group that is one entity
+	// (grouped by its unique field).
+	ColDisplay = "display"
 )
 
 // Shape tells the engine how to read a statement's rows.
