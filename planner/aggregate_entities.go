@@ -28,15 +28,15 @@ func init() {
 // Bucket. tools.Having keeps the groups whose value passes it; Offset and
 // Limit page the groups, largest value first.
 type AggregateEntitiesArgs struct {
-	EntityType string            `json:"entity_type"`
-	Operation  string            `json:"operation"`
-	Field      string            `json:"field"`
-	GroupBy    string            `json:"group_by"`
+	EntityType string `json:"entity_type"`
+	Operation  string `json:"operation"`
+	Field      string `json:"field"`
+	GroupBy    string `json:"group_by"`
 	// GroupFields names the fields that show each group when group_by is
 	// the unique field (one entity a group); default: its display fields.
-	GroupFields []string `json:"group_fields"`
-	Bucket     string            `json:"bucket"`
-	Conditions []tools.Condition `json:"conditions"`
+	GroupFields []string          `json:"group_fields"`
+	Bucket      string            `json:"bucket"`
+	Conditions  []tools.Condition `json:"conditions"`
 	// Over, when set, aggregates Field of the related entities it names
 	// (each counted once per group) instead of the entities themselves.
 	Over *tools.Over `json:"over"`
