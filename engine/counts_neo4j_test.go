@@ -2,10 +2,8 @@ package engine_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
-	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/planner"
 )
 
@@ -15,10 +13,7 @@ import (
 // and the answer the sum over every group, the page's and the others',
 // as counted in Go.
 func TestAggregateGroupsCarryTheirCounts(t *testing.T) {
-	d := neo4jtest.Open(t)
-	flights := randomFlights(rand.New(rand.NewPCG(3, 4)), 400)
-	createFlights(t, d, flights)
-	e := flightsEngine(t, d, nil)
+	e, flights := seededFlights(t, 3, 400)
 
 	all, dated := map[any]int64{}, map[any]int64{}
 	var datedTotal int64

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -19,10 +18,7 @@ import (
 // counts none of the entities without it; without total the answer has
 // none.
 func TestListTotalsCountEveryMatch(t *testing.T) {
-	d := neo4jtest.Open(t)
-	flights := randomFlights(rand.New(rand.NewPCG(5, 6)), 300)
-	createFlights(t, d, flights)
-	e := flightsEngine(t, d, nil)
+	e, flights := seededFlights(t, 5, 300)
 
 	var late, dated int64
 	for _, f := range flights {
