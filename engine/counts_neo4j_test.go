@@ -10,8 +10,8 @@ import (
 // TestAggregateGroupsCarryTheirCounts: every group says how many values it
 // aggregated (its flights for COUNT and AVG of a field every flight has;
 // only the flights with a departure for MIN of departure, nulls skipped),
-// and the answer the sum over every group, the page's and the others',
-// as counted in Go.
+// and with total: true the answer the sum over every group, the page's
+// and the others', as counted in Go (0 when nothing matched).
 func TestAggregateGroupsCarryTheirCounts(t *testing.T) {
 	e, flights := seededFlights(t, 3, 400)
 
@@ -29,11 +29,11 @@ func TestAggregateGroupsCarryTheirCounts(t *testing.T) {
 		want  map[any]int64
 		total int64
 	}{
-		{`{"entity_type":"Flight","operation":"COUNT","group_by":"carrier","limit":1000}`, all, int64(len(flights))},
-		{`{"entity_type":"Flight","operation":"AVG","field":"delay","group_by":"carrier","limit":1000}`, all, int64(len(flights))},
-		{`{"entity_type":"Flight","operation":"MIN","field":"departure_ms","group_by":"carrier","limit":1000}`, dated, datedTotal},
+		{`{"entity_type":"Flight","operation":"COUNT","group_by":"carrier","limit":1000,"total":true}`, all, int64(len(flights))},
+		{`{"entity_type":"Flight","operation":"AVG","field":"delay","group_by":"carrier","limit":1000,"total":true}`, all, int64(len(flights))},
+		{`{"entity_type":"Flight","operation":"MIN","field":"departure_ms","group_by":"carrier","limit":1000,"total":true}`, dated, datedTotal},
 		// A page of 5 still carries the total over every group.
-		{`{"entity_type":"Flight","operation":"COUNT","group_by":"carrier","limit":5,"offset":3}`, all, int64(len(flights))},
+		{`{"entity_type":"Flight","operation":"COUNT","group_by":"carrier","limit":5,"offset":3,"total":true}`, all, int64(len(flights))},
 	} {
 		r := execJSON(t, e, planner.AggregateEntities, c.args)
 		if r.Total == nil || *r.Total != c.total {
@@ -52,7 +52,7 @@ func TestAggregateGroupsCarryTheirCounts(t *testing.T) {
 	for _, f := range flights {
 		byCode[f.code] = f
 	}
-	r := execJSON(t, e, planner.AggregateEntities, `{"entity_type":"Flight","operation":"MIN","field":"departure_ms","group_by":"code","group_fields":["carrier","delay"],"limit":1000}`)
+	r := execJSON(t, e, planner.AggregateEntities, `{"entity_type":"Flight","operation":"MIN","field":"departure_ms","group_by":"code","group_fields":["carrier","delay"],"limit":1000,"total":true}`)
 	if len(r.Groups) != len(flights) || r.Total == nil || *r.Total != datedTotal {
 		t.Errorf("by code: %d groups, total %s; want %d and %d", len(r.Groups), countOf(r.Total), len(flights), datedTotal)
 	}
@@ -70,7 +70,7 @@ func TestAggregateGroupsCarryTheirCounts(t *testing.T) {
 	if r.Total == nil || *r.Total != datedTotal {
 		t.Errorf("MAX of departure_ms: total %s, want the %d flights with a departure", countOf(r.Total), datedTotal)
 	}
-	r = execJSON(t, e, planner.AggregateEntities, `{"entity_type":"Flight","operation":"COUNT","group_by":"carrier","conditions":[{"field":"carrier","operator":"=","value":"nobody"}]}`)
+	r = execJSON(t, e, planner.AggregateEntities, `{"entity_type":"Flight","operation":"COUNT","group_by":"carrier","conditions":[{"field":"carrier","operator":"=","value":"nobody"}],"total":true}`)
 	if len(r.Groups) != 0 || r.Total == nil || *r.Total != 0 {
 		t.Errorf("no flight matched: groups %v, total %v, want none and 0", r.Groups, countOf(r.Total))
 	}

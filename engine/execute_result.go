@@ -102,9 +102,10 @@ type Result struct {
 	Stats         map[string]any
 	Count         int
 	// Total is the count over the whole answer, not only the page: the
-	// values every group aggregated (an aggregate's, ungrouped or
-	// grouped), or the entities a list call matched when it asked for
-	// total. TotalAtLeast replaces it when the count stopped at its cap.
+	// values an aggregate aggregated (ungrouped, always; grouped, over
+	// every group when the call asked for total), or the entities a list
+	// call matched when it asked for total. TotalAtLeast replaces it when
+	// the count stopped at its cap.
 	Total        *int64
 	TotalAtLeast *int64
 	Truncated    bool
@@ -241,7 +242,6 @@ func (sh *shaper) add(rec *neo4j.Record) {
 	case kindGroups:
 		c, _ := get(planner.ColCount).(int64)
 		r.Groups = append(r.Groups, Group{Group: sh.value("group", get("group")), Display: sh.props(get(planner.ColDisplay)), Value: sh.value("value", get("value")), Count: c})
-		r.Total = count(get(planner.ColTotal))
 	case kindHistogram:
 		c, _ := get("count").(int64)
 		r.Buckets = append(r.Buckets, Bucket{Lower: sh.value("lower", get("lower")), Upper: sh.value("upper", get("upper")), Count: c})
@@ -342,10 +342,11 @@ func (sh *shaper) readTotal(ctx context.Context, tx neo4j.ManagedTransaction) er
 // total puts a total's count in the result.
 func (sh *shaper) total(v any) {
 	n, ok := v.(int64)
+	_, capped := sh.st.Total.Params[planner.ParamTotalCap]
 	switch {
 	case !ok:
 		sh.res.Notes = append(sh.res.Notes, fmt.Sprintf("the total could not be counted (the count read %v)", v))
-	case n > tools.MaxTotal:
+	case capped && n > tools.MaxTotal:
 		at := int64(tools.MaxTotal)
 		sh.res.TotalAtLeast = &at
 		sh.res.Notes = append(sh.res.Notes, tools.TotalCapNote())
@@ -492,12 +493,6 @@ func (sh *shaper) result() *Result {
 	r.Truncated = sh.truncated
 	if sh.scan != nil {
 		sh.scanResult()
-	}
-	if _, having := sh.st.Params["having"]; r.kind == kindGroups && r.Total == nil && !having {
-		// No group at all: nothing matched. (When having dropped every
-		// group, the rows that carried the total are gone with them.)
-		var zero int64
-		r.Total = &zero
 	}
 	if sh.capped {
 		r.Truncated = true

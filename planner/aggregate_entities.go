@@ -35,6 +35,9 @@ type AggregateEntitiesArgs struct {
 	// GroupFields names the fields that show each group when group_by is
 	// the unique field (one entity a group); default: its display fields.
 	GroupFields []string          `json:"group_fields"`
+	// Total asks a grouped aggregate for the count over every group
+	// (Statement.Total).
+	Total bool `json:"total"`
 	Bucket      string            `json:"bucket"`
 	Conditions  []tools.Condition `json:"conditions"`
 	// Over, when set, aggregates Field of the related entities it names
@@ -64,7 +67,7 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 	}
 	l := g.Limits()
 	var b strings.Builder
-	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it. Each group has count (values aggregated: entities, or field's non-null values); total sums every group's.")
+	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it. Each group has count (values aggregated: entities, or field's non-null values).")
 	props := []tools.Prop{
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: operations}},
@@ -84,7 +87,7 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 		tools.Prop{Name: "operator", Schema: &tools.Schema{Type: "string", Enum: tools.HavingOperators}},
 		tools.Prop{Name: "value", Schema: &tools.Schema{Type: "number"}},
 	).Require("operator", "value")
-	props = append(props, tools.Prop{Name: "having", Schema: having}, g.LimitUpTo(l.MaxGroups), g.OffsetProp())
+	props = append(props, tools.Prop{Name: "having", Schema: having}, g.LimitUpTo(l.MaxGroups), g.OffsetProp(), tools.TotalProp())
 	in := tools.Object(props...).Require("entity_type", "operation")
 	in.Defs = g.ConditionDefs()
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers}
@@ -240,10 +243,8 @@ func checkField(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffe
 //	 [WITH m0, <instant of r0's property> AS instant]           bucket of over.group_by
 //	 WITH DISTINCT <group> AS `group`, m0]
 //	WITH <group> AS `group`, fn(arg) AS `value`, count(arg) AS `count`
-//	WITH collect({group, value, count}) AS `groups`, sum(`count`) AS `total`
-//	UNWIND `groups` AS g WITH g.group AS `group`, …, `total`
 //	[WHERE `value` <op> $having]
-//	RETURN `group`, `value`, `count`, `total` ORDER BY `value` DESC, `group` SKIP $offset LIMIT $limit
+//	RETURN `group`, `value`, `count` ORDER BY `value` DESC, `group` SKIP $offset LIMIT $limit
 //
 // The group is a field of the entity (group_by), a property of over's
 // relationship (over.group_by), or either cut into a datetime bucket.
@@ -385,7 +386,7 @@ func aggregated(b *builder, field, at string, size bool, fieldScope scope, over 
 // per group, however many of the matching entities (or parallel
 // relationships) lead to it; over.group_by groups by a property of the
 // relationship instead of group_by. It returns the group, its expression
-// and that of its display fields (display, carried along).
+// and that of its display fields (display, over n, which it keeps).
 func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fieldRef, groupExpr, display string, bucket *bucketing) (*fieldRef, string, string, error) {
 	b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
 	if o.GroupBy != "" {
@@ -417,8 +418,10 @@ func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fiel
 		return nil, groupExpr, "", nil
 	}
 	if display != "" {
-		b.line("WITH DISTINCT %s AS `group`, %s AS %s, %s", groupExpr, display, ColDisplay, each)
-		return group, "`group`", ColDisplay, nil
+		// n, not its display map, rides through DISTINCT: a node is
+		// one id per row, a map a copy of its fields.
+		b.line("WITH DISTINCT %s AS `group`, n, %s", groupExpr, each)
+		return group, "`group`", display, nil
 	}
 	b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, each)
 	return group, "`group`", "", nil
@@ -455,33 +458,31 @@ func (b *builder) displayOf(e *model.Entity, names []string) (string, error) {
 }
 
 // groups writes the grouped aggregate: the value and count per group, the
-// count over every group (before having and paging, so the page says what
-// share of the whole it shows), the groups having kept, bucket labels, and
-// the page of groups by value, largest first. count is count(arg): the
-// entities (or relationships) of the group, or the non-null values of the
-// aggregated field, the ones AVG, SUM, MIN and MAX read.
-//
-// The overall count needs every group at once: the groups are collected
-// and unwound again, which holds them in memory as the aggregation that
-// made them already did.
+// groups having kept, bucket labels, and the page of groups by value,
+// largest first; with total, the statement of the count over every group
+// (before having and paging, so the page says what share of the whole it
+// shows). count is count(arg): the entities (or relationships) of the
+// group, or the non-null values of the aggregated field, the ones AVG,
+// SUM, MIN and MAX read.
 func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, ag aggregation, groupExpr string, bucket *bucketing) (*Statement, error) {
 	if groupExpr != "`group`" {
 		groupExpr += " AS `group`"
 	}
-	// display rides along the group it names: the same for each row of
-	// a group, it splits none.
-	display, inMap, fromMap := "", "", ""
-	if ag.display != "" {
-		if ag.display != ColDisplay {
-			display = ", " + ag.display + " AS " + ColDisplay
-		} else {
-			display = ", " + ColDisplay
-		}
-		inMap, fromMap = ", display: "+ColDisplay, ", g.display AS "+ColDisplay
+	// The total is the rows so far counted as the groups count them, in
+	// a statement of its own: counting them in this one would hold every
+	// group at once, where ranking them keeps only the page.
+	var total *Statement
+	if a.Total {
+		total = &Statement{Cypher: strings.Join(append(slices.Clone(b.lines), "RETURN "+ag.count+" AS "+ColTotal), "\n"), Params: b.params}
 	}
-	b.line("WITH %s%s, %s AS `value`, %s AS `count`", groupExpr, display, ag.value, ag.count)
-	b.line("WITH collect({group: `group`, value: `value`, count: `count`%s}) AS `groups`, sum(`count`) AS %s", inMap, ColTotal)
-	b.line("UNWIND `groups` AS g\nWITH g.group AS `group`, g.value AS `value`, g.count AS `count`%s, %s", fromMap, ColTotal)
+	// A group that is one entity keeps its node n as a second key (the
+	// same for each row of the group, it splits none), and projects its
+	// display fields for the page's groups only.
+	keep := ""
+	if ag.display != "" {
+		keep = ", n"
+	}
+	b.line("WITH %s%s, %s AS `value`, %s AS `count`", groupExpr, keep, ag.value, ag.count)
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
@@ -490,21 +491,25 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
 	}
 	if bucket != nil && bucket.label != nil {
-		b.line("WITH %s AS `group`, `value`, `count`, %s", bucket.label("`group`"), ColTotal)
+		b.line("WITH %s AS `group`, `value`, `count`", bucket.label("`group`"))
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 	// group is a string, number or bool: ordering by it breaks ties stably.
-	ret := "`group`, `value`, `count`, " + ColTotal
+	ret := "`group`, `value`, `count`"
 	if ag.display != "" {
-		ret += ", " + ColDisplay
+		ret += ", " + ag.display + " AS " + ColDisplay
 	}
 	b.line("RETURN %s\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", ret, b.named("offset", int64(offset)), b.pageSize(limit))
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
 	if z := zoneName(p.loc); bucket != nil && z != "+00:00" {
 		shape.Notes = []string{"datetime buckets are in zone " + zoneLabel(p.loc)}
 	}
-	return b.statement(shape)
+	st, err := b.statement(shape)
+	if st != nil {
+		st.Total = total
+	}
+	return st, err
 }
 
 // checkGroups checks what shapes the groups of an aggregate: bucket (a

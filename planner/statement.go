@@ -35,7 +35,8 @@ type Statement struct {
 	// Total, when set, counts every match of a list call that asked for
 	// its total, not only the page: the engine runs it in the call's read
 	// transaction and reads its one row's ColTotal, which stops at
-	// tools.MaxTotal+1 (more than tools.MaxTotal).
+	// tools.MaxTotal+1 (more than tools.MaxTotal) when Params holds
+	// ParamTotalCap (a grouped aggregate's counts every value).
 	Total *Statement `json:"total,omitempty"`
 	// Raw marks an agent-written statement (run_cypher): the engine must
 	// check with EXPLAIN that it is a read before running it.
@@ -61,8 +62,7 @@ const (
 	// and properties.
 	ShapeRelationships ShapeKind = "relationships"
 	// ShapeAggregate rows have the columns group (when Shape.Grouped),
-	// value, ColCount (the values it aggregated) and, grouped, ColTotal
-	// (the sum of every group's count).
+	// value and ColCount (the values it aggregated).
 	ShapeAggregate ShapeKind = "aggregate"
 	// ShapeHistogram rows have the columns lower, upper and count.
 	ShapeHistogram ShapeKind = "histogram"
