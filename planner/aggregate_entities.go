@@ -34,12 +34,12 @@ type AggregateEntitiesArgs struct {
 	GroupBy    string `json:"group_by"`
 	// GroupFields names the fields that show each group when group_by is
 	// the unique field (one entity a group); default: its display fields.
-	GroupFields []string          `json:"group_fields"`
+	GroupFields []string `json:"group_fields"`
 	// Total asks a grouped aggregate for the count over every group
 	// (Statement.Total).
-	Total bool `json:"total"`
-	Bucket      string            `json:"bucket"`
-	Conditions  []tools.Condition `json:"conditions"`
+	Total      bool              `json:"total"`
+	Bucket     string            `json:"bucket"`
+	Conditions []tools.Condition `json:"conditions"`
 	// Over, when set, aggregates Field of the related entities it names
 	// (each counted once per group) instead of the entities themselves.
 	Over *tools.Over `json:"over"`
