@@ -68,6 +68,16 @@ type booking struct {
 	at                             time.Time
 }
 
+// seededFlights stores n random flights (randomFlights from seed) on the
+// test database and returns them with an engine over them.
+func seededFlights(t *testing.T, seed uint64, n int) (*engine.Engine, []flight) {
+	t.Helper()
+	d := neo4jtest.Open(t)
+	flights := randomFlights(rand.New(rand.NewPCG(seed, seed+1)), n)
+	createFlights(t, d, flights)
+	return flightsEngine(t, d, nil), flights
+}
+
 func flightsEngine(t *testing.T, d neo4j.DriverWithContext, loc *time.Location) *engine.Engine {
 	t.Helper()
 	return aggregatingEngine(t, d, "flights.yaml", flightsConfig, engine.Options{Location: loc})
@@ -210,10 +220,7 @@ func btoi(b bool) int {
 // offset pages through them in order, and having keeps the groups whose
 // value passes it, before paging.
 func TestAggregateGroupsPageAndPassHaving(t *testing.T) {
-	d := neo4jtest.Open(t)
-	flights := randomFlights(rand.New(rand.NewPCG(1, 2)), 700)
-	createFlights(t, d, flights)
-	e := flightsEngine(t, d, nil)
+	e, flights := seededFlights(t, 1, 700)
 
 	counts, sums := map[any]float64{}, map[any]float64{}
 	for _, f := range flights {

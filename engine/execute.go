@@ -187,7 +187,10 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 			for res.Next(ctx) && yield(res.Record()) {
 			}
 		}, rowCap)
-		return nil, res.Err()
+		if err := res.Err(); err != nil || st.Total == nil {
+			return nil, err
+		}
+		return nil, sh.readTotal(ctx, tx)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("engine: running %s: %w", call.Name, err)

@@ -94,19 +94,24 @@ type entity struct {
 type result struct {
 	Entities []entity `json:"entities"`
 	Groups   []struct {
-		Group any     `json:"group"`
-		Value float64 `json:"value"`
+		Group   any            `json:"group"`
+		Display map[string]any `json:"display"`
+		Value   float64        `json:"value"`
+		Count   int64          `json:"count"`
 	} `json:"groups"`
 	Buckets []struct {
 		Lower, Upper float64
 		Count        int
 	} `json:"buckets"`
-	Rows      []map[string]any `json:"rows"`
-	Value     any              `json:"value"`
-	Stats     map[string]any   `json:"stats"`
-	Count     int              `json:"count"`
-	Truncated bool             `json:"truncated"`
-	Notes     []string         `json:"notes"`
+	Rows  []map[string]any `json:"rows"`
+	Value any              `json:"value"`
+	Stats map[string]any   `json:"stats"`
+	Count int              `json:"count"`
+	// Total and TotalAtLeast are the counts over the whole answer.
+	Total        *int64   `json:"total"`
+	TotalAtLeast *int64   `json:"total_at_least"`
+	Truncated    bool     `json:"truncated"`
+	Notes        []string `json:"notes"`
 }
 
 func (f *netHTTP) call(t *testing.T, tool, args string) result {

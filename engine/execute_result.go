@@ -52,10 +52,17 @@ type Relationship struct {
 	To         Entity         `json:"to"`
 }
 
-// Group is one group of an aggregate_entities result.
+// Group is one group of an aggregate_entities result. Count is how many
+// values Value aggregated: the group's entities (or relationships), or
+// the non-null values of the aggregated field.
+//
+// Display holds the display fields of a group that is one entity
+// (grouped by its unique field), so the group is named, not only keyed.
 type Group struct {
-	Group any `json:"group"`
-	Value any `json:"value"`
+	Group   any            `json:"group"`
+	Display map[string]any `json:"display,omitempty"`
+	Value   any            `json:"value"`
+	Count   int64          `json:"count"`
 }
 
 // Bucket is one histogram bucket: lower <= x < upper (the last bucket of a
@@ -94,8 +101,15 @@ type Result struct {
 	Rows          []map[string]any
 	Stats         map[string]any
 	Count         int
-	Truncated     bool
-	Notes         []string
+	// Total is the count over the whole answer, not only the page: the
+	// values an aggregate aggregated (ungrouped, always; grouped, over
+	// every group when the call asked for total), or the entities a list
+	// call matched when it asked for total. TotalAtLeast replaces it when
+	// the count stopped at its cap.
+	Total        *int64
+	TotalAtLeast *int64
+	Truncated    bool
+	Notes        []string
 	// Custom is a custom tool handler's result.
 	Custom any
 }
@@ -110,18 +124,21 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		Rows          *[]map[string]any `json:"rows,omitempty"`
 		Stats         map[string]any    `json:"stats,omitempty"`
 		Count         int               `json:"count"`
+		Total         *int64            `json:"total,omitempty"`
+		TotalAtLeast  *int64            `json:"total_at_least,omitempty"`
 		Truncated     bool              `json:"truncated"`
 		Notes         []string          `json:"notes,omitempty"`
 	}
-	p := page{Stats: r.Stats, Count: r.Count, Truncated: r.Truncated, Notes: r.Notes}
+	p := page{Stats: r.Stats, Count: r.Count, Total: r.Total, TotalAtLeast: r.TotalAtLeast, Truncated: r.Truncated, Notes: r.Notes}
 	switch r.kind {
 	case kindCustom:
 		return json.Marshal(r.Custom)
 	case kindAggregate:
 		return json.Marshal(struct {
 			Value any      `json:"value"`
+			Total *int64   `json:"total,omitempty"`
 			Notes []string `json:"notes,omitempty"`
-		}{r.Value, r.Notes})
+		}{r.Value, r.Total, r.Notes})
 	case kindGroups:
 		g := nonNil(r.Groups)
 		p.Groups = &g
@@ -221,8 +238,10 @@ func (sh *shaper) add(rec *neo4j.Record) {
 	switch r.kind {
 	case kindAggregate:
 		r.Value = sh.value("value", get("value"))
+		r.Total = count(get(planner.ColCount))
 	case kindGroups:
-		r.Groups = append(r.Groups, Group{Group: sh.value("group", get("group")), Value: sh.value("value", get("value"))})
+		c, _ := get(planner.ColCount).(int64)
+		r.Groups = append(r.Groups, Group{Group: sh.value("group", get("group")), Display: sh.props(get(planner.ColDisplay)), Value: sh.value("value", get("value")), Count: c})
 	case kindHistogram:
 		c, _ := get("count").(int64)
 		r.Buckets = append(r.Buckets, Bucket{Lower: sh.value("lower", get("lower")), Upper: sh.value("upper", get("upper")), Count: c})
@@ -300,6 +319,48 @@ func (sh *shaper) sortKeys(rec *neo4j.Record) []any {
 		out[i], _ = rec.Get(k.Column)
 	}
 	return out
+}
+
+// readTotal runs the statement's total (planner.Statement.Total) in the
+// transaction of its page, so both read the same graph, and puts its
+// count in the result: Total, or past tools.MaxTotal TotalAtLeast and a
+// note.
+func (sh *shaper) readTotal(ctx context.Context, tx neo4j.ManagedTransaction) error {
+	res, err := tx.Run(ctx, sh.st.Total.Cypher, sh.st.Total.Params)
+	if err != nil {
+		return err
+	}
+	rec, err := res.Single(ctx)
+	if err != nil {
+		return err
+	}
+	n, _ := rec.Get(planner.ColTotal)
+	sh.total(n)
+	return nil
+}
+
+// total puts a total's count in the result.
+func (sh *shaper) total(v any) {
+	n, ok := v.(int64)
+	_, capped := sh.st.Total.Params[planner.ParamTotalCap]
+	switch {
+	case !ok:
+		sh.res.Notes = append(sh.res.Notes, fmt.Sprintf("the total could not be counted (the count read %v)", v))
+	case capped && n > tools.MaxTotal:
+		at := int64(tools.MaxTotal)
+		sh.res.TotalAtLeast = &at
+		sh.res.Notes = append(sh.res.Notes, tools.TotalCapNote())
+	default:
+		sh.res.Total = &n
+	}
+}
+
+// count reads a count column: nil when the row has none.
+func count(v any) *int64 {
+	if c, ok := v.(int64); ok {
+		return &c
+	}
+	return nil
 }
 
 // carrier reads the Capped and Missing columns and reports whether the

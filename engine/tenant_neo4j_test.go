@@ -148,7 +148,7 @@ var tenancyCases = []tenancyCase{
 				{"query_entities", map[string]any{"entity_type": "Person", "include": []any{map[string]any{"via": "mentions", "direction": "incoming", "fields": []string{"description"}}}}, `"talk"`},
 				{"get_entity_by_id", map[string]any{"entity_type": "Person", "id_value": alice["person"]}, ""},
 				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "group_by": "name"}, `"Ada"`},
-				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "over": map[string]any{"via": "thinks_about", "entity": "Concept"}, "group_by": "name"}, `{"group":"Ada","value":1}`},
+				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "over": map[string]any{"via": "thinks_about", "entity": "Concept"}, "group_by": "name"}, `{"group":"Ada","value":1,"count":1}`},
 				{"query_relationships", map[string]any{"relationship_type": "thinks_about"}, ""},
 				{"query_relationships", map[string]any{"relationship_type": "relates_to", "from_entity_type": "Person", "to_entity_type": "Entity", "to_conditions": []any{map[string]any{"field": "name", "operator": "=", "value": "Harbour"}}}, ""},
 				{"explore_relationships", map[string]any{"start_entity_type": "Person", "relationship_type": "has_relationship_with", "direction": "both"}, ""},

@@ -28,10 +28,16 @@ func init() {
 // Bucket. tools.Having keeps the groups whose value passes it; Offset and
 // Limit page the groups, largest value first.
 type AggregateEntitiesArgs struct {
-	EntityType string            `json:"entity_type"`
-	Operation  string            `json:"operation"`
-	Field      string            `json:"field"`
-	GroupBy    string            `json:"group_by"`
+	EntityType string `json:"entity_type"`
+	Operation  string `json:"operation"`
+	Field      string `json:"field"`
+	GroupBy    string `json:"group_by"`
+	// GroupFields names the fields that show each group when group_by is
+	// the unique field (one entity a group); default: its display fields.
+	GroupFields []string `json:"group_fields"`
+	// Total asks a grouped aggregate for the count over every group
+	// (Statement.Total).
+	Total      bool              `json:"total"`
 	Bucket     string            `json:"bucket"`
 	Conditions []tools.Condition `json:"conditions"`
 	// Over, when set, aggregates Field of the related entities it names
@@ -61,13 +67,14 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 	}
 	l := g.Limits()
 	var b strings.Builder
-	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it.")
+	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it. Each group has count (values aggregated: entities, or field's non-null values).")
 	props := []tools.Prop{
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: operations}},
 		tools.FieldProp("field"),
 		{Name: "size", Schema: &tools.Schema{Type: "boolean"}},
 		tools.FieldProp("group_by"),
+		{Name: "group_fields", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string"}, Description: "With group_by the unique field: fields shown per group (display)"}},
 		{Name: "bucket", Schema: &tools.Schema{Type: "string", Enum: tools.Buckets}},
 		tools.Prop{Name: "conditions", Schema: tools.Ref(tools.ConditionsDef)},
 	}
@@ -80,7 +87,7 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 		tools.Prop{Name: "operator", Schema: &tools.Schema{Type: "string", Enum: tools.HavingOperators}},
 		tools.Prop{Name: "value", Schema: &tools.Schema{Type: "number"}},
 	).Require("operator", "value")
-	props = append(props, tools.Prop{Name: "having", Schema: having}, g.LimitUpTo(l.MaxGroups), g.OffsetProp())
+	props = append(props, tools.Prop{Name: "having", Schema: having}, g.LimitUpTo(l.MaxGroups), g.OffsetProp(), tools.TotalProp())
 	in := tools.Object(props...).Require("entity_type", "operation")
 	in.Defs = g.ConditionDefs()
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers}
@@ -122,6 +129,7 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 		}
 	}
 	checkGroups(ck, a, group, groups, at)
+	checkGroupFields(ck, a, o)
 	if a.Over != nil && a.Over.Field != "" {
 		checkOverField(ck, a, ck.RelationshipOffer(o.Entity.Name, a.Over.Via))
 		return
@@ -138,6 +146,29 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 		}
 	}
 	checkField(ck, a, o, a.Field, "/field")
+}
+
+// checkGroupFields checks group_fields: fields of the entity, shown beside
+// groups that are entities, so group_by must be its unique field.
+func checkGroupFields(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffer) {
+	if len(a.GroupFields) == 0 {
+		return
+	}
+	if u := o.Entity.UniqueField; a.GroupBy != u || a.Bucket != "" {
+		ck.Add("/group_fields", "group_fields shows the entity of each group: give group_by %q (%s's unique field), without bucket", u, o.Entity.Name)
+		return
+	}
+	var stored []string
+	for _, f := range o.Fields {
+		if f.Computed == nil {
+			stored = append(stored, f.Field.Name)
+		}
+	}
+	for i, f := range a.GroupFields {
+		if !slices.Contains(stored, f) {
+			ck.Choose(tools.Pointer("group_fields", i), stored, "%q is not a stored field of %s", f, o.Entity.Name)
+		}
+	}
 }
 
 // checkOverField checks over.field, a property of the relationship ro
@@ -211,9 +242,9 @@ func checkField(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffe
 //	[MATCH (n)-[r0:T]->(m0) WHERE <over's conditions>           over
 //	 [WITH m0, <instant of r0's property> AS instant]           bucket of over.group_by
 //	 WITH DISTINCT <group> AS `group`, m0]
-//	WITH <group> AS `group`, fn(arg) AS `value`
+//	WITH <group> AS `group`, fn(arg) AS `value`, count(arg) AS `count`
 //	[WHERE `value` <op> $having]
-//	RETURN `group`, `value` ORDER BY `value` DESC, `group` SKIP $offset LIMIT $limit
+//	RETURN `group`, `value`, `count` ORDER BY `value` DESC, `group` SKIP $offset LIMIT $limit
 //
 // The group is a field of the entity (group_by), a property of over's
 // relationship (over.group_by), or either cut into a datetime bucket.
@@ -273,6 +304,14 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 			return nil, err
 		}
 	}
+	// A group that is one entity (group_by its unique field) is named by
+	// the entity's display fields, not only its id.
+	display := ""
+	if group != nil && group.c == nil && group.f.Name == e.UniqueField && bucket == nil {
+		if display, err = b.displayOf(e, a.GroupFields); err != nil {
+			return nil, err
+		}
+	}
 	b.match(ps.stored)
 	if err := b.ensure(ps.refs...); err != nil {
 		return nil, err
@@ -291,7 +330,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		}
 	}
 	if over != nil {
-		if group, groupExpr, err = p.distinctOver(b, a.Over, over, group, groupExpr, bucket); err != nil {
+		if group, groupExpr, display, err = p.distinctOver(b, a.Over, over, group, groupExpr, display, bucket); err != nil {
 			return nil, err
 		}
 	}
@@ -299,10 +338,10 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		if a.Bucket != "" || a.Having != nil {
 			return nil, unplannable(tool, "bucket or having without a group", a.Bucket)
 		}
-		b.line("RETURN %s(%s) AS `value`", fn, arg)
+		b.line("RETURN %s(%s) AS `value`, count(%s) AS `count`", fn, arg, arg)
 		return b.statement(Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1})
 	}
-	return p.groups(b, a, e, fn+"("+arg+")", groupExpr, bucket)
+	return p.groups(b, a, e, aggregation{fn + "(" + arg + ")", "count(" + arg + ")", display}, groupExpr, bucket)
 }
 
 // aggregated is what the operation applies to: the entity itself (n),
@@ -346,24 +385,24 @@ func aggregated(b *builder, field, at string, size bool, fieldScope scope, over 
 // distinctOver matches the related entities of over and keeps each once
 // per group, however many of the matching entities (or parallel
 // relationships) lead to it; over.group_by groups by a property of the
-// relationship instead of group_by. It returns the group and its
-// expression.
-func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fieldRef, groupExpr string, bucket *bucketing) (*fieldRef, string, error) {
+// relationship instead of group_by. It returns the group, its expression
+// and that of its display fields (display, over n, which it keeps).
+func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fieldRef, groupExpr, display string, bucket *bucketing) (*fieldRef, string, string, error) {
 	b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
 	if o.GroupBy != "" {
 		if group != nil {
-			return nil, "", unplannable(AggregateEntities, "group_by with over.group_by", o.GroupBy)
+			return nil, "", "", unplannable(AggregateEntities, "group_by with over.group_by", o.GroupBy)
 		}
 		rs := p.relScope(over.r, o.Via)
 		r, err := rs.field(b, o.GroupBy, "/over/group_by")
 		if err != nil {
-			return nil, "", err
+			return nil, "", "", err
 		}
 		group = &r
 		groupExpr = b.expr(r)
 		if bucket != nil {
 			if groupExpr, err = b.instant(over.m, r, "/over/group_by", bucket); err != nil {
-				return nil, "", err
+				return nil, "", "", err
 			}
 		}
 	}
@@ -376,20 +415,74 @@ func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fiel
 	}
 	if group == nil {
 		b.line("WITH DISTINCT %s", each)
-		return nil, groupExpr, nil
+		return nil, groupExpr, "", nil
+	}
+	if display != "" {
+		// n, not its display map, rides through DISTINCT: a node is
+		// one id per row, a map a copy of its fields.
+		b.line("WITH DISTINCT %s AS `group`, n, %s", groupExpr, each)
+		return group, "`group`", display, nil
 	}
 	b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, each)
-	return group, "`group`", nil
+	return group, "`group`", "", nil
 }
 
-// groups writes the grouped aggregate: the value per group, the groups
-// having kept, bucket labels, and the page of groups by value, largest
-// first.
-func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, value, groupExpr string, bucket *bucketing) (*Statement, error) {
+// aggregation is what a grouped aggregate computes per group: the value,
+// the count of values aggregated, and the expression of the group's
+// display fields ("" when the group is no entity).
+type aggregation struct{ value, count, display string }
+
+// displayOf projects from n the stored fields names (group_fields), or
+// by default e's display fields (model.DisplayFields); "" when there are
+// none.
+func (b *builder) displayOf(e *model.Entity, names []string) (string, error) {
+	if len(names) == 0 {
+		names = b.p.m.DisplayFields(e)
+	}
+	var fields []string
+	for i, name := range names {
+		r, err := b.field(name, tools.Pointer("group_fields", i))
+		if err != nil {
+			return "", err
+		}
+		if r.c != nil {
+			return "", unplannable(AggregateEntities, "computed group_fields", name)
+		}
+		b.use(r, model.UseProject)
+		fields = append(fields, b.q(name)+": "+b.expr(r))
+	}
+	if len(fields) == 0 {
+		return "", nil
+	}
+	return "n {" + strings.Join(fields, ", ") + "}", nil
+}
+
+// groups writes the grouped aggregate: the value and count per group, the
+// groups having kept, bucket labels, and the page of groups by value,
+// largest first; with total, the statement of the count over every group
+// (before having and paging, so the page says what share of the whole it
+// shows). count is count(arg): the entities (or relationships) of the
+// group, or the non-null values of the aggregated field, the ones AVG,
+// SUM, MIN and MAX read.
+func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, ag aggregation, groupExpr string, bucket *bucketing) (*Statement, error) {
 	if groupExpr != "`group`" {
 		groupExpr += " AS `group`"
 	}
-	b.line("WITH %s, %s AS `value`", groupExpr, value)
+	// The total is the rows so far counted as the groups count them, in
+	// a statement of its own: counting them in this one would hold every
+	// group at once, where ranking them keeps only the page.
+	var total *Statement
+	if a.Total {
+		total = &Statement{Cypher: strings.Join(append(slices.Clone(b.lines), "RETURN "+ag.count+" AS "+ColTotal), "\n"), Params: b.params}
+	}
+	// A group that is one entity keeps its node n as a second key (the
+	// same for each row of the group, it splits none), and projects its
+	// display fields for the page's groups only.
+	keep := ""
+	if ag.display != "" {
+		keep = ", n"
+	}
+	b.line("WITH %s%s, %s AS `value`, %s AS `count`", groupExpr, keep, ag.value, ag.count)
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
@@ -398,17 +491,25 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
 	}
 	if bucket != nil && bucket.label != nil {
-		b.line("WITH %s AS `group`, `value`", bucket.label("`group`"))
+		b.line("WITH %s AS `group`, `value`, `count`", bucket.label("`group`"))
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 	// group is a string, number or bool: ordering by it breaks ties stably.
-	b.line("RETURN `group`, `value`\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", b.named("offset", int64(offset)), b.pageSize(limit))
+	ret := "`group`, `value`, `count`"
+	if ag.display != "" {
+		ret += ", " + ag.display + " AS " + ColDisplay
+	}
+	b.line("RETURN %s\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", ret, b.named("offset", int64(offset)), b.pageSize(limit))
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
 	if z := zoneName(p.loc); bucket != nil && z != "+00:00" {
 		shape.Notes = []string{"datetime buckets are in zone " + zoneLabel(p.loc)}
 	}
-	return b.statement(shape)
+	st, err := b.statement(shape)
+	if st != nil {
+		st.Total = total
+	}
+	return st, err
 }
 
 // checkGroups checks what shapes the groups of an aggregate: bucket (a

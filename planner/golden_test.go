@@ -11,7 +11,7 @@ import (
 
 // render is what a golden case records: the Cypher, the parameters as
 // JSON (the embedding placeholder as null), the Go-side filter, a scan's
-// next chunk and fetch steps, or the error.
+// next chunk and fetch steps, a list's total, or the error.
 func render(st *planner.Statement, err error) map[string]string {
 	if err != nil {
 		return map[string]string{"error": err.Error() + "\n"}
@@ -28,11 +28,14 @@ func render(st *planner.Statement, err error) map[string]string {
 	if st.Next != nil {
 		out["next"] = st.Next.Cypher + "\n"
 	}
+	if st.Total != nil {
+		out["total"] = st.Total.Cypher + "\n"
+	}
 	return out
 }
 
 // outputs are the sections of a golden case the planner writes.
-var outputs = []string{"cypher", "params", "filter", "next", "fetch", "error"}
+var outputs = []string{"cypher", "params", "filter", "next", "fetch", "total", "error"}
 
 // TestGoldenPlans replays every case of testdata/planner: the statement
 // for a call must equal the recorded Cypher and parameters (or error), so

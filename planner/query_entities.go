@@ -37,6 +37,8 @@ type QueryEntitiesArgs struct {
 	Fields []string `json:"fields"`
 	// Include lists the related entities to return with each entity.
 	Include []tools.Include `json:"include"`
+	// Total asks for the count of every matching entity (Statement.Total).
+	Total bool `json:"total"`
 }
 
 // generateQueryEntities writes the general tool: every entity, every field. Its
@@ -68,6 +70,7 @@ func generateQueryEntities(g *tools.Generator) *tools.Generated {
 	if p := g.IncludeProp(); p != nil {
 		in.Props = append(in.Props, *p)
 	}
+	in.Props = append(in.Props, tools.TotalProp())
 	in.Defs = g.ConditionDefs()
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers, GraphSchema: graph}
 }
@@ -119,6 +122,12 @@ func (p *Planner) queryEntities(a *QueryEntitiesArgs, state model.State) (*State
 	var ps preds
 	if err := b.conditions(a.Conditions, "conditions", &ps); err != nil {
 		return nil, err
+	}
+	var total *Statement
+	if a.Total {
+		if total, err = b.totalOfEntities(ps); err != nil {
+			return nil, err
+		}
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxLimit)
 	offset := a.Offset
@@ -175,5 +184,9 @@ func (p *Planner) queryEntities(a *QueryEntitiesArgs, state model.State) (*State
 	if err := b.returnEntities(stored, computed, related, orders); err != nil {
 		return nil, err
 	}
-	return b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Related: lists})
+	st, err := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Related: lists})
+	if st != nil {
+		st.Total = total
+	}
+	return st, err
 }

@@ -42,6 +42,9 @@ type QueryRelationshipsArgs struct {
 	OrderBy tools.OrderByList `json:"order_by"`
 	Limit   int               `json:"limit"`
 	Offset  int               `json:"offset"`
+	// Total asks for the count of every matching relationship
+	// (Statement.Total).
+	Total bool `json:"total"`
 }
 
 // generateQueryRelationships writes the tool over the relationship types
@@ -64,6 +67,7 @@ func generateQueryRelationships(g *tools.Generator) *tools.Generated {
 		tools.OrderByProp(),
 		g.LimitProp(),
 		g.OffsetProp(),
+		tools.TotalProp(),
 	).Require("relationship_type")
 	in.Defs = tools.TestDefs()
 	return &tools.Generated{Description: desc, Input: in}
@@ -190,6 +194,10 @@ func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state model.Stat
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 
 	b.line("MATCH (a)-[r:%s]->(z)\nWHERE %s", b.q(typ), joinAnd(preds))
+	var total *Statement
+	if a.Total {
+		total = b.counted("r", slices.Clone(b.lines))
+	}
 	if binds != "" {
 		b.line("WITH a, r, z%s", binds)
 	}
@@ -202,5 +210,9 @@ func (p *Planner) queryRelationships(a *QueryRelationshipsArgs, state model.Stat
 	}
 	cols = append(cols, b.sortKeyColumns(orders)...)
 	b.line("RETURN %s\nORDER BY %s", strings.Join(cols, ", "), orderList(orders))
-	return b.statement(Shape{Kind: ShapeRelationships, Limit: limit})
+	st, err := b.statement(Shape{Kind: ShapeRelationships, Limit: limit})
+	if st != nil {
+		st.Total = total
+	}
+	return st, err
 }

@@ -32,6 +32,12 @@ type Statement struct {
 	// Embed, when set, asks the engine to embed a text and put the vector in
 	// Params[Embed.Param] before running (semantic_search).
 	Embed *Embed `json:"embed,omitempty"`
+	// Total, when set, counts every match of a list call that asked for
+	// its total, not only the page: the engine runs it in the call's read
+	// transaction and reads its one row's ColTotal, which stops at
+	// tools.MaxTotal+1 (more than tools.MaxTotal) when Params holds
+	// ParamTotalCap (a grouped aggregate's counts every value).
+	Total *Statement `json:"total,omitempty"`
 	// Raw marks an agent-written statement (run_cypher): the engine must
 	// check with EXPLAIN that it is a read before running it.
 	Raw bool `json:"raw,omitempty"`
@@ -55,13 +61,23 @@ const (
 	// the columns type, properties and the from_ and to_ ends' id, labels
 	// and properties.
 	ShapeRelationships ShapeKind = "relationships"
-	// ShapeAggregate rows have the columns group (when Shape.Grouped) and
-	// value.
+	// ShapeAggregate rows have the columns group (when Shape.Grouped),
+	// value and ColCount (the values it aggregated).
 	ShapeAggregate ShapeKind = "aggregate"
 	// ShapeHistogram rows have the columns lower, upper and count.
 	ShapeHistogram ShapeKind = "histogram"
 	// ShapeRows rows are returned as they are (run_cypher).
 	ShapeRows ShapeKind = "rows"
+)
+
+// The count columns of aggregate rows (ShapeAggregate): how many values
+// (or entities) the value aggregated, and over every group.
+const (
+	ColCount = "count"
+	ColTotal = "total"
+	// ColDisplay holds the display fields of a group that is one entity
+	// (grouped by its unique field).
+	ColDisplay = "display"
 )
 
 // Shape tells the engine how to read a statement's rows.

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -151,6 +152,23 @@ func (g *Generator) LimitUpTo(max int) Prop {
 // its lower bound, which Parse checks (countFloors).
 func (g *Generator) OffsetProp() Prop {
 	return Prop{"offset", &Schema{Type: "integer", Maximum: Num(float64(g.c.limits.MaxOffset)), Least: Least(0)}}
+}
+
+// MaxTotal is the most matches a list's total counts: past it, the answer
+// says "more than MaxTotal" rather than reading every match of a broad
+// call.
+const MaxTotal = 10_000
+
+// TotalProp asks a list tool for the count of every match besides the
+// page (the answer's total, where count is the page's size), so "which,
+// and how many" is one call; it stops at MaxTotal.
+func TotalProp() Prop {
+	return Prop{"total", &Schema{Type: "boolean", Description: fmt.Sprintf("Also count all matches (answer's total; at most %d)", MaxTotal)}}
+}
+
+// TotalCapNote says a total stopped at MaxTotal.
+func TotalCapNote() string {
+	return fmt.Sprintf("more than %d match: the total stopped counting there (total_at_least); narrow the conditions for an exact count", MaxTotal)
 }
 
 // FieldProp is a field name argument. The description lists the fields a
