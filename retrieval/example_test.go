@@ -47,7 +47,7 @@ func ExampleIndex_Select() {
 	// 3 of 9 tools (fallback: false)
 	// number_range_search
 	// query_entities
-	// explore_relationships
+	// datetime_range_search
 }
 
 // Tools that no config generates are described by catalog files, one JSON
