@@ -95,7 +95,9 @@ func (e *Engine) closest(ctx context.Context, st *planner.Statement, p planner.P
 	if len(rows) > 0 {
 		return true, nil, false, nil
 	}
-	params["scan"] = pinScan
+	// One more than the bound, so that reading it says the bound cut the
+	// search, and a label of exactly pinScan entities does not.
+	params["scan"] = pinScan + 1
 	q := "MATCH (n:" + label + ") WHERE n." + prop + " IS NOT NULL" + scoped + "\nWITH n." + prop + " AS v LIMIT $scan\n" +
 		"WITH collect(v) AS vs, count(*) AS seen UNWIND vs AS v\nWITH DISTINCT v, seen, toLower(toString(v)) STARTS WITH toLower($value) AS prefix\n" +
 		"ORDER BY prefix DESC, size(toString(v)), v\nLIMIT $max\nRETURN toString(v) AS v, prefix, seen"
@@ -113,8 +115,9 @@ func (e *Engine) closest(ctx context.Context, st *planner.Statement, p planner.P
 		}
 	}
 	closest = append(closest, computed.Closest(p.Value, rest, closestShown-len(closest))...)
-	if len(rows) > 0 && rows[0][2] == pinScan {
-		cut = true
+	if len(rows) > 0 {
+		seen, _ := rows[0][2].(int64)
+		cut = seen > pinScan
 	}
 	return false, closest, cut, nil
 }

@@ -94,6 +94,11 @@ func TestAPinsClosestValuesSayWhenTheBoundCutTheSearch(t *testing.T) {
 	if len(notes) != 1 || !strings.HasPrefix(notes[0], `no Movie has title "Sped"; closest values among the first 2 read: `) {
 		t.Errorf("notes %q, want the closest values among the first 2 read", notes)
 	}
+	// A bound of exactly the label's four entities cut nothing.
+	engine.LowerPinScan(t, 4)
+	if _, notes := notesOf(t, ctx, e, "query_entities", `{"entity_type":"Person","conditions":[{"via":"ACTED_IN","conditions":[{"field":"title","operator":"=","value":"Sped"}]}]}`); len(notes) != 1 || !strings.HasPrefix(notes[0], `no Movie has title "Sped"; closest values: `) {
+		t.Errorf("a bound the label meets exactly: notes %q, want the closest values without a bound", notes)
+	}
 	// Heat is beyond the bound's first two, yet found: no pin note.
 	if _, notes := notesOf(t, ctx, e, "query_entities", `{"entity_type":"Person","conditions":[{"via":"ACTED_IN","conditions":[{"field":"title","operator":"=","value":"Heat"}]}]}`); len(notes) != 0 {
 		t.Errorf("an existing pin beyond the bound: notes %q", notes)
