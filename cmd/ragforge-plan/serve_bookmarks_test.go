@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"net"
@@ -53,34 +52,53 @@ func callAfter(ctx context.Context, cs *mcp.ClientSession, tool string, args map
 	return res, b, nil
 }
 
-// editBookmark returns b with edit applied to its bytes. It edits Neo4j
-// 5's encoding (base64 of a list: 0x91 0xcc 0x10, the database's 16-byte
-// id, then the transaction id as 0xca and 4 bytes), which the test
-// server's version uses; the test fails if it changed.
-func editBookmark(t *testing.T, b string, edit func(raw []byte)) string {
+// bookmarkParts splits Neo4j 5's bookmark encoding (base64 of
+// PackStream: a list header and the database's 16-byte id as 0x91 0xcc
+// 0x10 and 16 bytes, then the transaction id as the smallest PackStream
+// integer, a tiny int or 0xc8/0xc9/0xca/0xcb and 1/2/4/8 bytes, then the
+// rest) into the bytes before the transaction id, the id's bytes and
+// the rest. The test fails if the test server's form changed.
+func bookmarkParts(t *testing.T, b string) (head, txID, tail []byte) {
 	t.Helper()
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(b, "FB:"))
-	if err != nil || len(raw) != 25 || raw[19] != 0xca {
+	if err != nil || len(raw) < 20 || raw[0] != 0x91 || raw[1] != 0xcc || raw[2] != 0x10 {
 		t.Fatalf("bookmark %q is not in the Neo4j 5 form this test edits (%v, %d bytes)", b, err, len(raw))
 	}
-	edit(raw)
+	n := map[byte]int{0xc8: 2, 0xc9: 3, 0xca: 5, 0xcb: 9}[raw[19]]
+	if n == 0 && raw[19] < 0x80 {
+		n = 1
+	}
+	if n == 0 || len(raw) < 19+n {
+		t.Fatalf("bookmark %q has no PackStream integer after its database id (marker %#x)", b, raw[19])
+	}
+	return raw[:19], raw[19 : 19+n], raw[19+n:]
+}
+
+// joinBookmark encodes the parts bookmarkParts split.
+func joinBookmark(parts ...[]byte) string {
+	var raw []byte
+	for _, p := range parts {
+		raw = append(raw, p...)
+	}
 	return "FB:" + base64.StdEncoding.EncodeToString(raw)
 }
 
 // futureBookmark is b with its transaction number raised past any the
 // server has committed.
 func futureBookmark(t *testing.T, b string) string {
-	return editBookmark(t, b, func(raw []byte) { binary.BigEndian.PutUint32(raw[20:24], 0x7fffffff) })
+	head, _, tail := bookmarkParts(t, b)
+	return joinBookmark(head, []byte{0xca, 0x7f, 0xff, 0xff, 0xff}, tail)
 }
 
 // foreignBookmark is b as a bookmark of a database the server does not
 // hold (another deployment's).
 func foreignBookmark(t *testing.T, b string) string {
-	return editBookmark(t, b, func(raw []byte) {
-		for i := 3; i < 19; i++ {
-			raw[i] = byte(i)
-		}
-	})
+	head, txID, tail := bookmarkParts(t, b)
+	foreign := append([]byte(nil), head...)
+	for i := 3; i < 19; i++ {
+		foreign[i] = byte(i)
+	}
+	return joinBookmark(foreign, txID, tail)
 }
 
 // TestThreeReplicasOnARoutingURIReadTheirWritesWithBookmarksAndAKillCostsOnlyItsInFlightCalls
@@ -253,4 +271,20 @@ func TestThreeReplicasOnARoutingURIReadTheirWritesWithBookmarksAndAKillCostsOnly
 func retryable(res *mcp.CallToolResult) bool {
 	m, _ := res.StructuredContent.(map[string]any)
 	return m["retryable"] == true
+}
+
+// TestBookmarkEditsTakeEveryTransactionIDWidth is the regression test
+// for CI's fresh database, whose transaction ids fit in 2 bytes (the
+// test once assumed 4): both forms, as the test server wrote them, are
+// edited into a future and a foreign bookmark of the same form.
+func TestBookmarkEditsTakeEveryTransactionIDWidth(t *testing.T) {
+	for _, b := range []string{"FB:kcwQi8P3UxuKS12Oqy4w/o4zKskDEZA=", "FB:kcwQOEz3fx6qRPWpFRBQ/HcXS8oAAWv2kA=="} {
+		head, _, tail := bookmarkParts(t, futureBookmark(t, b))
+		if _, _, origTail := bookmarkParts(t, b); string(tail) != string(origTail) {
+			t.Errorf("%s: the future bookmark's tail is %x, want %x", b, tail, origTail)
+		}
+		if fh, fid, _ := bookmarkParts(t, foreignBookmark(t, b)); string(fh[3:]) == string(head[3:]) || len(fid) == 0 {
+			t.Errorf("%s: the foreign bookmark kept its database id", b)
+		}
+	}
 }
