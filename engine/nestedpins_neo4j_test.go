@@ -192,7 +192,8 @@ func TestNestedPinsStartFromTheIndex(t *testing.T) {
 // tenant. The graph holds two tenants with the same product names and
 // relationships across them (a customer of a to an order of b, an order
 // of a to a product of b), which must not make a customer's answer; each
-// tenant's customers are the ones computed in Go.
+// tenant's customers are the ones computed in Go, and Neo4j's plan of the
+// statement is proven scoped (checkScopedPlan).
 func TestNestedPinsStayInTheTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
 	type node struct{ label, id, tenant, name string }
@@ -269,6 +270,7 @@ func TestNestedPinsStayInTheTenant(t *testing.T) {
 			if i := strings.Index(st.Cypher, pinnedHead); i < 0 || strings.Contains(st.Cypher[:i], "EXISTS") {
 				t.Errorf("tenant %s, %v: the statement does not start from the pin:\n%s", tenant, names, st.Cypher)
 			}
+			checkScopedPlan(t, e, d, t.Context(), "user_id", planner.QueryEntities, json.RawMessage(args))
 			var got []string
 			for _, x := range execJSON(t, e, planner.QueryEntities, args).Entities {
 				got = append(got, fmt.Sprint(x.ID))
