@@ -32,9 +32,10 @@ type builder struct {
 	err error
 	// sortKeys are the ranking keys the RETURN carries (sortKeyColumns).
 	sortKeys []SortKey
-	// starts maps the predicate of a top-level `some` relationship test
-	// whose related entity is pinned by an index to its hop; match starts
-	// the statement there instead of testing the predicate on every node.
+	// starts maps the predicate of a `some` relationship test whose
+	// related entity is pinned by an index, or that holds such a test
+	// (hop.next), to its hop; match starts the statement there instead of
+	// testing a top-level one on every node.
 	starts map[string]*hop
 	// pins are the equalities top-level `some` relationship tests pin
 	// their related entity by (Shape.Pins).
