@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
@@ -100,17 +102,13 @@ func customerOf(order string) string {
 	return "C" + strconv.Itoa((n-10248)%5)
 }
 
-// TestRelationshipComputedFieldsOnNeo4j is issue 30's item 3 on a
-// Northwind-shaped graph: ORDERS holds quantity beside unitPrice and
-// discount as text (with "NULL" markers), and the computed value =
-// quantity * unitPrice * (1 - discount) is tested in relationship_conditions,
-// sorted by in query_relationships and summed per customer by
-// aggregate_entities' over.field, each answer checked against the values
-// computed in Go from the fixture and against package computed's own Go
-// evaluation.
-func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
+// northwindOrders stores products and lines (northwindLines) in the
+// test database, each order's customer by customerOf, and returns an
+// engine over northwind-orders.yaml with its computed fields, the
+// compiled model and the driver.
+func northwindOrders(t *testing.T, products []nwProduct, lines []orderLine) (*engine.Engine, *computed.Model, neo4j.DriverWithContext) {
+	t.Helper()
 	d := neo4jtest.Open(t)
-	products, lines := northwindLines()
 	var prows, lrows []map[string]any
 	for _, p := range products {
 		prows = append(prows, map[string]any{"id": p.id, "price": p.price, "tags": p.tags})
@@ -141,6 +139,20 @@ func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return e, cm, d
+}
+
+// TestRelationshipComputedFieldsOnNeo4j is issue 30's item 3 on a
+// Northwind-shaped graph: ORDERS holds quantity beside unitPrice and
+// discount as text (with "NULL" markers), and the computed value =
+// quantity * unitPrice * (1 - discount) is tested in relationship_conditions,
+// sorted by in query_relationships and summed per customer by
+// aggregate_entities' over.field, each answer checked against the values
+// computed in Go from the fixture and against package computed's own Go
+// evaluation.
+func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
+	products, lines := northwindLines()
+	e, cm, _ := northwindOrders(t, products, lines)
 	value := cm.Relationship("ORDERS").Field("value")
 
 	t.Run("relationship_conditions", func(t *testing.T) {

@@ -32,9 +32,10 @@ type builder struct {
 	err error
 	// sortKeys are the ranking keys the RETURN carries (sortKeyColumns).
 	sortKeys []SortKey
-	// starts maps the predicate of a top-level `some` relationship test
-	// whose related entity is pinned by an index to its hop; match starts
-	// the statement there instead of testing the predicate on every node.
+	// starts maps the predicate of a `some` relationship test whose
+	// related entity is pinned by an index, or that holds such a test
+	// (hop.next), to its hop; match starts the statement there instead of
+	// testing a top-level one on every node.
 	starts map[string]*hop
 	// pins are the equalities top-level `some` relationship tests pin
 	// their related entity by (Shape.Pins).
@@ -303,15 +304,40 @@ func (b *builder) match(preds []string) {
 	preds = b.scoped("n", nil)
 	n := "n:" + b.q(b.e.Name)
 	for _, h := range pinned {
-		b.line("MATCH (%s)%s(%s:%s)", n, h.step, h.m, b.q(h.entity.Name))
+		preds = append(preds, b.walk(n, h)...)
 		n = "n"
-		if h.tenant != "" {
-			preds = append(preds, h.tenant)
-		}
-		preds = append(preds, h.conds...)
 	}
 	b.line("WHERE %s", strings.Join(append(preds, rest...), " AND "))
 	b.line("WITH DISTINCT n")
+}
+
+// walk emits the MATCH of pinned test h from the pattern node from, and
+// of the tests nested in it that lead to the pin (hop.next), each a
+// MATCH of its own as each EXISTS has its own relationships, and returns
+// their predicates: each node's label and tenant, the conditions on it
+// and its relationship, a nested test being its MATCH instead:
+//
+//	MATCH (n:Customer)-[r0:PURCHASED]->(m0:Order)
+//	MATCH (m0)-[r1:ORDERS]->(m1:Product)
+//	WHERE … AND m1.productID = $p0
+//
+// Neo4j plans consecutive MATCH clauses together, so it starts from the
+// index that pins the innermost node and walks back, where EXISTS in
+// EXISTS is tested on every node of the label.
+func (b *builder) walk(from string, h *hop) []string {
+	var preds []string
+	for ; h != nil; from, h = h.m, h.next {
+		b.line("MATCH (%s)%s(%s:%s)", from, h.step, h.m, b.q(h.entity.Name))
+		if h.tenant != "" {
+			preds = append(preds, h.tenant)
+		}
+		for _, c := range h.conds {
+			if h.next == nil || c != h.nextPred {
+				preds = append(preds, c)
+			}
+		}
+	}
+	return preds
 }
 
 // matchLabel emits the entity's MATCH with preds, relationship tests

@@ -182,6 +182,12 @@ type hop struct {
 	pin    []tools.Condition
 	back   string
 	entity *model.Entity
+	// next is a some-test among the call's conditions on m (a top-level
+	// one: an element of conds, nextPred) that the statement can start
+	// from, pinned itself or through a test nested in it; match walks
+	// the chain from the pinned end (builder.walk).
+	next     *hop
+	nextPred string
 	// rel is the hop as the call gave it, to render it again under new
 	// variables.
 	rel tools.Related
@@ -244,6 +250,11 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int, negate
 			return nil, err
 		}
 		h.conds, h.pin = preds, r.Conditions
+		for _, p := range preds {
+			if in := b.starts[p]; in != nil && h.next == nil {
+				h.next, h.nextPred = in, p
+			}
+		}
 	}
 	rs := b.p.relScope(h.r, typ)
 	for i, c := range r.RelationshipConditions {
@@ -280,13 +291,19 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 	switch c.Quantifier {
 	case "", tools.QuantifierSome:
 		pred := h.exists(all)
-		if s.v == "n" && depth == 0 && pins(h.entity, c.Conditions) {
+		// Registered at any depth: a test nested in another is a start
+		// only as a top-level condition of its enclosing hop (related
+		// links it as next there), and the statement's own only at the
+		// top level (match reads the MATCH's predicates).
+		if pins(h.entity, c.Conditions) || h.next != nil {
 			b.starts[pred] = h
 		}
-		if s.v == "n" && depth == 0 && h.entity != nil {
-			for _, pc := range c.Conditions {
-				if pc.Operator == "=" && !pc.IgnoreCase {
-					b.pins = append(b.pins, pin(h.entity, pc.Field, pc.Value)...)
+		if s.v == "n" && depth == 0 {
+			for x := h; x != nil; x = x.next {
+				for _, pc := range x.rel.Conditions {
+					if x.entity != nil && pc.Operator == "=" && !pc.IgnoreCase {
+						b.pins = append(b.pins, pin(x.entity, pc.Field, pc.Value)...)
+					}
 				}
 			}
 		}
