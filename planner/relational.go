@@ -102,6 +102,8 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		}
 		pred, err := b.via(s, c, at, depth)
 		return pred, nil, err
+	case c.Aggregate != nil:
+		return b.aggregateTest(s, c, at)
 	case len(c.AnyOf) > 0:
 		preds, refs, err := b.tests(s, c.AnyOf, at+"/any_of", depth)
 		if err != nil {
@@ -275,7 +277,7 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 			return "", unplannable(b.tool, "count operator", c.Count.Operator)
 		}
 		// Parallel relationships to one entity count it once.
-		return "COUNT { MATCH " + h.pattern + " WHERE " + joinAnd(all) + " RETURN DISTINCT " + h.m + " } " + op + " " + b.param(c.Count.Value), nil
+		return countRelated(h.pattern, all, h.m) + " " + op + " " + b.param(c.Count.Value), nil
 	}
 	switch c.Quantifier {
 	case "", tools.QuantifierSome:

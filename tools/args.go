@@ -24,6 +24,8 @@ import (
 //     some (the default), none or all meet Conditions and whose
 //     relationship meets RelationshipConditions; or, with Count, how many
 //     such related entities there are.
+//   - an aggregate test {aggregate, operator, value}: a [RelatedAggregate]
+//     of the entity compared with a number (Value a float64).
 //   - a group: AnyOf holds when at least one of its conditions holds, Not
 //     when its conditions do not all hold.
 type Condition struct {
@@ -39,6 +41,10 @@ type Condition struct {
 	Conditions             []Condition `json:"conditions,omitempty"`
 	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
 	Count                  *CountTest  `json:"count,omitempty"`
+
+	// Aggregate, with Operator and Value, compares a value aggregated
+	// over the entity's related entities (RelatedAggregate) with a number.
+	Aggregate *RelatedAggregate `json:"aggregate,omitempty"`
 
 	AnyOf []Condition `json:"any_of,omitempty"`
 	Not   []Condition `json:"not,omitempty"`
@@ -76,12 +82,15 @@ type Related struct {
 	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
 }
 
-// OrderBy sorts results by a field or computed field, or, where the tool
+// OrderBy sorts results by a field or computed field, by an Aggregate, or, where the tool
 // offers it (explore_relationships), by RelationshipField, a property of
 // the relationship that reached each result.
 type OrderBy struct {
 	Field             string `json:"field,omitempty"`
 	RelationshipField string `json:"relationship_field,omitempty"`
+	// Aggregate, where the tool offers it (query_entities), sorts by a
+	// value aggregated over each entity's related entities instead.
+	Aggregate *RelatedAggregate `json:"aggregate,omitempty"`
 	// Direction is ASC or DESC.
 	Direction string `json:"direction"`
 }

@@ -63,6 +63,17 @@ func (ck *Checker) Conditions(o *EntityOffer, conds []Condition, name string) {
 // filling their directions.
 func (ck *Checker) OrderBy(o *EntityOffer, keys OrderByList) { checkOrderBy(o, nil, keys, &ck.p) }
 
+// OrderByAggregate checks sort keys as OrderBy does, and keys that sort
+// by an aggregate of the related entities of o's entity (query_entities).
+func (ck *Checker) OrderByAggregate(o *EntityOffer, keys OrderByList) {
+	checkOrderBy(o, nil, keys, &ck.p)
+	for i, k := range keys {
+		if k.Aggregate != nil && k.Field == "" {
+			ck.c.checkAggregate(o.Entity.Name, k.Aggregate, Pointer("order_by", i, "aggregate"), 0, &ck.p)
+		}
+	}
+}
+
 // OrderByEither checks sort keys that name a field of offer o (nil: none
 // may) or a property of relationship offer rel (relationship_field).
 func (ck *Checker) OrderByEither(o, rel *EntityOffer, keys OrderByList) {

@@ -25,13 +25,13 @@ func (c *Catalog) checkConds(o *EntityOffer, conds []Condition, base string, dep
 		cond := &conds[i]
 		at := base + Pointer(i)
 		kinds := 0
-		for _, set := range []bool{cond.Field != "", cond.Via != "", cond.AnyOf != nil, cond.Not != nil} {
+		for _, set := range []bool{cond.Field != "", cond.Via != "", cond.AnyOf != nil, cond.Not != nil, cond.Aggregate != nil} {
 			if set {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			p.add(at, "a condition is exactly one of: a field test (field, operator, value), a relationship test (via, …), any_of or not")
+			p.add(at, "a condition is exactly one of: a field test (field, operator, value), a relationship test (via, …), an aggregate test (aggregate, operator, value), any_of or not")
 			continue
 		}
 		if depth >= maxConditionDepth && cond.Field == "" {
@@ -43,6 +43,8 @@ func (c *Catalog) checkConds(o *EntityOffer, conds []Condition, base string, dep
 			checkField(o, cond, at, p)
 		case cond.Via != "":
 			c.checkVia(o.Entity.Name, cond, at, depth, p)
+		case cond.Aggregate != nil:
+			c.checkAggregateTest(o.Entity.Name, cond, at, depth, p)
 		case cond.AnyOf != nil:
 			if len(cond.AnyOf) == 0 {
 				p.add(at+"/any_of", "any_of needs at least one condition")
@@ -214,6 +216,10 @@ func checkOrderBy(o, rel *EntityOffer, keys OrderByList, p *problems) {
 			k.Direction = "ASC"
 		}
 		switch {
+		case k.Aggregate != nil && (k.Field != "" || k.RelationshipField != ""):
+			p.add(Pointer("order_by", i), "a sort key is a field or an aggregate, not both")
+		case k.Aggregate != nil:
+			// Checked by Checker.OrderBy, which offers it.
 		case k.RelationshipField != "" && rel == nil:
 			p.add(Pointer("order_by", i, "relationship_field"), "this tool sorts by field only")
 		case k.RelationshipField != "" && k.Field != "":
