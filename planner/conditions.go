@@ -37,6 +37,9 @@ func (ps *preds) add(b *builder, r fieldRef, pred string) { ps.addAll(b, []field
 // addAll files one predicate that reads refs: with the computed
 // predicates when any of them is computed at runtime, else with the
 // stored ones.
+//
+// An empty pred (an aggregate test without operator) only computes the
+// runtime values refs read.
 func (ps *preds) addAll(b *builder, refs []fieldRef, pred string) {
 	runtime := false
 	for _, r := range refs {
@@ -48,11 +51,13 @@ func (ps *preds) addAll(b *builder, refs []fieldRef, pred string) {
 			ps.refs = append(ps.refs, r)
 		}
 	}
-	if runtime {
+	switch {
+	case pred == "":
+	case runtime:
 		ps.computed = append(ps.computed, pred)
-		return
+	default:
+		ps.stored = append(ps.stored, pred)
 	}
-	ps.stored = append(ps.stored, pred)
 }
 
 // conditions renders the conditions of argument name (field tests,

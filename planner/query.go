@@ -6,7 +6,7 @@ import (
 )
 
 // orderBy renders the sort keys of the builder's entity (its fields or
-// aggregates of its related entities), each with
+// the aggregates its conditions computed), each with
 // entities without a value last (Cypher puts nulls first when
 // descending), then the unique field as tie-break unless a key is the
 // unique field. It returns the fields sorted on; their computed fields
@@ -47,10 +47,13 @@ func (b *builder) orderBy(keys tools.OrderByList, ps *preds) ([]order, []fieldRe
 	return orders, refs, nil
 }
 
-// sortField resolves the field or aggregate sort key k at pointer at.
+// sortField resolves sort key k at pointer at: the key of an aggregate
+// test of the call's conditions, or a field.
 func (b *builder) sortField(k tools.OrderBy, at string) (fieldRef, error) {
-	if k.Aggregate != nil {
-		return b.relatedAggregate(k.Aggregate, at+"/aggregate")
+	for _, ra := range b.aggs {
+		if ra.key == k.Field {
+			return fieldRef{f: ra.f, agg: ra}, nil
+		}
 	}
 	return b.field(k.Field, at+"/field")
 }

@@ -58,7 +58,7 @@ func generateQueryEntities(g *tools.Generator) *tools.Generated {
 	in := tools.Object(
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		tools.Prop{Name: "conditions", Schema: tools.Ref(tools.ConditionsDef)},
-		tools.AggregateOrderByProp(),
+		tools.OrderByProp(),
 		g.LimitProp(),
 		g.OffsetProp(),
 		tools.Prop{Name: "fields", Schema: &tools.Schema{
@@ -74,15 +74,9 @@ func generateQueryEntities(g *tools.Generator) *tools.Generated {
 	in.Defs = g.ConditionDefs()
 	if len(g.RelationshipTypes()) > 0 {
 		tools.WithAggregateTest(in.Defs)
-		in.Defs = append(in.Defs, g.AggregateDefs())
-		b.WriteString(" " + aggregateHelp)
 	}
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers, GraphSchema: graph}
 }
-
-// aggregateHelp says what an aggregate of related entities is, in
-// query_entities' description.
-const aggregateHelp = "aggregate {via, direction, entity, conditions, relationship_conditions, then (further hops), operation COUNT|SUM|AVG|MIN|MAX, field (number, of the related entity) or relationship_field}: a value per entity over its related entities (each once; count counts them). order_by {aggregate, direction} ranks by it, condition {aggregate, operator, value} tests it; each entity returns it in aggregates (e.g. avg_REVIEWED_rating). None related: COUNT, SUM 0; AVG, MIN, MAX null, last."
 
 // checkQuery checks decoded arguments and fills their defaults.
 func checkQuery(ck *tools.Checker, a *QueryEntitiesArgs) {
@@ -92,7 +86,7 @@ func checkQuery(ck *tools.Checker, a *QueryEntitiesArgs) {
 		return
 	}
 	ck.Conditions(o, a.Conditions, "conditions")
-	ck.OrderByAggregate(o, a.OrderBy)
+	ck.OrderByAggregate(o, a.OrderBy, a.Conditions)
 	if len(a.Fields) > maxFieldsInProjection {
 		ck.Add("/fields", "at most %d fields", maxFieldsInProjection)
 	}
@@ -197,7 +191,7 @@ func (p *Planner) queryEntities(a *QueryEntitiesArgs, state model.State) (*State
 	if err := b.returnEntities(stored, computed, related, orders); err != nil {
 		return nil, err
 	}
-	st, err := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Related: lists, Extra: extra, Notes: nullAggregateNotes(a.OrderBy)})
+	st, err := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Related: lists, Extra: extra, Notes: b.nullAggregateNotes(a.OrderBy)})
 	if st != nil {
 		st.Total = total
 	}

@@ -23,15 +23,17 @@ type relatedAggregate struct {
 	count, call string
 	f           *model.Field
 	n           int
+	// nullable: AVG, MIN and MAX of nothing are null.
+	nullable bool
 }
 
 // aggregateOps maps the operations of a related aggregate to Cypher's
 // functions; the text comes from this table, never from the call.
 var aggregateOps = map[string]string{"COUNT": "count", "SUM": "sum", "AVG": "avg", "MIN": "min", "MAX": "max"}
 
-// relatedAggregate resolves aggregate a of n at pointer at into the field
-// reference that reads its value: the same aggregate asked twice (sorted
-// on and tested) is computed once. ensure writes its clause:
+// relatedAggregate resolves aggregate a of n, the aggregate test at
+// pointer at, into the field reference that reads its value: the same
+// aggregate tested twice is computed once. ensure writes its clause:
 //
 //	WITH n, …, COUNT { MATCH (n)-[r0:T]->(m0) WHERE <m0's label, tenant, conditions> RETURN DISTINCT m0 } AS `agg_0`
 //	CALL (n) { MATCH (n)-[r0:T]->(m0)[-[r1:U]->(m1)] WHERE <each hop's label, tenant, conditions>
@@ -88,15 +90,17 @@ func (b *builder) relatedAggregate(a *tools.RelatedAggregate, at string) (fieldR
 			s.name = h.entity.Name
 		}
 	}
-	ra := &relatedAggregate{v: "agg_" + itoa(len(b.aggs)), key: a.Key(), n: len(b.aggs)}
+	ra := &relatedAggregate{v: "agg_" + itoa(len(b.aggs)), key: a.Key(), n: len(b.aggs), nullable: a.Operation != "COUNT" && a.Operation != "SUM"}
 	ra.f = &model.Field{Name: ra.key, Type: model.Number}
-	if a.Operation == "COUNT" && a.Field == "" && a.RelationshipField == "" {
+	if a.Operation == "COUNT" && a.Field == "" && a.RelationshipField == "" && !a.Relationships {
 		ra.f.Type = model.Integer
 		ra.count = countRelated(pattern, where, last.m)
 	} else {
 		each, arg := last.m, last.m
 		var fs scope
 		switch {
+		case a.Relationships:
+			each, arg = last.r, last.r
 		case a.RelationshipField != "":
 			each, fs = last.r, b.p.relScope(last.r, last.rel.Via)
 		case last.entity != nil:
@@ -105,11 +109,7 @@ func (b *builder) relatedAggregate(a *tools.RelatedAggregate, at string) (fieldR
 			return fieldRef{}, tools.Fail(b.tool, at+"/entity", nil, "a field of related entities needs their entity type")
 		}
 		if name := a.Field + a.RelationshipField; name != "" {
-			fat := at + "/field"
-			if a.RelationshipField != "" {
-				fat = at + "/relationship_field"
-			}
-			r, err := fs.field(b, name, fat)
+			r, err := fs.field(b, name, at+"/aggregate")
 			if err != nil {
 				return fieldRef{}, err
 			}
@@ -150,16 +150,27 @@ func (b *builder) ensureAggregate(ra *relatedAggregate) {
 	b.haveAlias[ra.v] = true
 }
 
-// aggregateTest renders an aggregate test {aggregate, operator, value} of
-// n: its value compared with a number, false where it is null (AVG, MIN,
-// MAX of nothing).
-func (b *builder) aggregateTest(s scope, c tools.Condition, at string) (string, []fieldRef, error) {
+// aggregateTest renders an aggregate test of n, a relationship test with
+// aggregate: its value compared with a number, false where it is null
+// (AVG, MIN, MAX of nothing); without an operator, at the top level, no
+// predicate, only the value to compute (refs).
+func (b *builder) aggregateTest(s scope, c tools.Condition, at string, depth int) (string, []fieldRef, error) {
 	if s.v != "n" {
 		return "", nil, tools.Fail(b.tool, at+"/aggregate", nil, "an aggregate test is about the entity itself: give it among the entity's conditions, not a related entity's")
 	}
-	r, err := b.relatedAggregate(c.Aggregate, at+"/aggregate")
+	a, err := c.RelatedAggregate()
+	if err != nil {
+		return "", nil, tools.Fail(b.tool, at+"/aggregate", nil, "%v", err)
+	}
+	r, err := b.relatedAggregate(a, at)
 	if err != nil {
 		return "", nil, err
+	}
+	if c.Operator == "" {
+		if depth > 0 {
+			return "", nil, unplannable(b.tool, at[1:]+"/operator", "none in a nested aggregate test")
+		}
+		return "", []fieldRef{r}, nil
 	}
 	op, ok := condOps[c.Operator]
 	if !ok || !slices.Contains(tools.HavingOperators, c.Operator) {
@@ -200,11 +211,13 @@ func (b *builder) aggregatesColumn() (string, bool) {
 // of related entities, that the entities with nothing to aggregate have
 // no value there and come last, so an agent does not read them as the
 // lowest.
-func nullAggregateNotes(keys tools.OrderByList) []string {
+func (b *builder) nullAggregateNotes(keys tools.OrderByList) []string {
 	var notes []string
 	for _, k := range keys {
-		if a := k.Aggregate; a != nil && (a.Operation == "AVG" || a.Operation == "MIN" || a.Operation == "MAX") {
-			notes = append(notes, a.Key()+" is null for entities with nothing related to aggregate; they come last")
+		for _, ra := range b.aggs {
+			if ra.key == k.Field && ra.nullable {
+				notes = append(notes, ra.key+" is null for entities with nothing related to aggregate; they come last")
+			}
 		}
 	}
 	return notes

@@ -100,10 +100,11 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		if s.e == nil {
 			return "", nil, unplannable(b.tool, at[1:], "a relationship test on a relationship")
 		}
+		if c.Aggregate != "" {
+			return b.aggregateTest(s, c, at, depth)
+		}
 		pred, err := b.via(s, c, at, depth)
 		return pred, nil, err
-	case c.Aggregate != nil:
-		return b.aggregateTest(s, c, at)
 	case len(c.AnyOf) > 0:
 		preds, refs, err := b.tests(s, c.AnyOf, at+"/any_of", depth)
 		if err != nil {

@@ -24,8 +24,6 @@ import (
 //     some (the default), none or all meet Conditions and whose
 //     relationship meets RelationshipConditions; or, with Count, how many
 //     such related entities there are.
-//   - an aggregate test {aggregate, operator, value}: a [RelatedAggregate]
-//     of the entity compared with a number (Value a float64).
 //   - a group: AnyOf holds when at least one of its conditions holds, Not
 //     when its conditions do not all hold.
 type Condition struct {
@@ -42,9 +40,15 @@ type Condition struct {
 	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
 	Count                  *CountTest  `json:"count,omitempty"`
 
-	// Aggregate, with Operator and Value, compares a value aggregated
-	// over the entity's related entities (RelatedAggregate) with a number.
-	Aggregate *RelatedAggregate `json:"aggregate,omitempty"`
+	// Aggregate, on a relationship test where the tool offers it
+	// (query_entities), makes it an aggregate test: the value Aggregate
+	// names ("AVG relationship.rating", see [ParseAggregate]) over the
+	// related entities (Then: further hops from them, relationship tests
+	// each), compared by Operator with Value (a number), or with no
+	// Operator only computed, to be returned and sorted on
+	// ([Condition.RelatedAggregate]).
+	Aggregate string      `json:"aggregate,omitempty"`
+	Then      []Condition `json:"then,omitempty"`
 
 	AnyOf []Condition `json:"any_of,omitempty"`
 	Not   []Condition `json:"not,omitempty"`
@@ -82,15 +86,13 @@ type Related struct {
 	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
 }
 
-// OrderBy sorts results by a field or computed field, by an Aggregate, or, where the tool
+// OrderBy sorts results by a field or computed field (in query_entities
+// also by the key of an aggregate test, RelatedAggregate.Key), or, where the tool
 // offers it (explore_relationships), by RelationshipField, a property of
 // the relationship that reached each result.
 type OrderBy struct {
 	Field             string `json:"field,omitempty"`
 	RelationshipField string `json:"relationship_field,omitempty"`
-	// Aggregate, where the tool offers it (query_entities), sorts by a
-	// value aggregated over each entity's related entities instead.
-	Aggregate *RelatedAggregate `json:"aggregate,omitempty"`
 	// Direction is ASC or DESC.
 	Direction string `json:"direction"`
 }

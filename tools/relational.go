@@ -25,13 +25,13 @@ func (c *Catalog) checkConds(o *EntityOffer, conds []Condition, base string, dep
 		cond := &conds[i]
 		at := base + Pointer(i)
 		kinds := 0
-		for _, set := range []bool{cond.Field != "", cond.Via != "", cond.AnyOf != nil, cond.Not != nil, cond.Aggregate != nil} {
+		for _, set := range []bool{cond.Field != "", cond.Via != "", cond.AnyOf != nil, cond.Not != nil} {
 			if set {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			p.add(at, "a condition is exactly one of: a field test (field, operator, value), a relationship test (via, …), an aggregate test (aggregate, operator, value), any_of or not")
+			p.add(at, "a condition is exactly one of: a field test (field, operator, value), a relationship test (via, …), any_of or not")
 			continue
 		}
 		if depth >= maxConditionDepth && cond.Field == "" {
@@ -43,8 +43,6 @@ func (c *Catalog) checkConds(o *EntityOffer, conds []Condition, base string, dep
 			checkField(o, cond, at, p)
 		case cond.Via != "":
 			c.checkVia(o.Entity.Name, cond, at, depth, p)
-		case cond.Aggregate != nil:
-			c.checkAggregateTest(o.Entity.Name, cond, at, depth, p)
 		case cond.AnyOf != nil:
 			if len(cond.AnyOf) == 0 {
 				p.add(at+"/any_of", "any_of needs at least one condition")
@@ -66,6 +64,13 @@ func (c *Catalog) checkVia(start string, cond *Condition, at string, depth int, 
 		return
 	}
 	cond.Direction, cond.Entity = r.Direction, r.Entity
+	if cond.Aggregate != "" || cond.Then != nil {
+		c.checkAggregateTest(start, cond, at, depth, p)
+		return
+	}
+	if cond.Operator != "" || cond.Value != nil {
+		p.add(at+"/operator", "operator and value compare an aggregate: give aggregate (or count {operator, value} for how many)")
+	}
 	if cond.Quantifier == "" {
 		cond.Quantifier = QuantifierSome
 	}
@@ -216,10 +221,6 @@ func checkOrderBy(o, rel *EntityOffer, keys OrderByList, p *problems) {
 			k.Direction = "ASC"
 		}
 		switch {
-		case k.Aggregate != nil && (k.Field != "" || k.RelationshipField != ""):
-			p.add(Pointer("order_by", i), "a sort key is a field or an aggregate, not both")
-		case k.Aggregate != nil:
-			// Checked by Checker.OrderBy, which offers it.
 		case k.RelationshipField != "" && rel == nil:
 			p.add(Pointer("order_by", i, "relationship_field"), "this tool sorts by field only")
 		case k.RelationshipField != "" && k.Field != "":
