@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
@@ -100,16 +102,11 @@ func customerOf(order string) string {
 	return "C" + strconv.Itoa((n-10248)%5)
 }
 
-// TestRelationshipComputedFieldsOnNeo4j is issue 30's item 3 on a
-// Northwind-shaped graph: ORDERS holds quantity beside unitPrice and
-// discount as text (with "NULL" markers), and the computed value =
-// quantity * unitPrice * (1 - discount) is tested in relationship_conditions,
-// sorted by in query_relationships and summed per customer by
-// aggregate_entities' over.field, each answer checked against the values
-// computed in Go from the fixture and against package computed's own Go
-// evaluation.
-func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
-	d := neo4jtest.Open(t)
+// loadOrderLines writes northwindLines into the test database as the
+// northwind-orders config reads it: customers PURCHASED orders, each
+// order's lines ORDERS relationships to products.
+func loadOrderLines(t *testing.T, d neo4j.DriverWithContext) ([]nwProduct, []orderLine) {
+	t.Helper()
 	products, lines := northwindLines()
 	var prows, lrows []map[string]any
 	for _, p := range products {
@@ -128,6 +125,20 @@ func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
 		MERGE (c)-[:PURCHASED]->(o)
 		WITH row, o MATCH (p:Product {productID: row.product})
 		CREATE (o)-[:ORDERS {quantity: row.quantity, unitPrice: row.price, discount: row.discount, flags: row.flags}]->(p)`, map[string]any{"rows": lrows})
+	return products, lines
+}
+
+// TestRelationshipComputedFieldsOnNeo4j is issue 30's item 3 on a
+// Northwind-shaped graph: ORDERS holds quantity beside unitPrice and
+// discount as text (with "NULL" markers), and the computed value =
+// quantity * unitPrice * (1 - discount) is tested in relationship_conditions,
+// sorted by in query_relationships and summed per customer by
+// aggregate_entities' over.field, each answer checked against the values
+// computed in Go from the fixture and against package computed's own Go
+// evaluation.
+func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
+	d := neo4jtest.Open(t)
+	products, lines := loadOrderLines(t, d)
 
 	m, err := config.Load("../testdata/configs/valid/northwind-orders.yaml")
 	if err != nil {
