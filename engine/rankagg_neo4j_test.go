@@ -38,7 +38,7 @@ func rankedCall(t *testing.T, ctx context.Context, e *engine.Engine, args string
 	b, _ := json.Marshal(res)
 	var out struct {
 		Entities []aggRanked `json:"entities"`
-		Notes    []string `json:"notes"`
+		Notes    []string    `json:"notes"`
 	}
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)

@@ -25,6 +25,10 @@ type preds struct {
 	// runtime or materialized: the result shows them whichever way they
 	// were evaluated, so its shape never depends on materialization.
 	chosen []fieldRef
+	// shown lists the aggregates of aggregate tests without operator:
+	// no predicate reads them, so they are computed once the page is cut
+	// (unless a sort needs them before).
+	shown []fieldRef
 	// valued lists the expressions (b.expr) of the fields a top-level
 	// condition tests with an operator other than IS NULL: every test but
 	// IS NULL is null, so false, on a missing value, so every entity kept
@@ -38,9 +42,12 @@ func (ps *preds) add(b *builder, r fieldRef, pred string) { ps.addAll(b, []field
 // predicates when any of them is computed at runtime, else with the
 // stored ones.
 //
-// An empty pred (an aggregate test without operator) only computes the
-// runtime values refs read.
+// An empty pred (an aggregate test without operator) files refs as shown.
 func (ps *preds) addAll(b *builder, refs []fieldRef, pred string) {
+	if pred == "" {
+		ps.shown = append(ps.shown, refs...)
+		return
+	}
 	runtime := false
 	for _, r := range refs {
 		if r.c != nil && !containsRef(ps.chosen, r) {
@@ -51,13 +58,11 @@ func (ps *preds) addAll(b *builder, refs []fieldRef, pred string) {
 			ps.refs = append(ps.refs, r)
 		}
 	}
-	switch {
-	case pred == "":
-	case runtime:
+	if runtime {
 		ps.computed = append(ps.computed, pred)
-	default:
-		ps.stored = append(ps.stored, pred)
+		return
 	}
+	ps.stored = append(ps.stored, pred)
 }
 
 // conditions renders the conditions of argument name (field tests,
