@@ -184,6 +184,33 @@ func TestQueryEntitiesRanksByRelatedAggregatesOnMovies(t *testing.T) {
 		checkRanked(t, got, "avg_REVIEWED_rating", above)
 	})
 
+	t.Run("reviewed movies by release, with their review count", func(t *testing.T) {
+		// A sort on a stored field pages from its index
+		// (nullsLastFromIndex): the aggregate the test filtered by is
+		// computed again for the page.
+		reviews := map[string]float64{}
+		for _, r := range g.Reviewed {
+			reviews[r.Movie]++
+		}
+		released := map[string]float64{}
+		for _, m := range g.Movies {
+			if n, err := m["released"].(int64); err {
+				released[fmt.Sprint(m["title"])] = float64(n)
+			}
+		}
+		var ws []aggWant
+		for title := range reviews {
+			ws = append(ws, aggWant{id: title, value: ptr(released[title])})
+		}
+		rankWant(ws, true)
+		got, _ := rankedCall(t, ctx, e, `{"entity_type":"Movie","fields":["title"],"conditions":[{"via":"REVIEWED","aggregate":"COUNT","operator":">","value":0}],"order_by":[{"field":"released","direction":"DESC"}],"limit":50}`)
+		counts := make([]aggWant, len(ws))
+		for i, w := range ws {
+			counts[i] = aggWant{id: w.id, value: ptr(reviews[w.id])}
+		}
+		checkRanked(t, got, "count_REVIEWED", counts)
+	})
+
 	t.Run("directors by number of films, with the titles", func(t *testing.T) {
 		films := map[string][]string{}
 		for _, x := range g.Directed {

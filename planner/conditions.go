@@ -25,10 +25,6 @@ type preds struct {
 	// runtime or materialized: the result shows them whichever way they
 	// were evaluated, so its shape never depends on materialization.
 	chosen []fieldRef
-	// shown lists the aggregates of aggregate tests without operator:
-	// no predicate reads them, so they are computed once the page is cut
-	// (unless a sort needs them before).
-	shown []fieldRef
 	// valued lists the expressions (b.expr) of the fields a top-level
 	// condition tests with an operator other than IS NULL: every test but
 	// IS NULL is null, so false, on a missing value, so every entity kept
@@ -42,10 +38,11 @@ func (ps *preds) add(b *builder, r fieldRef, pred string) { ps.addAll(b, []field
 // predicates when any of them is computed at runtime, else with the
 // stored ones.
 //
-// An empty pred (an aggregate test without operator) files refs as shown.
+// An empty pred (an aggregate test without operator) files nothing: no
+// predicate reads its value, which is computed after the page is cut
+// (ensureAggregates) unless a sort needs it before.
 func (ps *preds) addAll(b *builder, refs []fieldRef, pred string) {
 	if pred == "" {
-		ps.shown = append(ps.shown, refs...)
 		return
 	}
 	runtime := false

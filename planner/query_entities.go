@@ -184,9 +184,7 @@ func (p *Planner) queryEntities(a *QueryEntitiesArgs, state model.State) (*State
 	if err != nil {
 		return nil, err
 	}
-	if err := b.ensure(ps.shown...); err != nil {
-		return nil, err
-	}
+	b.ensureAggregates()
 	var extra []string
 	if col, ok := b.aggregatesColumn(); ok {
 		related, extra = append(related, col), []string{ColAggregates}

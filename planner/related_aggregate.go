@@ -2,6 +2,7 @@ package planner
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -91,6 +92,17 @@ func (b *builder) relatedAggregate(a *tools.RelatedAggregate, at string) (fieldR
 		}
 	}
 	ra := &relatedAggregate{v: "agg_" + itoa(len(b.aggs)), key: a.Key(), n: len(b.aggs), nullable: a.Operation != "COUNT" && a.Operation != "SUM"}
+	// Two aggregates of one key (other hops' conditions) are told apart
+	// as key_2, key_3, … in the order the call gives them.
+	same := 1
+	for _, x := range b.aggs {
+		if strings.HasPrefix(x.key, ra.key) && (x.key == ra.key || strings.HasPrefix(x.key, ra.key+"_") && isDigits(x.key[len(ra.key)+1:])) {
+			same++
+		}
+	}
+	if same > 1 {
+		ra.key += "_" + itoa(same)
+	}
 	ra.f = &model.Field{Name: ra.key, Type: model.Number}
 	if a.Operation == "COUNT" && a.Field == "" && a.RelationshipField == "" && !a.Relationships {
 		ra.f.Type = model.Integer
@@ -150,6 +162,23 @@ func (b *builder) ensureAggregate(ra *relatedAggregate) {
 	b.haveAlias[ra.v] = true
 }
 
+// ensureAggregates writes, in the call's order, the clause of each
+// aggregate not in scope: those only returned, and after a page that
+// went through a list (nullsLastFromIndex), those it filtered or sorted
+// by, now computed again for the page's entities only.
+func (b *builder) ensureAggregates() {
+	for _, ra := range b.aggregatesInOrder() {
+		b.ensureAggregate(ra)
+	}
+}
+
+// aggregatesInOrder lists the statement's aggregates in the call's order.
+func (b *builder) aggregatesInOrder() []*relatedAggregate {
+	all := slices.Collect(maps.Values(b.aggs))
+	slices.SortFunc(all, func(x, y *relatedAggregate) int { return x.n - y.n })
+	return all
+}
+
 // aggregateTest renders an aggregate test of n, a relationship test with
 // aggregate: its value compared with a number, false where it is null
 // (AVG, MIN, MAX of nothing); without an operator, at the top level, no
@@ -184,25 +213,15 @@ func (b *builder) aggregateTest(s scope, c tools.Condition, at string, depth int
 }
 
 // aggregatesColumn is the RETURN item of the aggregates the statement
-// computed, by key (a key asked twice with different hops gets _2),
-// and whether there is one.
+// computed, by key, and whether there is one.
 func (b *builder) aggregatesColumn() (string, bool) {
 	if len(b.aggs) == 0 {
 		return "", false
 	}
-	all := make([]*relatedAggregate, 0, len(b.aggs))
-	for _, ra := range b.aggs {
-		all = append(all, ra)
-	}
-	slices.SortFunc(all, func(x, y *relatedAggregate) int { return x.n - y.n })
+	all := b.aggregatesInOrder()
 	items := make([]string, len(all))
-	seen := map[string]int{}
 	for i, ra := range all {
-		key := ra.key
-		if seen[key]++; seen[key] > 1 {
-			key += "_" + itoa(seen[key])
-		}
-		items[i] = b.q(key) + ": " + b.read(b.q(ra.v))
+		items[i] = b.q(ra.key) + ": " + b.read(b.q(ra.v))
 	}
 	return "{" + strings.Join(items, ", ") + "} AS " + ColAggregates, true
 }
@@ -221,4 +240,9 @@ func (b *builder) nullAggregateNotes(keys tools.OrderByList) []string {
 		}
 	}
 	return notes
+}
+
+// isDigits reports whether s is a non-empty run of ASCII digits.
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
