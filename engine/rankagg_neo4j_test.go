@@ -194,7 +194,7 @@ func TestQueryEntitiesRanksByRelatedAggregatesOnMovies(t *testing.T) {
 		}
 		released := map[string]float64{}
 		for _, m := range g.Movies {
-			if n, err := m["released"].(int64); err {
+			if n, ok := m["released"].(int64); ok {
 				released[fmt.Sprint(m["title"])] = float64(n)
 			}
 		}
