@@ -23,7 +23,8 @@ import (
 //     (seen in Direction) to related entities of type Entity, of which
 //     some (the default), none or all meet Conditions and whose
 //     relationship meets RelationshipConditions; or, with Count, how many
-//     such related entities there are.
+//     such related entities there are; or, with Aggregate, a value
+//     aggregated over them ([RelatedAggregate]).
 //   - a group: AnyOf holds when at least one of its conditions holds, Not
 //     when its conditions do not all hold.
 type Condition struct {
