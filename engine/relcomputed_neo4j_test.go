@@ -102,13 +102,11 @@ func customerOf(order string) string {
 	return "C" + strconv.Itoa((n-10248)%5)
 }
 
-// northwindOrders stores products and lines (northwindLines) in the
-// test database, each order's customer by customerOf, and returns an
-// engine over northwind-orders.yaml with its computed fields, the
-// compiled model and the driver.
-func northwindOrders(t *testing.T, products []nwProduct, lines []orderLine) (*engine.Engine, *computed.Model, neo4j.DriverWithContext) {
+// storeOrderLines writes products and lines into the test database as
+// the northwind-orders config reads them: customers (by customerOf)
+// PURCHASED orders, each order's lines ORDERS relationships to products.
+func storeOrderLines(t *testing.T, d neo4j.DriverWithContext, products []nwProduct, lines []orderLine) {
 	t.Helper()
-	d := neo4jtest.Open(t)
 	var prows, lrows []map[string]any
 	for _, p := range products {
 		prows = append(prows, map[string]any{"id": p.id, "price": p.price, "tags": p.tags})
@@ -126,7 +124,15 @@ func northwindOrders(t *testing.T, products []nwProduct, lines []orderLine) (*en
 		MERGE (c)-[:PURCHASED]->(o)
 		WITH row, o MATCH (p:Product {productID: row.product})
 		CREATE (o)-[:ORDERS {quantity: row.quantity, unitPrice: row.price, discount: row.discount, flags: row.flags}]->(p)`, map[string]any{"rows": lrows})
+}
 
+// northwindOrders stores products and lines in the test database
+// (storeOrderLines) and returns an engine over northwind-orders.yaml with
+// its computed fields, the compiled model and the driver.
+func northwindOrders(t *testing.T, products []nwProduct, lines []orderLine) (*engine.Engine, *computed.Model, neo4j.DriverWithContext) {
+	t.Helper()
+	d := neo4jtest.Open(t)
+	storeOrderLines(t, d, products, lines)
 	m, err := config.Load("../testdata/configs/valid/northwind-orders.yaml")
 	if err != nil {
 		t.Fatal(err)

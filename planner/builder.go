@@ -52,6 +52,9 @@ type builder struct {
 	// the conditions of a not (or of an all-test's failure) are written:
 	// negated, a test on a missing value must be false, not null.
 	definite bool
+	// aggs are the related aggregates the statement computes, by the
+	// JSON of their call (relatedAggregate).
+	aggs map[string]*relatedAggregate
 	// held maps a read of n's property (as expr renders it) to the
 	// variable that holds its value for the rest of the statement: a node
 	// that went through a list has lost Neo4j's cache of the properties
@@ -147,6 +150,9 @@ type fieldRef struct {
 	// inline is the Cypher of a relationship's computed field over node;
 	// "" for every other field.
 	inline string
+	// agg is set for the value of a related aggregate, a number computed
+	// in the statement like a runtime computed field (f names its key).
+	agg *relatedAggregate
 }
 
 // field resolves a field name of the entity, or returns a CallError that
@@ -164,7 +170,7 @@ func (b *builder) field(name, path string) (fieldRef, error) {
 // runtime reports whether the field must be computed in the statement
 // (a computed field that is not read from a ready cache property).
 func (b *builder) runtime(r fieldRef) bool {
-	return r.c != nil && b.cc[r.c.Name].Stored == ""
+	return r.agg != nil || r.c != nil && b.cc[r.c.Name].Stored == ""
 }
 
 // expr is the Cypher that reads the field: n.`prop`, n.`cache_prop` for a
@@ -172,6 +178,9 @@ func (b *builder) runtime(r fieldRef) bool {
 func (b *builder) expr(r fieldRef) string {
 	if r.inline != "" {
 		return r.inline
+	}
+	if r.agg != nil {
+		return b.q(r.agg.v)
 	}
 	if r.node != "" {
 		return typedText(r.f, b.prop(r.node, r.f.Name))
@@ -196,6 +205,9 @@ func (b *builder) read(x string) string {
 
 // use records a use of a field.
 func (b *builder) use(r fieldRef, kind model.UseKind) {
+	if r.agg != nil {
+		return // no field of the entity
+	}
 	u := model.Use{Entity: b.e.Name, Field: r.f.Name, Kind: kind, Computed: r.c != nil}
 	if r.c != nil && !b.runtime(r) {
 		u.Materialized = true
@@ -221,6 +233,10 @@ func (b *builder) carried() string {
 // computed fields they need), each once, in dependency order.
 func (b *builder) ensure(refs ...fieldRef) error {
 	for _, r := range refs {
+		if r.agg != nil {
+			b.ensureAggregate(r.agg)
+			continue
+		}
 		if r.c == nil || !b.runtime(r) {
 			continue
 		}

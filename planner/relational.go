@@ -100,6 +100,9 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		if s.e == nil {
 			return "", nil, unplannable(b.tool, at[1:], "a relationship test on a relationship")
 		}
+		if c.Aggregate != "" {
+			return b.aggregateTest(s, c, at, depth)
+		}
 		pred, err := b.via(s, c, at, depth)
 		return pred, nil, err
 	case len(c.AnyOf) > 0:
@@ -286,7 +289,7 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 			return "", unplannable(b.tool, "count operator", c.Count.Operator)
 		}
 		// Parallel relationships to one entity count it once.
-		return "COUNT { MATCH " + h.pattern + " WHERE " + joinAnd(all) + " RETURN DISTINCT " + h.m + " } " + op + " " + b.param(c.Count.Value), nil
+		return countRelated(h.pattern, all, h.m) + " " + op + " " + b.param(c.Count.Value), nil
 	}
 	switch c.Quantifier {
 	case "", tools.QuantifierSome:
