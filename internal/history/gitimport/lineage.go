@@ -111,15 +111,16 @@ func touched(f *FileDiff, before, after []decl, succ map[string]string) []change
 // function split in two hands its history to the part that kept most of
 // its lines (as git log -L follows lines); a function never continues a
 // type or a constant whose lines the diff aligned with it. A declaration
-// that kept no line of code (its text rewritten whole) continues the one
-// of its own key, or else of its own name (a method whose receiver type
-// was renamed), only when one run of changed lines removes that one's
-// lines and adds its own: the diff replaced it in place. Written whole
-// where the diff removed nothing of it (moved within its file), or over
-// other code, it starts there, as git log -L does: it follows a range
-// into the old side of the runs that changed it. A declaration before is
-// continued by one after at most; one after without a predecessor is
-// new. It returns key after → key before.
+// no such majority ties continues the one of its own key when it kept a
+// line of code there; else (its text rewritten whole) the one of its own
+// key, or of its own name when its key is gone (a method whose receiver
+// type was renamed), only when one run of changed lines removes that
+// one's lines and adds its own: the diff replaced it in place. Written
+// whole where the diff removed nothing of it (moved within its file), or
+// over other code, it starts there, as git log -L does: it follows a
+// range into the old side of the runs that changed it. A declaration
+// before is continued by one after at most; one after without a
+// predecessor is new. It returns key after → key before.
 func successors(f *FileDiff, before, after []decl) map[string]string {
 	owner := map[int]int{} // a line before → its declaration's index in before
 	for i, d := range before {
