@@ -84,7 +84,7 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 		tools.Prop{Name: "conditions", Schema: tools.Ref(tools.ConditionsDef)},
 	}
 	if len(g.RelationshipTypes()) > 0 {
-		b.WriteString(fmt.Sprintf(" over.path, up to %d hops {via, direction, entity, conditions, relationship_conditions} as in a relationship test, each from the previous one's entity (e.g. Supplier-SUPPLIES->Product<-ORDERS-Order<-PURCHASED-Customer), aggregates the far-end entities instead, each once per group (field is then a field of the last hop's entity: COUNT_DISTINCT of Customer.country per supplier). over.each: relationship counts the last hop's relationships (order lines), not distinct entities; over.field aggregates a property of that relationship (stored or computed); over.group_by groups by a property of it, over.group_by_related by a field of the far-end entity (its unique field: groups show that entity, as group_fields) instead of group_by.", l.MaxDepth))
+		b.WriteString(fmt.Sprintf(" over.path: up to %d hops {via, direction, entity, conditions, relationship_conditions}, each from the previous hop's entity (Supplier-SUPPLIES->Product<-ORDERS-Order<-PURCHASED-Customer), aggregates the far-end entities instead, each once per group; field is then theirs (AVG of Movie.released over the movies a Person acted in). over.each: relationship counts the last hop's relationships (lines) instead; over.field aggregates a property of it, over.group_by groups by one, over.group_by_related by a far-end field (its unique field shows the entity).", l.MaxDepth))
 		hop := tools.Object(g.RelatedProps()...).Require("via")
 		over := tools.Object(
 			tools.Prop{Name: "path", Schema: &tools.Schema{Type: "array", Items: hop}},

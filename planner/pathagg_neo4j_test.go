@@ -185,7 +185,7 @@ func TestPathAggregatesStayInsideTheTenant(t *testing.T) {
 		{"alice", `{"entity_type":"Order","operation":"SUM","group_by":"orderID","over":{"path":[{"via":"ORDERS"},{"via":"ORDERS","direction":"incoming"}],"field":"value"}}`, []string{"o2=10", "o1=2.5"}},
 		{"bob", `{"entity_type":"Order","operation":"SUM","group_by":"orderID","over":{"path":[{"via":"ORDERS"},{"via":"ORDERS","direction":"incoming"}],"field":"value"}}`, []string{"ob=5000", "oc=3000"}},
 	} {
-		t.Run(c.tenant+" "+c.args[:60], func(t *testing.T) {
+		t.Run(c.tenant+" "+c.want[0], func(t *testing.T) {
 			var got []string
 			st, err := f.plan(planner.AggregateEntities, c.args, nil)
 			if err != nil {
