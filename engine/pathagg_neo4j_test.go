@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ragforge/ragforge/config"
@@ -242,6 +243,23 @@ func TestAggregatesAlongPathsOnNeo4j(t *testing.T) {
 		r := execJSON(t, e, planner.AggregateEntities, `{"entity_type":"Customer","operation":"COUNT","conditions":[{"field":"country","operator":"=","value":"Germany"}],
 			"over":{"path":[{"via":"PURCHASED"},{"via":"ORDERS"}],"group_by_related":"productID","each":"relationship"},"group_fields":["productName"]}`)
 		checkAnswerGroups(t, r, rankedGroups(want), "productName")
+	})
+
+	t.Run("a level over Limits.MaxExpanded is cut and says so", func(t *testing.T) {
+		// 20 (customer, order) pairs, then 40 (customer, line) rows: a
+		// bound of 30 keeps the first level whole and cuts the second.
+		small, err := engine.New(t.Context(), m, engine.Options{Driver: d, Database: neo4jtest.Database(), Tools: tools.Options{Aggregations: true, Limits: tools.Limits{MaxExpanded: 30}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := `{"entity_type":"Customer","operation":"COUNT","over":{"path":[{"via":"PURCHASED"},{"via":"ORDERS"}],"each":"relationship"}}`
+		r := execJSON(t, small, planner.AggregateEntities, args)
+		if len(r.Notes) == 0 || !strings.Contains(r.Notes[0], "over.path kept 30") || r.Value != 30.0 {
+			t.Errorf("a cut path: value %v, notes %q; want 30 lines and the cap note", r.Value, r.Notes)
+		}
+		if r = execJSON(t, e, planner.AggregateEntities, args); len(r.Notes) > 0 || r.Value != float64(len(lines)) {
+			t.Errorf("an uncut path: value %v, notes %q; want %d lines", r.Value, r.Notes, len(lines))
+		}
 	})
 
 	t.Run("a group by a far-end field that is missing", func(t *testing.T) {

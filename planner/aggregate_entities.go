@@ -21,7 +21,7 @@ const countDistinct = "COUNT_DISTINCT"
 func init() {
 	register(declaration[AggregateEntitiesArgs]{
 		Kind: tools.Kind{Name: AggregateEntities, Category: tools.CategoryAnalytics, Rank: 120, Offered: func(o tools.Options) bool { return o.Aggregations },
-			Generate: generateAggregateEntities, Rewrite: overHopIntoPath},
+			Generate: generateAggregateEntities, Rewrite: overHopIntoPath, CapNote: pathCapNote},
 		check: checkAggregate,
 		plan:  (*Planner).aggregateEntities,
 	})
@@ -452,10 +452,16 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		if a.Bucket != "" || a.Having != nil {
 			return nil, unplannable(tool, "bucket or having without a group", a.Bucket)
 		}
-		b.line("RETURN %s AS `value`, count(%s) AS `count`", value, arg)
-		return b.statement(Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1})
+		shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1}
+		capped := ""
+		if g.capped {
+			capped = ", coalesce(max(" + colCapped + "), false) AS " + ColCapped
+			shape.Capped = ColCapped
+		}
+		b.line("RETURN %s AS `value`, count(%s) AS `count`%s", value, arg, capped)
+		return b.statement(shape)
 	}
-	return p.groups(b, a, e, aggregation{value, "count(" + arg + ")", g.display, g.node}, g.expr, bucket)
+	return p.groups(b, a, e, aggregation{value, "count(" + arg + ")", g.display, g.node, g.capped}, g.expr, bucket)
 }
 
 // aggregated is what the operation applies to: the entity itself (each:
@@ -498,7 +504,10 @@ func aggregated(b *builder, field, at string, size bool, fieldScope scope, each 
 // the count of values aggregated, and the expression of the group's
 // display fields over node, the group's entity ("" when the group is no
 // entity).
-type aggregation struct{ value, count, display, node string }
+type aggregation struct {
+	value, count, display, node string
+	capped                      bool
+}
 
 // grouping is the group of an aggregate as planned so far: its field,
 // the expression of its key, and for a group that is one entity, that
@@ -506,6 +515,8 @@ type aggregation struct{ value, count, display, node string }
 type grouping struct {
 	ref                 *fieldRef
 	expr, display, node string
+	// capped says the rows carry colCapped (a path of several hops).
+	capped bool
 }
 
 // displayOf projects the stored fields names (group_fields) of scope s's
@@ -560,7 +571,14 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 	if ag.display != "" {
 		keep = ", " + ag.node
 	}
-	b.line("WITH %s%s, %s AS `value`, %s AS `count`", groupExpr, keep, ag.value, ag.count)
+	// A bounded path's rows say whether a level was cut (the same on
+	// every row: it splits no group).
+	capped, ret := "", "`group`, `value`, `count`"
+	if ag.capped {
+		capped = ", " + colCapped
+		ret += ", " + colCapped + " AS " + ColCapped
+	}
+	b.line("WITH %s%s%s, %s AS `value`, %s AS `count`", groupExpr, keep, capped, ag.value, ag.count)
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
@@ -569,17 +587,19 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
 	}
 	if bucket != nil && bucket.label != nil {
-		b.line("WITH %s AS `group`, `value`, `count`", bucket.label("`group`"))
+		b.line("WITH %s AS `group`, `value`, `count`%s", bucket.label("`group`"), capped)
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 	// group is a string, number or bool: ordering by it breaks ties stably.
-	ret := "`group`, `value`, `count`"
 	if ag.display != "" {
 		ret += ", " + ag.display + " AS " + ColDisplay
 	}
 	b.line("RETURN %s\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", ret, b.named("offset", int64(offset)), b.pageSize(limit))
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
+	if ag.capped {
+		shape.Capped = ColCapped
+	}
 	if z := zoneName(p.loc); bucket != nil && z != "+00:00" {
 		shape.Notes = []string{"datetime buckets are in zone " + zoneLabel(p.loc)}
 	}

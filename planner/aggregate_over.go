@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -69,24 +70,29 @@ func (p *Planner) overPath(b *builder, o *tools.Over) ([]*hop, error) {
 // relationships lead to it. Between two hops only the start and the
 // entities reached so far are kept, each once per start (breadth-first,
 // as every traversal: a path is never enumerated), and a path's far end
-// is never its start (co-actors are other people). The group is g (a
-// field of the start), or a property of the last hop's relationship
-// (over.group_by), or a field of its entity (over.group_by_related),
-// which when it is that entity's unique field shows its display fields.
+// is never its start (co-actors are other people). A path of several hops
+// keeps at most Limits.MaxExpanded rows a level (capLevel), and its rows
+// say when a level had more (capped). The group is g (a field of the
+// start), or a property of the last hop's relationship (over.group_by),
+// or a field of its entity (over.group_by_related), which when it is that
+// entity's unique field shows its display fields.
 func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop, g grouping, bucket *bucketing) (grouping, error) {
 	o := a.Over
 	over := path[len(path)-1]
-	carry := "n"
+	carry := []string{"n"}
 	if len(path) > 1 && g.ref != nil {
 		// The start's group is read before the hops, whose WITHs keep
 		// only the start and it.
 		b.line("WITH n, %s AS `group`", g.expr)
-		g.expr, carry = "`group`", "n, `group`"
+		g.expr, carry = "`group`", []string{"n", "`group`"}
 	}
 	for i, h := range path {
 		preds := append(slices.Clone(h.base), h.conds...)
 		if i > 0 {
-			b.line("WITH DISTINCT %s, %s", carry, path[i-1].m)
+			p.capLevel(b, append(slices.Clone(carry), path[i-1].m))
+			if !slices.Contains(carry, colCapped) {
+				carry = append(carry, colCapped)
+			}
 			if i == len(path)-1 && (h.entity == nil || h.entity == b.e) {
 				preds = append(preds, h.m+" <> n")
 			}
@@ -123,7 +129,11 @@ func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop
 		g.ref, g.expr = &r, b.expr(r)
 		switch {
 		case bucket != nil:
-			if g.expr, err = b.instant(over.m+", "+over.r, r, at, bucket); err != nil {
+			vars := over.m + ", " + over.r
+			if len(path) > 1 {
+				vars += ", " + colCapped
+			}
+			if g.expr, err = b.instant(vars, r, at, bucket); err != nil {
 				return g, err
 			}
 		case gs.e != nil && r.f.Name == gs.e.UniqueField && r.inline == "":
@@ -133,17 +143,63 @@ func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop
 			g.node = over.m
 		}
 	}
-	if g.ref == nil {
-		b.line("WITH DISTINCT %s", strings.Join(each, ", "))
-		return g, nil
-	}
 	keep := each
 	if g.display != "" && !slices.Contains(each, g.node) {
 		// The node, not its display map, rides through DISTINCT: a node
 		// is one id per row, a map a copy of its fields.
 		keep = append([]string{g.node}, each...)
 	}
-	b.line("WITH DISTINCT %s AS `group`, %s", g.expr, strings.Join(keep, ", "))
-	g.expr = "`group`"
+	if g.ref != nil {
+		keep = append([]string{g.expr + " AS `group`"}, keep...)
+		g.expr = "`group`"
+	}
+	if len(path) == 1 {
+		b.line("WITH DISTINCT %s", strings.Join(keep, ", "))
+		return g, nil
+	}
+	g.capped = true
+	p.capLevel(b, append(keep, colCapped))
 	return g, nil
+}
+
+// pathCapNote is the note of an aggregate whose path kept n rows of a
+// level, naming the arguments that make it smaller.
+func pathCapNote(n int) string {
+	return fmt.Sprintf("over.path kept %d (start, entity) pairs of a hop and dropped the rest, so the aggregate covers only part of the path's ends; add conditions (on the start or the hops) or start from the other end", n)
+}
+
+// colCapped is the variable of a bounded path's rows that says a level
+// had more than Limits.MaxExpanded rows (returned as ColCapped).
+const colCapped = "`capped`"
+
+// capLevel ends one level of a path of several hops: the distinct rows of
+// items, at most Limits.MaxExpanded of them (a level's rows are the
+// start, or group, and one entity reached: breadth-first, bounded as
+// explore_relationships' levels), and colCapped true when the level had
+// more, or an earlier level did (colCapped among items). The rows are
+// gathered into one list of at most the bound and one more, which says
+// whether the bound cut, and unwound again. An item may be
+// "expr AS `name`".
+func (p *Planner) capLevel(b *builder, items []string) {
+	var names []string
+	earlier, by := "", ""
+	for _, it := range items {
+		if it == colCapped {
+			earlier, by = colCapped+" OR ", colCapped+", "
+			continue
+		}
+		if i := strings.LastIndex(it, " AS "); i >= 0 {
+			it = it[i+len(" AS "):]
+		}
+		names = append(names, it)
+	}
+	bound := p.limits.MaxExpanded
+	b.line("WITH DISTINCT %s\nLIMIT %s", strings.Join(items, ", "), b.named("expanded_more", int64(bound+1)))
+	b.line("WITH %scollect([%s]) AS `level`", by, strings.Join(names, ", "))
+	b.line("UNWIND `level`[..%s] AS `row`", b.named("expanded", int64(bound)))
+	cols := make([]string, len(names))
+	for i, v := range names {
+		cols[i] = "`row`[" + itoa(i) + "] AS " + v
+	}
+	b.line("WITH %s, %ssize(`level`) > $expanded AS %s", strings.Join(cols, ", "), earlier, colCapped)
 }
