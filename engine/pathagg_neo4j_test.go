@@ -245,6 +245,28 @@ func TestAggregatesAlongPathsOnNeo4j(t *testing.T) {
 		checkAnswerGroups(t, r, rankedGroups(want), "productName")
 	})
 
+	t.Run("orders of a supplier's products per year, a far-end datetime bucket", func(t *testing.T) {
+		years := map[string]float64{}
+		for _, o := range per(func(l orderLine) string { return supplierOf(l.product) }, func(l orderLine) string { return l.order })["S0"] {
+			n, _ := strconv.Atoi(o)
+			_, y := orderDate(n - 10248)
+			k := "<nil>"
+			if y != nil {
+				k = fmt.Sprint(*y)
+			}
+			years[k]++
+		}
+		r := execJSON(t, e, planner.AggregateEntities, `{"entity_type":"Supplier","operation":"COUNT","conditions":[{"field":"supplierID","operator":"=","value":"S0"}],
+			"over":{"path":[{"via":"SUPPLIES"},{"via":"ORDERS","direction":"incoming"}],"group_by_related":"orderDate"},"bucket":"year"}`)
+		got := map[string]float64{}
+		for _, g := range r.Groups {
+			got[fmt.Sprint(g.Group)] = g.Value
+		}
+		if len(years) < 2 || !maps.Equal(got, years) {
+			t.Errorf("S0's orders per year: %v, want %v", got, years)
+		}
+	})
+
 	t.Run("a level over Limits.MaxExpanded is cut and says so", func(t *testing.T) {
 		// 20 (customer, order) pairs, then 40 (customer, line) rows: a
 		// bound of 30 keeps the first level whole and cuts the second.

@@ -615,7 +615,7 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 // offset, which all need groups. group is nil when the call has none (or
 // names an unknown field, already reported).
 func checkGroups(ck *tools.Checker, a *AggregateEntitiesArgs, group *tools.FieldOffer, groups *tools.EntityOffer, at string) {
-	grouped := a.GroupBy != "" || a.Over != nil && a.Over.GroupBy != ""
+	grouped := a.GroupBy != "" || a.Over != nil && (a.Over.GroupBy != "" || a.Over.GroupByRelated != "")
 	if group != nil && group.Field.Type.Kind() == model.List {
 		// A group per whole list ([a, b] apart from [b, a]) is not the
 		// group per element an agent means.
@@ -634,7 +634,7 @@ func checkGroups(ck *tools.Checker, a *AggregateEntitiesArgs, group *tools.Field
 		case !slices.Contains(tools.Buckets, a.Bucket):
 			ck.Choose("/bucket", tools.Buckets, "%q is not a bucket", a.Bucket)
 		case !grouped:
-			ck.Add("/bucket", "bucket cuts the datetime values of group_by (or over.group_by) into %s; give one", strings.Join(tools.Buckets, ", "))
+			ck.Add("/bucket", "bucket cuts the datetime values of group_by (or over.group_by, over.group_by_related) into %s; give one", strings.Join(tools.Buckets, ", "))
 		case group != nil && group.Field.Type.Kind() != model.Datetime:
 			ck.Choose(at, datetimes, "bucket applies to a datetime field; %s is a %s field", group.Field.Name, group.Field.Type)
 		}
