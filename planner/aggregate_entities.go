@@ -79,7 +79,7 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 		tools.FieldProp("field"),
 		{Name: "size", Schema: &tools.Schema{Type: "boolean"}},
 		tools.FieldProp("group_by"),
-		{Name: "group_fields", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string"}, Description: "With group_by the unique field: fields shown per group (display)"}},
+		{Name: "group_fields", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string"}, Description: "With a group by a unique field (group_by or over.group_by_related): its fields shown per group (display)"}},
 		{Name: "bucket", Schema: &tools.Schema{Type: "string", Enum: tools.Buckets}},
 		tools.Prop{Name: "conditions", Schema: tools.Ref(tools.ConditionsDef)},
 	}
