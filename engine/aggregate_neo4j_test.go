@@ -533,7 +533,7 @@ func TestRankedResultsSayWhenTheCutSplitsATie(t *testing.T) {
 }
 
 // TestNewAggregateFormsStayInTheTenant: the statements of buckets,
-// having, offset and over.group_by keep every node to the bound tenant,
+// having, offset, over.group_by and over.path keep every node to the bound tenant,
 // as Neo4j's plan proves.
 func TestNewAggregateFormsStayInTheTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
@@ -551,6 +551,9 @@ func TestNewAggregateFormsStayInTheTenant(t *testing.T) {
 		`{"entity_type":"Person","operation":"COUNT","over":{"via":"thinks_about","group_by":"mood"}}`,
 		`{"entity_type":"Person","operation":"COUNT","over":{"via":"thinks_about","group_by":"created_at"},"bucket":"weekday"}`,
 		`{"entity_type":"Artifact","operation":"COUNT","group_by":"updated_at","bucket":"hour","over":{"via":"sourced_from"}}`,
+		// Paths: every hop's node and the far end's group.
+		`{"entity_type":"Person","operation":"COUNT","group_by":"name","over":{"path":[{"via":"thinks_about"},{"via":"involves","entity":"Person","conditions":[{"field":"name","operator":"STARTS WITH","value":"A"}]}]}}`,
+		`{"entity_type":"Person","operation":"COUNT_DISTINCT","field":"description","over":{"path":[{"via":"thinks_about"},{"via":"produced","entity":"Artifact"},{"via":"sourced_from"}],"group_by_related":"content_type","each":"relationship"}}`,
 	} {
 		checkScopedPlan(t, e, d, ctx, m.Tenant.Field, planner.AggregateEntities, json.RawMessage(args))
 	}

@@ -92,14 +92,9 @@ type entity struct {
 
 // result is a decoded Execute result.
 type result struct {
-	Entities []entity `json:"entities"`
-	Groups   []struct {
-		Group   any            `json:"group"`
-		Display map[string]any `json:"display"`
-		Value   float64        `json:"value"`
-		Count   int64          `json:"count"`
-	} `json:"groups"`
-	Buckets []struct {
+	Entities []entity      `json:"entities"`
+	Groups   []answerGroup `json:"groups"`
+	Buckets  []struct {
 		Lower, Upper float64
 		Count        int
 	} `json:"buckets"`
@@ -112,6 +107,14 @@ type result struct {
 	TotalAtLeast *int64   `json:"total_at_least"`
 	Truncated    bool     `json:"truncated"`
 	Notes        []string `json:"notes"`
+}
+
+// answerGroup is one group of an aggregate's answer.
+type answerGroup struct {
+	Group   any            `json:"group"`
+	Display map[string]any `json:"display"`
+	Value   float64        `json:"value"`
+	Count   int64          `json:"count"`
 }
 
 func (f *netHTTP) call(t *testing.T, tool, args string) result {

@@ -160,6 +160,8 @@ func heaviestCalls(g *hubgraph.Graph) []heavyCall {
 		{planner.DistanceSearch, map[string]any{"entity_type": "Airport", "field": "location", "latitude": 0, "longitude": 0, "radius_km": 20100, "limit": 50}},
 		{planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "AVG", "field": "passengers", "group_by": "code", "over": map[string]any{"via": "ROUTE", "direction": "both"}, "limit": 50}},
 		{planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT", "group_by": "city", "conditions": everyRoute, "limit": 50}},
+		{planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT_DISTINCT", "field": "city", "group_by": "code", "limit": 50,
+			"over": map[string]any{"path": []any{map[string]any{"via": "ROUTE", "direction": "both"}, map[string]any{"via": "ROUTE", "direction": "both"}, map[string]any{"via": "ROUTE", "direction": "both"}}}}},
 	}
 }
 

@@ -102,14 +102,35 @@ func customerOf(order string) string {
 	return "C" + strconv.Itoa((n-10248)%5)
 }
 
+// nwCustomers are the fixture's customers: company names, and countries
+// with a tie (two in Germany) and one customer without a country.
+var nwCustomers = []struct{ id, company, country string }{
+	{"C0", "Alfreds", "Germany"}, {"C1", "Bon app", "France"}, {"C2", "Blauer See", "Germany"}, {"C3", "Around the Horn", "UK"}, {"C4", "Nameless", ""},
+}
+
+// supplierOf is the supplier of product p<i>: S<i%3> (S3 supplies none).
+func supplierOf(product string) string {
+	i, _ := strconv.Atoi(product[1:])
+	return "S" + strconv.Itoa(i%3)
+}
+
 // storeOrderLines writes products and lines into the test database as
-// the northwind-orders config reads them: customers (by customerOf)
-// PURCHASED orders, each order's lines ORDERS relationships to products.
+// the northwind-orders config reads them: products (each from
+// supplierOf), customers (nwCustomers, and any other customerOf names),
+// the orders they PURCHASED and each order's lines, ORDERS relationships
+// to products.
 func storeOrderLines(t *testing.T, d neo4j.DriverWithContext, products []nwProduct, lines []orderLine) {
 	t.Helper()
-	var prows, lrows []map[string]any
+	var prows, lrows, crows []map[string]any
 	for _, p := range products {
-		prows = append(prows, map[string]any{"id": p.id, "price": p.price, "tags": p.tags})
+		prows = append(prows, map[string]any{"id": p.id, "price": p.price, "tags": p.tags, "supplier": supplierOf(p.id)})
+	}
+	for _, c := range nwCustomers {
+		row := map[string]any{"id": c.id, "company": c.company}
+		if c.country != "" {
+			row["country"] = c.country
+		}
+		crows = append(crows, row)
 	}
 	for _, l := range lines {
 		n, _ := strconv.Atoi(l.order)
@@ -117,7 +138,11 @@ func storeOrderLines(t *testing.T, d neo4j.DriverWithContext, products []nwProdu
 		lrows = append(lrows, map[string]any{"order": l.order, "customer": customerOf(l.order), "product": l.product, "date": date,
 			"quantity": l.quantity, "price": l.priceText, "discount": l.discountText, "flags": l.flags})
 	}
-	neo4jtest.Run(t, d, "UNWIND $rows AS row CREATE (:Product {productID: row.id, productName: row.id, unitPrice: row.price, tags: row.tags})", map[string]any{"rows": prows})
+	neo4jtest.Run(t, d, `UNWIND $rows AS row CREATE (p:Product {productID: row.id, productName: row.id, unitPrice: row.price, tags: row.tags})
+		MERGE (s:Supplier {supplierID: row.supplier}) SET s.companyName = 'Supplier ' + row.supplier
+		CREATE (s)-[:SUPPLIES]->(p)`, map[string]any{"rows": prows})
+	neo4jtest.Run(t, d, "CREATE (:Supplier {supplierID: 'S3', companyName: 'Supplier S3'})", nil)
+	neo4jtest.Run(t, d, "UNWIND $rows AS row CREATE (c:Customer {customerID: row.id, companyName: row.company}) SET c.country = row.country", map[string]any{"rows": crows})
 	neo4jtest.Run(t, d, `UNWIND $rows AS row
 		MERGE (c:Customer {customerID: row.customer})
 		MERGE (o:Order {orderID: row.order}) SET o.customerID = row.customer, o.orderDate = row.date

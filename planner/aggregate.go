@@ -10,7 +10,7 @@ import (
 )
 
 // aggregates maps operations to Cypher aggregating functions.
-var aggregates = map[string]string{"COUNT": "count", "AVG": "avg", "SUM": "sum", "MIN": "min", "MAX": "max"}
+var aggregates = map[string]string{"COUNT": "count", countDistinct: "count", "AVG": "avg", "SUM": "sum", "MIN": "min", "MAX": "max"}
 
 // instant emits the clause that reads datetime field r as an instant,
 // carrying vars, and returns the bucket label of that instant, which is

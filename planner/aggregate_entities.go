@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -11,12 +12,16 @@ import (
 // AggregateEntities computes COUNT, AVG, SUM, MIN or MAX, optionally per group.
 const AggregateEntities = "aggregate_entities"
 
-// operations are the operations.
-var operations = []string{"COUNT", "AVG", "SUM", "MIN", "MAX"}
+// operations are the operations. COUNT_DISTINCT counts the distinct
+// non-null values of field.
+var operations = []string{"COUNT", countDistinct, "AVG", "SUM", "MIN", "MAX"}
+
+const countDistinct = "COUNT_DISTINCT"
 
 func init() {
 	register(declaration[AggregateEntitiesArgs]{
-		Kind:  tools.Kind{Name: AggregateEntities, Category: tools.CategoryAnalytics, Rank: 120, Offered: func(o tools.Options) bool { return o.Aggregations }, Generate: generateAggregateEntities},
+		Kind: tools.Kind{Name: AggregateEntities, Category: tools.CategoryAnalytics, Rank: 120, Offered: func(o tools.Options) bool { return o.Aggregations },
+			Generate: generateAggregateEntities, Rewrite: overHopIntoPath, CapNote: pathCapNote},
 		check: checkAggregate,
 		plan:  (*Planner).aggregateEntities,
 	})
@@ -67,20 +72,24 @@ func generateAggregateEntities(g *tools.Generator) *tools.Generated {
 	}
 	l := g.Limits()
 	var b strings.Builder
-	b.WriteString("Compute COUNT, AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it. Each group has count (values aggregated: entities, or field's non-null values).")
+	b.WriteString("Compute COUNT, COUNT_DISTINCT (field's distinct values), AVG, SUM, MIN or MAX of field (a number field, or with size: true a list field's size; MIN and MAX also datetime; none for COUNT) over the entities meeting conditions (query_entities'), optionally per value of the group_by field (groups largest first; page with offset). bucket groups a datetime group_by by hour (2024-05-01T13), day (2024-05-01), weekday (Monday), month (2024-05) or year (2024), in UTC unless noted. having {operator, value} keeps the groups whose result passes it. Each group has count (values aggregated: entities, or field's non-null values).")
 	props := []tools.Prop{
 		tools.EntityTypeProp(tools.OfferEntities(offers)),
 		{Name: "operation", Schema: &tools.Schema{Type: "string", Enum: operations}},
 		tools.FieldProp("field"),
 		{Name: "size", Schema: &tools.Schema{Type: "boolean"}},
 		tools.FieldProp("group_by"),
-		{Name: "group_fields", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string"}, Description: "With group_by the unique field: fields shown per group (display)"}},
+		{Name: "group_fields", Schema: &tools.Schema{Type: "array", Items: &tools.Schema{Type: "string"}, Description: "With a group by a unique field (group_by or over.group_by_related): its fields shown per group (display)"}},
 		{Name: "bucket", Schema: &tools.Schema{Type: "string", Enum: tools.Buckets}},
 		tools.Prop{Name: "conditions", Schema: tools.Ref(tools.ConditionsDef)},
 	}
 	if len(g.RelationshipTypes()) > 0 {
-		b.WriteString(" over {via, direction, entity, conditions, relationship_conditions}, as in a relationship test, aggregates the entities related to the matching ones instead, each counted once per group (field is then a stored field of over.entity; e.g. AVG of Movie.released over the movies a Person acted in); over.group_by groups by a property of that relationship instead of group_by; over.field aggregates a property of it (stored or computed, each relationship once) instead of field.")
-		over := tools.Object(append(g.RelatedProps(), tools.FieldProp("group_by"), tools.FieldProp("field"))...).Require("via")
+		b.WriteString(fmt.Sprintf(" over.path: up to %d hops {via, direction, entity, conditions, relationship_conditions}, each from the previous hop's entity (Supplier-SUPPLIES->Product<-ORDERS-Order<-PURCHASED-Customer), aggregates the far-end entities instead, each once per group; field is then theirs (AVG of Movie.released over the movies a Person acted in). over.each: relationship counts the last hop's relationships (lines) instead; over.field aggregates a property of it, over.group_by groups by one, over.group_by_related by a far-end field (its unique field shows the entity).", l.MaxDepth))
+		hop := tools.Object(g.RelatedProps()...).Require("via")
+		over := tools.Object(
+			tools.Prop{Name: "path", Schema: &tools.Schema{Type: "array", Items: hop}},
+			tools.FieldProp("group_by"), tools.FieldProp("group_by_related"), tools.FieldProp("field"),
+			tools.Prop{Name: "each", Schema: &tools.Schema{Type: "string", Enum: tools.Eaches}}).Require("path")
 		props = append(props, tools.Prop{Name: "over", Schema: over})
 	}
 	having := tools.Object(
@@ -101,7 +110,8 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 		return
 	}
 	ck.Conditions(o, a.Conditions, "conditions")
-	// group is the field whose values form the groups, and at its path.
+	// group is the field whose values form the groups, of offer groups,
+	// at its path.
 	var group *tools.FieldOffer
 	var groups *tools.EntityOffer
 	at := "/group_by"
@@ -111,51 +121,137 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 		}
 		groups = o
 	}
+	// far is the entity type over's last hop reaches ("" when it may be
+	// several), rel the properties of its relationship.
+	far := ""
+	var rel *tools.EntityOffer
 	if a.Over != nil {
-		if !ck.Related(o.Entity.Name, &a.Over.Related, "/over") {
+		var ok bool
+		if far, rel, ok = checkOver(ck, o, a.Over); !ok {
 			return
 		}
-		if g := a.Over.GroupBy; g != "" {
-			ro := ck.RelationshipOffer(o.Entity.Name, a.Over.Via)
-			switch {
-			case a.GroupBy != "":
-				ck.Add("/over/group_by", "give group_by (a field of %s) or over.group_by (a property of %s), not both", o.Entity.Name, a.Over.Via)
-				return
-			case ro.Field(g) == nil:
-				ck.Choose("/over/group_by", ro.FieldNames(), "%q is not a property of %s", g, a.Over.Via)
+		if n := len(slices.DeleteFunc([]string{a.GroupBy, a.Over.GroupBy, a.Over.GroupByRelated}, func(s string) bool { return s == "" })); n > 1 {
+			at := "/over/group_by_related"
+			if a.Over.GroupBy != "" {
+				at = "/over/group_by"
+			}
+			ck.Add(at, "give one of group_by (a field of %s), over.group_by (a property of %s) and over.group_by_related (a field of the related entities)", o.Entity.Name, rel.Entity.Name)
+			return
+		}
+		switch g := a.Over.GroupBy; {
+		case g != "" && rel.Field(g) == nil:
+			ck.Choose("/over/group_by", rel.FieldNames(), "%q is not a property of %s", g, rel.Entity.Name)
+			return
+		case g != "":
+			group, groups, at = rel.Field(g), rel, "/over/group_by"
+		}
+		if g := a.Over.GroupByRelated; g != "" {
+			at = "/over/group_by_related"
+			if groups = relatedOffer(ck, far, at); groups == nil {
 				return
 			}
-			group, groups, at = ro.Field(g), ro, "/over/group_by"
+			if group = groups.Field(g); group == nil {
+				ck.Choose(at, groups.FieldNames(), "%q is not a field of %s", g, far)
+				return
+			}
 		}
 	}
 	checkGroups(ck, a, group, groups, at)
-	checkGroupFields(ck, a, o)
+	if groups == nil || groups == rel {
+		groups = o
+	}
+	checkGroupFields(ck, a, groups, group)
 	if a.Over != nil && a.Over.Field != "" {
-		checkOverField(ck, a, ck.RelationshipOffer(o.Entity.Name, a.Over.Via))
+		checkOverField(ck, a, rel)
 		return
 	}
 	if a.Over != nil {
-		if a.Over.Entity == "" {
+		if far == "" {
 			if a.Field != "" || a.Operation != "COUNT" {
 				ck.Add("/over/entity", "aggregating a field of related entities needs their entity type")
 			}
 			return
 		}
-		if o = ck.RelatedOffer(a.Over.Entity, "/over/entity"); o == nil {
+		if o = ck.RelatedTestOffer(far, "/over/entity"); o == nil {
 			return
 		}
 	}
 	checkField(ck, a, o, a.Field, "/field")
 }
 
-// checkGroupFields checks group_fields: fields of the entity, shown beside
-// groups that are entities, so group_by must be its unique field.
-func checkGroupFields(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffer) {
+// relatedOffer is what an aggregate may read of related entity type
+// entity (tools.Checker.RelatedTestOffer); nil when entity is "" (the
+// hop may reach several types).
+func relatedOffer(ck *tools.Checker, entity, at string) *tools.EntityOffer {
+	if entity == "" {
+		ck.Add(at, "a field of the related entities needs their entity type (the entity of over's last hop)")
+		return nil
+	}
+	return ck.RelatedTestOffer(entity, at)
+}
+
+// checkOver checks over's hops from offer o (its own hop or path, at most
+// Limits.MaxDepth of them, each but the last naming its entity) and each.
+// It returns the entity type of the last hop ("" when it may reach
+// several) and its relationship's properties; ok is false when a hop is
+// wrong.
+func checkOver(ck *tools.Checker, o *tools.EntityOffer, ov *tools.Over) (far string, rel *tools.EntityOffer, ok bool) {
+	own := ov.Via != "" || ov.Direction != "" || ov.Entity != "" || len(ov.Conditions) > 0 || len(ov.RelationshipConditions) > 0
+	switch max := ck.Limits().MaxDepth; {
+	case len(ov.Path) > 0 && own:
+		ck.Add("/over/path", "give over's own hop (via, direction, entity, conditions, relationship_conditions) or over.path (a list of hops), not both")
+		return "", nil, false
+	case len(ov.Path) == 0 && ov.Via == "":
+		ck.Choose("/over/via", ck.TypesOf(o.Entity.Name), "over needs via (one hop) or path (a list of hops)")
+		return "", nil, false
+	case len(ov.Path) > max:
+		ck.Add("/over/path", "over.path has %d hops; at most %d (the traversal depth bound): start from an entity nearer the far end", len(ov.Path), max)
+		return "", nil, false
+	}
+	far = o.Entity.Name
+	steps := ov.Steps()
+	for i, s := range steps {
+		at := "/over"
+		if len(ov.Path) > 0 {
+			at = tools.Pointer("over", "path", i)
+		}
+		if !ck.Related(far, s, at) {
+			return "", nil, false
+		}
+		if s.Entity == "" && i < len(steps)-1 {
+			ck.Choose(at+"/entity", ck.Reachable([]string{far}, []string{s.Via}, s.Direction, 1), "a hop another hop follows needs its entity")
+			return "", nil, false
+		}
+		rel = ck.RelationshipOffer(far, s.Via)
+		far = s.Entity
+	}
+	if ov.Each == "" {
+		ov.Each = tools.EachEntity
+		if ov.Field != "" {
+			ov.Each = tools.EachRelationship
+		}
+	}
+	switch {
+	case !slices.Contains(tools.Eaches, ov.Each):
+		ck.Choose("/over/each", tools.Eaches, "%q is not what an aggregate over related entities counts", ov.Each)
+		return "", nil, false
+	case ov.Field != "" && ov.Each != tools.EachRelationship:
+		ck.Add("/over/each", "over.field is a property of each %s relationship: each is relationship", rel.Entity.Name)
+		return "", nil, false
+	}
+	return far, rel, true
+}
+
+// checkGroupFields checks group_fields: stored fields of offer o, shown
+// beside groups that are o's entities, so the group must be o's unique
+// field (group_by, or over.group_by_related when o is the related
+// entity).
+func checkGroupFields(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffer, group *tools.FieldOffer) {
 	if len(a.GroupFields) == 0 {
 		return
 	}
-	if u := o.Entity.UniqueField; a.GroupBy != u || a.Bucket != "" {
-		ck.Add("/group_fields", "group_fields shows the entity of each group: give group_by %q (%s's unique field), without bucket", u, o.Entity.Name)
+	if u := o.Entity.UniqueField; group == nil || group.Field.Name != u || a.Bucket != "" {
+		ck.Add("/group_fields", "group_fields shows the entity of each group: group by %q (%s's unique field), without bucket", u, o.Entity.Name)
 		return
 	}
 	var stored []string
@@ -175,7 +271,7 @@ func checkGroupFields(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.Enti
 // over follows, which takes the place of field.
 func checkOverField(ck *tools.Checker, a *AggregateEntitiesArgs, ro *tools.EntityOffer) {
 	if a.Field != "" {
-		ck.Add("/over/field", "give field (of the entities) or over.field (a property of %s), not both", a.Over.Via)
+		ck.Add("/over/field", "give field (of the entities) or over.field (a property of %s), not both", ro.Entity.Name)
 		return
 	}
 	checkField(ck, a, ro, a.Over.Field, "/over/field")
@@ -189,7 +285,7 @@ func checkField(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffe
 	f := o.Field(name)
 	isList := f != nil && f.Field.Type.Kind() == model.List
 	switch {
-	case a.Size && a.Operation == "COUNT":
+	case a.Size && (a.Operation == "COUNT" || a.Operation == countDistinct):
 		ck.Add("/size", "size applies to SUM, AVG, MIN and MAX (COUNT counts the entities or values)")
 		return
 	case a.Size && f != nil && !isList:
@@ -199,10 +295,15 @@ func checkField(ck *tools.Checker, a *AggregateEntitiesArgs, o *tools.EntityOffe
 		ck.Add(at, "%s is declared %s: give size: true to aggregate its size (the number of elements)", name, f.Field.Type)
 		return
 	}
-	if a.Operation == "COUNT" {
-		if name != "" && f == nil {
-			ck.Choose(at, o.FieldNames(), "%q is not a field of %s", name, o.Entity.Name)
-		}
+	switch {
+	case a.Operation == "COUNT" && name != "" && f == nil,
+		a.Operation == countDistinct && f == nil:
+		ck.Choose(at, o.FieldNames(), "%q is not a field of %s; %s counts the values of one", name, o.Entity.Name, a.Operation)
+		return
+	case a.Operation == countDistinct && isList:
+		ck.Add(at, "%s is declared %s: a list is not one value to count", name, f.Field.Type)
+		return
+	case a.Operation == "COUNT" || a.Operation == countDistinct:
 		return
 	}
 	kinds := []model.Type{model.Number}
@@ -266,12 +367,18 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 	if err := b.conditions(a.Conditions, "conditions", &ps); err != nil {
 		return nil, err
 	}
-	var over *hop
+	var path []*hop
 	fieldScope := b.mainScope()
 	field, fieldAt := a.Field, "/field"
+	each := "n"
 	if a.Over != nil {
-		if over, err = b.related(b.mainScope(), a.Over.Related, "/over", 0, false); err != nil {
+		if path, err = p.overPath(b, a.Over); err != nil {
 			return nil, err
+		}
+		over := path[len(path)-1]
+		each = over.m
+		if a.Over.Each == tools.EachRelationship {
+			each = over.r
 		}
 		if over.entity != nil {
 			fieldScope = scope{v: over.m, e: over.entity, name: over.entity.Name}
@@ -280,13 +387,16 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 			if a.Field != "" {
 				return nil, unplannable(tool, "field with over.field", a.Over.Field)
 			}
-			fieldScope = p.relScope(over.r, a.Over.Via)
+			fieldScope = p.relScope(over.r, over.rel.Via)
 			field, fieldAt = a.Over.Field, "/over/field"
 		}
 	}
-	arg, need, err := aggregated(b, field, fieldAt, a.Size, fieldScope, over)
+	arg, need, err := aggregated(b, field, fieldAt, a.Size, fieldScope, each)
 	if err != nil {
 		return nil, err
+	}
+	if a.Operation == countDistinct && field == "" {
+		return nil, unplannable(tool, "COUNT_DISTINCT without a field", field)
 	}
 	var group *fieldRef
 	if a.GroupBy != "" {
@@ -306,11 +416,12 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 	}
 	// A group that is one entity (group_by its unique field) is named by
 	// the entity's display fields, not only its id.
-	display := ""
+	g := grouping{}
 	if group != nil && group.c == nil && group.f.Name == e.UniqueField && bucket == nil {
-		if display, err = b.displayOf(e, a.GroupFields); err != nil {
+		if g.display, err = b.displayOf(b.mainScope(), a.GroupFields); err != nil {
 			return nil, err
 		}
+		g.node = "n"
 	}
 	b.match(ps.stored)
 	if err := b.ensure(ps.refs...); err != nil {
@@ -320,38 +431,45 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 	if err := b.ensure(need...); err != nil {
 		return nil, err
 	}
-	groupExpr := ""
 	if group != nil {
-		groupExpr = b.expr(*group)
+		g.ref, g.expr = group, b.expr(*group)
 		if bucket != nil {
-			if groupExpr, err = b.instant(b.carried(), *group, "/group_by", bucket); err != nil {
+			if g.expr, err = b.instant(b.carried(), *group, "/group_by", bucket); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if over != nil {
-		if group, groupExpr, display, err = p.distinctOver(b, a.Over, over, group, groupExpr, display, bucket); err != nil {
+	if path != nil {
+		if g, err = p.distinctOver(b, a, path, g, bucket); err != nil {
 			return nil, err
 		}
 	}
-	if group == nil {
+	value := fn + "(" + arg + ")"
+	if a.Operation == countDistinct {
+		value = "count(DISTINCT " + arg + ")"
+	}
+	if g.ref == nil {
 		if a.Bucket != "" || a.Having != nil {
 			return nil, unplannable(tool, "bucket or having without a group", a.Bucket)
 		}
-		b.line("RETURN %s(%s) AS `value`, count(%s) AS `count`", fn, arg, arg)
-		return b.statement(Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1})
+		shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1}
+		capped := ""
+		if g.capped {
+			capped = ", coalesce(max(" + colCapped + "), false) AS " + ColCapped
+			shape.Capped = ColCapped
+		}
+		b.line("RETURN %s AS `value`, count(%s) AS `count`%s", value, arg, capped)
+		return b.statement(shape)
 	}
-	return p.groups(b, a, e, aggregation{fn + "(" + arg + ")", "count(" + arg + ")", display}, groupExpr, bucket)
+	return p.groups(b, a, e, aggregation{value, "count(" + arg + ")", g.display, g.node, g.capped}, g.expr, bucket)
 }
 
-// aggregated is what the operation applies to: the entity itself (n),
-// or the related one of over, or the field of either (a datetime stored
-// as text read as a datetime), with the stored fields it needs.
-func aggregated(b *builder, field, at string, size bool, fieldScope scope, over *hop) (arg string, need []fieldRef, err error) {
-	arg = "n"
-	if over != nil {
-		arg = over.m
-	}
+// aggregated is what the operation applies to: the entity itself (each:
+// n, or over's related entity or relationship), or the field of the
+// scope (a datetime stored as text read as a datetime), with the stored
+// fields it needs.
+func aggregated(b *builder, field, at string, size bool, fieldScope scope, each string) (arg string, need []fieldRef, err error) {
+	arg = each
 	if field == "" {
 		return arg, nil, nil
 	}
@@ -382,79 +500,50 @@ func aggregated(b *builder, field, at string, size bool, fieldScope scope, over 
 	return arg, need, nil
 }
 
-// distinctOver matches the related entities of over and keeps each once
-// per group, however many of the matching entities (or parallel
-// relationships) lead to it; over.group_by groups by a property of the
-// relationship instead of group_by. It returns the group, its expression
-// and that of its display fields (display, over n, which it keeps).
-func (p *Planner) distinctOver(b *builder, o *tools.Over, over *hop, group *fieldRef, groupExpr, display string, bucket *bucketing) (*fieldRef, string, string, error) {
-	b.line("MATCH %s\nWHERE %s", over.pattern, joinAnd(append(slices.Clone(over.base), over.conds...)))
-	if o.GroupBy != "" {
-		if group != nil {
-			return nil, "", "", unplannable(AggregateEntities, "group_by with over.group_by", o.GroupBy)
-		}
-		rs := p.relScope(over.r, o.Via)
-		r, err := rs.field(b, o.GroupBy, "/over/group_by")
-		if err != nil {
-			return nil, "", "", err
-		}
-		group = &r
-		groupExpr = b.expr(r)
-		if bucket != nil {
-			if groupExpr, err = b.instant(over.m, r, "/over/group_by", bucket); err != nil {
-				return nil, "", "", err
-			}
-		}
-	}
-	// Each related entity counts once per group, however many of the
-	// matching entities (or parallel relationships) lead to it; each
-	// relationship once when over.field aggregates its property.
-	each := over.m
-	if o.Field != "" {
-		each = over.r
-	}
-	if group == nil {
-		b.line("WITH DISTINCT %s", each)
-		return nil, groupExpr, "", nil
-	}
-	if display != "" {
-		// n, not its display map, rides through DISTINCT: a node is
-		// one id per row, a map a copy of its fields.
-		b.line("WITH DISTINCT %s AS `group`, n, %s", groupExpr, each)
-		return group, "`group`", display, nil
-	}
-	b.line("WITH DISTINCT %s AS `group`, %s", groupExpr, each)
-	return group, "`group`", "", nil
-}
-
 // aggregation is what a grouped aggregate computes per group: the value,
 // the count of values aggregated, and the expression of the group's
-// display fields ("" when the group is no entity).
-type aggregation struct{ value, count, display string }
+// display fields over node, the group's entity ("" when the group is no
+// entity).
+type aggregation struct {
+	value, count, display, node string
+	capped                      bool
+}
 
-// displayOf projects from n the stored fields names (group_fields), or
-// by default e's display fields (model.DisplayFields); "" when there are
-// none.
-func (b *builder) displayOf(e *model.Entity, names []string) (string, error) {
+// grouping is the group of an aggregate as planned so far: its field,
+// the expression of its key, and for a group that is one entity, that
+// entity's variable (node) and display fields.
+type grouping struct {
+	ref                 *fieldRef
+	expr, display, node string
+	// capped says the rows carry colCapped (a path of several hops).
+	capped bool
+}
+
+// displayOf projects the stored fields names (group_fields) of scope s's
+// entity, or by default its display fields (model.DisplayFields); ""
+// when there are none.
+func (b *builder) displayOf(s scope, names []string) (string, error) {
 	if len(names) == 0 {
-		names = b.p.m.DisplayFields(e)
+		names = b.p.m.DisplayFields(s.e)
 	}
 	var fields []string
 	for i, name := range names {
-		r, err := b.field(name, tools.Pointer("group_fields", i))
+		r, err := s.field(b, name, tools.Pointer("group_fields", i))
 		if err != nil {
 			return "", err
 		}
-		if r.c != nil {
+		if r.c != nil || r.inline != "" {
 			return "", unplannable(AggregateEntities, "computed group_fields", name)
 		}
-		b.use(r, model.UseProject)
+		if r.node == "" {
+			b.use(r, model.UseProject)
+		}
 		fields = append(fields, b.q(name)+": "+b.expr(r))
 	}
 	if len(fields) == 0 {
 		return "", nil
 	}
-	return "n {" + strings.Join(fields, ", ") + "}", nil
+	return s.v + " {" + strings.Join(fields, ", ") + "}", nil
 }
 
 // groups writes the grouped aggregate: the value and count per group, the
@@ -475,14 +564,21 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 	if a.Total {
 		total = &Statement{Cypher: strings.Join(append(slices.Clone(b.lines), "RETURN "+ag.count+" AS "+ColTotal), "\n"), Params: b.params}
 	}
-	// A group that is one entity keeps its node n as a second key (the
+	// A group that is one entity keeps its node as a second key (the
 	// same for each row of the group, it splits none), and projects its
 	// display fields for the page's groups only.
 	keep := ""
 	if ag.display != "" {
-		keep = ", n"
+		keep = ", " + ag.node
 	}
-	b.line("WITH %s%s, %s AS `value`, %s AS `count`", groupExpr, keep, ag.value, ag.count)
+	// A bounded path's rows say whether a level was cut (the same on
+	// every row: it splits no group).
+	capped, ret := "", "`group`, `value`, `count`"
+	if ag.capped {
+		capped = ", " + colCapped
+		ret += ", " + colCapped + " AS " + ColCapped
+	}
+	b.line("WITH %s%s%s, %s AS `value`, %s AS `count`", groupExpr, keep, capped, ag.value, ag.count)
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
@@ -491,17 +587,19 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
 	}
 	if bucket != nil && bucket.label != nil {
-		b.line("WITH %s AS `group`, `value`, `count`", bucket.label("`group`"))
+		b.line("WITH %s AS `group`, `value`, `count`%s", bucket.label("`group`"), capped)
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 	// group is a string, number or bool: ordering by it breaks ties stably.
-	ret := "`group`, `value`, `count`"
 	if ag.display != "" {
 		ret += ", " + ag.display + " AS " + ColDisplay
 	}
 	b.line("RETURN %s\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", ret, b.named("offset", int64(offset)), b.pageSize(limit))
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
+	if ag.capped {
+		shape.Capped = ColCapped
+	}
 	if z := zoneName(p.loc); bucket != nil && z != "+00:00" {
 		shape.Notes = []string{"datetime buckets are in zone " + zoneLabel(p.loc)}
 	}
@@ -517,7 +615,7 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 // offset, which all need groups. group is nil when the call has none (or
 // names an unknown field, already reported).
 func checkGroups(ck *tools.Checker, a *AggregateEntitiesArgs, group *tools.FieldOffer, groups *tools.EntityOffer, at string) {
-	grouped := a.GroupBy != "" || a.Over != nil && a.Over.GroupBy != ""
+	grouped := a.GroupBy != "" || a.Over != nil && (a.Over.GroupBy != "" || a.Over.GroupByRelated != "")
 	if group != nil && group.Field.Type.Kind() == model.List {
 		// A group per whole list ([a, b] apart from [b, a]) is not the
 		// group per element an agent means.
@@ -536,7 +634,7 @@ func checkGroups(ck *tools.Checker, a *AggregateEntitiesArgs, group *tools.Field
 		case !slices.Contains(tools.Buckets, a.Bucket):
 			ck.Choose("/bucket", tools.Buckets, "%q is not a bucket", a.Bucket)
 		case !grouped:
-			ck.Add("/bucket", "bucket cuts the datetime values of group_by (or over.group_by) into %s; give one", strings.Join(tools.Buckets, ", "))
+			ck.Add("/bucket", "bucket cuts the datetime values of group_by (or over.group_by, over.group_by_related) into %s; give one", strings.Join(tools.Buckets, ", "))
 		case group != nil && group.Field.Type.Kind() != model.Datetime:
 			ck.Choose(at, datetimes, "bucket applies to a datetime field; %s is a %s field", group.Field.Name, group.Field.Type)
 		}

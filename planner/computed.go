@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/model"
+	"github.com/ragforge/ragforge/tools"
 )
 
 // ComputedCypher is the query-time Cypher of one computed field, from
@@ -135,4 +136,26 @@ func (p *Planner) computedFor(e *model.Entity, state model.State) (map[string]Co
 	p.compiled[key] = cc
 	p.mu.Unlock()
 	return cc, nil
+}
+
+// relatedComputed is computed field name of the related entity in scope s
+// (a relationship test's or an aggregate's over), inlined over its
+// variable. A field that reads a raw cypher field cannot be: its subquery
+// would have to run per related entity inside the test.
+func (b *builder) relatedComputed(s scope, name, at string) (fieldRef, error) {
+	var f *computed.Field
+	if ce := b.p.entities[s.e.Name]; ce != nil {
+		f = ce.ce.Field(name)
+	}
+	if f == nil {
+		return fieldRef{}, fmt.Errorf("planner: computed field %s.%s is not compiled", s.e.Name, name)
+	}
+	fr, err := f.Fragment(computed.Options{Node: s.v})
+	if err != nil {
+		return fieldRef{}, fmt.Errorf("planner: computed field %s.%s: %w", s.e.Name, name, err)
+	}
+	if len(fr.Subqueries) > 0 {
+		return fieldRef{}, tools.Fail(b.tool, at, nil, "%s.%s reads a cypher computed field, which is computed only for the entity a call is about, not for related ones", s.e.Name, name)
+	}
+	return fieldRef{f: &f.Config.Field, node: s.v, inline: fr.Cypher}, nil
 }

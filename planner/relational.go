@@ -52,7 +52,10 @@ func (s scope) field(b *builder, name, at string) (fieldRef, error) {
 			}
 			valid = append(valid, f.Name)
 		}
-		return fieldRef{}, tools.Fail(b.tool, at, valid, "%q is not a stored field of %s (computed fields of related entities cannot be tested)", name, s.name)
+		if s.e.ComputedField(name) != nil {
+			return b.relatedComputed(s, name, at)
+		}
+		return fieldRef{}, tools.Fail(b.tool, at, valid, "%q is not a field of %s", name, s.name)
 	}
 	for _, f := range s.rel {
 		if f.Name == name {

@@ -270,6 +270,8 @@ func TestPlannerClampsLimitsEvenWithoutValidation(t *testing.T) {
 		{planner.QueryEntities, &planner.QueryEntitiesArgs{EntityType: "File", Conditions: []tools.Condition{{AnyOf: []tools.Condition{{Field: "path", Operator: "=~", Value: "x"}}}}}},
 		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Entity: "Scope` DELETE"}}}},
 		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Over{Related: tools.Related{Via: "CONTAINS", Direction: "outgoing"}, GroupBy: "x` DELETE"}}},
+		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Over{Path: []tools.Related{{Via: "CONTAINS", Direction: "outgoing", Entity: "Scope"}, {Via: "CALLS` DELETE", Direction: "outgoing"}}}}},
+		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Over: &tools.Over{Path: []tools.Related{{Via: "CONTAINS", Direction: "outgoing", Entity: "Scope"}}, GroupByRelated: "name` DELETE"}}},
 		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "Scope", Operation: "COUNT", GroupBy: "modified_at", Bucket: "hour'), 13) DELETE n //"}},
 		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", GroupBy: "path", Having: &tools.Having{Operator: "> 0 OR true"}}},
 		{planner.AggregateEntities, &planner.AggregateEntitiesArgs{EntityType: "File", Operation: "COUNT", Having: &tools.Having{Operator: ">"}}},

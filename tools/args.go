@@ -129,10 +129,43 @@ func (l *OrderByList) UnmarshalJSON(data []byte) error {
 // computed) to aggregate instead of the entities' field (e.g. SUM of each
 // ORDERS line's value), each relationship once. Both sit in over because
 // they name something only over has: the relationship.
+//
+// Path, when given instead of over's own hop, is a list of hops, each from
+// the previous one's entity (e.g. Supplier -SUPPLIES-> Product <-ORDERS-
+// Order <-PURCHASED- Customer); GroupBy and Field then name a property of
+// the last hop's relationship, GroupByRelated a field of its entity. Each
+// is what one aggregated item is: EachEntity (the far-end entities, each
+// once per group) or EachRelationship (the last hop's relationships, each
+// once per group: order lines rather than products).
 type Over struct {
 	Related
-	GroupBy string `json:"group_by,omitempty"`
-	Field   string `json:"field,omitempty"`
+	Path           []Related `json:"path,omitempty"`
+	GroupBy        string    `json:"group_by,omitempty"`
+	GroupByRelated string    `json:"group_by_related,omitempty"`
+	Field          string    `json:"field,omitempty"`
+	Each           string    `json:"each,omitempty"`
+}
+
+// What one item an aggregate over related entities counts is (Over.Each).
+const (
+	EachEntity       = "entity"
+	EachRelationship = "relationship"
+)
+
+// Eaches lists the values of Over.Each, default first.
+var Eaches = []string{EachEntity, EachRelationship}
+
+// Steps are the hops over follows: Path, or over's own hop when there is
+// no path. Checking them fills their directions and entities in place.
+func (o *Over) Steps() []*Related {
+	if len(o.Path) == 0 {
+		return []*Related{&o.Related}
+	}
+	steps := make([]*Related, len(o.Path))
+	for i := range o.Path {
+		steps[i] = &o.Path[i]
+	}
+	return steps
 }
 
 // Having keeps the groups of an aggregate whose value compares with Value

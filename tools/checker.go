@@ -99,6 +99,13 @@ func (ck *Checker) RelatedOffer(entity, at string) *EntityOffer {
 	return ck.c.relatedOffer(entity, at, &ck.p)
 }
 
+// RelatedTestOffer is what a relationship test or an aggregate's over
+// may read of a related entity: RelatedOffer's stored fields and the
+// computed fields written as expressions.
+func (ck *Checker) RelatedTestOffer(entity, at string) *EntityOffer {
+	return ck.c.relatedTestOffer(entity, at, &ck.p)
+}
+
 // RelationshipOffer is the declared properties of relationship type typ
 // at entity start, as an offer whose modes are their operators.
 func (ck *Checker) RelationshipOffer(start, typ string) *EntityOffer {

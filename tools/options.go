@@ -78,7 +78,8 @@ type Limits struct {
 	MaxLimit int
 	// MaxOffset bounds paging with offset (deep offsets scan the label).
 	MaxOffset int
-	// MaxDepth bounds explore_relationships' traversal depth.
+	// MaxDepth bounds explore_relationships' traversal depth and the hops
+	// of aggregate_entities' over.path.
 	MaxDepth int
 	// MaxPathLength bounds the relationships of a find_paths path.
 	MaxPathLength int

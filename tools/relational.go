@@ -125,7 +125,7 @@ func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p
 			p.choose(at+"/entity", targets, "conditions on related entities need their entity type")
 			return false
 		}
-		o := c.relatedOffer(r.Entity, at+"/entity", p)
+		o := c.relatedTestOffer(r.Entity, at+"/entity", p)
 		if o == nil {
 			return false
 		}
@@ -249,6 +249,15 @@ const maxOrderKeys = 5
 // Computed fields are computed for the entity a statement is about, not
 // for the entities its subqueries reach.
 func (c *Catalog) relatedOffer(entity, at string, p *problems) *EntityOffer {
+	if o := c.queryOffer(entity, at, p); o != nil {
+		return storedOffer(o)
+	}
+	return nil
+}
+
+// queryOffer is query_entities' offer for entity, computed fields
+// included; it reports a problem at at when there is none.
+func (c *Catalog) queryOffer(entity, at string, p *problems) *EntityOffer {
 	var o *EntityOffer
 	for _, q := range c.conditionOffers {
 		if q.Entity.Name == entity {
@@ -259,7 +268,7 @@ func (c *Catalog) relatedOffer(entity, at string, p *problems) *EntityOffer {
 		p.add(at, "%s cannot be queried (exposed_tools disables query_entities)", entity)
 		return nil
 	}
-	return storedOffer(o)
+	return o
 }
 
 // storedOffer keeps the stored fields of an offer.
