@@ -22,9 +22,10 @@
 //     visible);
 //   - ns/op: the wall time of one call, client to client.
 //
-// The serve sub-benchmark is stateless (the default); serve-gogc400 is
-// the same with the garbage collector at GOGC=400; serve-sessions calls
-// in one MCP session of a server kept with --sessions.
+// The serve sub-benchmark is stateless (the default), with the garbage
+// collector at serve's default (mcpserver.DefaultGCPercent); serve-gogc100
+// is the same at Go's default; serve-sessions calls in one MCP session of
+// a server kept with --sessions.
 //
 // Run it with: RAGFORGE_TEST_NEO4J_* set, go test ./bench/servecpu
 // -run '^$' -bench . -benchtime 3000x (add -cpuprofile cpu.out to see
@@ -118,20 +119,17 @@ func BenchmarkGetEntityByIDOverHTTP(b *testing.B) {
 		clientCPU = (processCPU(b) - cpu) / time.Duration(b.N)
 		b.ReportMetric(ms(clientCPU), "client-cpu-ms/call")
 	})
-	// serve runs stateless with the garbage collector's default
-	// (GOGC=100, unless the environment sets it); serve-gogc400 lets the
-	// heap grow to 5 times the live heap between collections, as GOGC=400
-	// does for a server; serve-sessions calls in one MCP session of a
+	// serve runs stateless with the garbage collector at serve's default
+	// (mcpserver.DefaultGCPercent); serve-gogc100 is the same at Go's
+	// default, GOGC=100; serve-sessions calls in one MCP session of a
 	// server with --sessions.
 	for _, v := range []struct {
 		name      string
 		to        endpoint
 		gcPercent int
-	}{{"serve", stateless, -1}, {"serve-gogc400", stateless, 400}, {"serve-sessions", session, -1}} {
+	}{{"serve", stateless, mcpserver.DefaultGCPercent}, {"serve-gogc100", stateless, 100}, {"serve-sessions", session, mcpserver.DefaultGCPercent}} {
 		b.Run(v.name, func(b *testing.B) {
-			if v.gcPercent > 0 {
-				defer debug.SetGCPercent(debug.SetGCPercent(v.gcPercent))
-			}
+			defer debug.SetGCPercent(debug.SetGCPercent(v.gcPercent))
 			pid := neo4jPID()
 			n4j := pidCPU(pid)
 			cpu := processCPU(b)

@@ -130,6 +130,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer closeEngine()
 	warming := startWarm(ctx, eng, *warmFor, tokens, stderr)
+	mcpserver.SetGCDefault()
 	srv, err := mcpserver.New(eng, mcpserver.Options{
 		SearchTools:   *searchTools,
 		Search:        search,
