@@ -23,7 +23,9 @@ import (
 //     (seen in Direction) to related entities of type Entity, of which
 //     some (the default), none or all meet Conditions and whose
 //     relationship meets RelationshipConditions; or, with Count, how many
-//     such related entities there are.
+//     such related entities there are. As names the related entity: the
+//     tests that give the same name are about one entity (see
+//     [checkBindings]).
 //   - a group: AnyOf holds when at least one of its conditions holds, Not
 //     when its conditions do not all hold.
 type Condition struct {
@@ -39,6 +41,7 @@ type Condition struct {
 	Conditions             []Condition `json:"conditions,omitempty"`
 	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
 	Count                  *CountTest  `json:"count,omitempty"`
+	As                     string      `json:"as,omitempty"`
 
 	AnyOf []Condition `json:"any_of,omitempty"`
 	Not   []Condition `json:"not,omitempty"`
