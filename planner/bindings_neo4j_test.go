@@ -193,8 +193,9 @@ func (g *patternGraph) load(t *testing.T, d neo4j.DriverWithContext) {
 // share a name (as) are about one related entity — acted in and directed
 // the same movie; ordered a Beverages product of Exotic in one order —
 // each answer, for each of two tenants, equal to the one computed in Go
-// where every bound node is the tenant's, and aggregate_entities' COUNT
-// over the same conditions equal to its size.
+// where every bound node is the tenant's, each statement's plan proven
+// scoped to the tenant (scope.Check), and aggregate_entities' COUNT over
+// the same conditions equal to the answer's size.
 func TestNamedRelationshipTestsOnNeo4j(t *testing.T) {
 	g := buildPatternGraph()
 	d := neo4jtest.Open(t)
@@ -206,6 +207,7 @@ func TestNamedRelationshipTestsOnNeo4j(t *testing.T) {
 			t.Fatalf("%s %s: %v", tool, args, err)
 		}
 		st.Params[tenant.Param] = ten
+		provenScoped(t, d, st)
 		var out []string
 		for _, r := range runPlanned(t, d, st) {
 			for _, k := range []string{"id", "value"} {
