@@ -40,6 +40,10 @@ type Entity struct {
 	// related). RelatedCut names the lists the include limit cut.
 	Related    map[string][]map[string]any `json:"related,omitempty"`
 	RelatedCut []string                    `json:"related_cut,omitempty"`
+	// Aggregates holds the values of the aggregates of related entities
+	// the call sorted or filtered by (query_entities), by key: null where
+	// AVG, MIN or MAX had nothing to aggregate.
+	Aggregates map[string]any `json:"aggregates,omitempty"`
 }
 
 // Relationship is one relationship in a query_relationships result: its
@@ -425,6 +429,8 @@ func (sh *shaper) entity(rec *neo4j.Record, get func(string) any) Entity {
 			if l, ok := sh.value(k, v).([]any); ok && len(l) > 0 {
 				ent.Path = l
 			}
+		case planner.ColAggregates:
+			ent.Aggregates, _ = sh.value(k, v).(map[string]any)
 		}
 	}
 	return ent

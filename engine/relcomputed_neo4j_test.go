@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/ragforge/ragforge/computed"
 	"github.com/ragforge/ragforge/config"
 	"github.com/ragforge/ragforge/engine"
@@ -100,17 +102,11 @@ func customerOf(order string) string {
 	return "C" + strconv.Itoa((n-10248)%5)
 }
 
-// TestRelationshipComputedFieldsOnNeo4j is issue 30's item 3 on a
-// Northwind-shaped graph: ORDERS holds quantity beside unitPrice and
-// discount as text (with "NULL" markers), and the computed value =
-// quantity * unitPrice * (1 - discount) is tested in relationship_conditions,
-// sorted by in query_relationships and summed per customer by
-// aggregate_entities' over.field, each answer checked against the values
-// computed in Go from the fixture and against package computed's own Go
-// evaluation.
-func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
-	d := neo4jtest.Open(t)
-	products, lines := northwindLines()
+// storeOrderLines writes products and lines into the test database as
+// the northwind-orders config reads them: customers (by customerOf)
+// PURCHASED orders, each order's lines ORDERS relationships to products.
+func storeOrderLines(t *testing.T, d neo4j.DriverWithContext, products []nwProduct, lines []orderLine) {
+	t.Helper()
 	var prows, lrows []map[string]any
 	for _, p := range products {
 		prows = append(prows, map[string]any{"id": p.id, "price": p.price, "tags": p.tags})
@@ -128,7 +124,15 @@ func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
 		MERGE (c)-[:PURCHASED]->(o)
 		WITH row, o MATCH (p:Product {productID: row.product})
 		CREATE (o)-[:ORDERS {quantity: row.quantity, unitPrice: row.price, discount: row.discount, flags: row.flags}]->(p)`, map[string]any{"rows": lrows})
+}
 
+// northwindOrders stores products and lines in the test database
+// (storeOrderLines) and returns an engine over northwind-orders.yaml with
+// its computed fields, the compiled model and the driver.
+func northwindOrders(t *testing.T, products []nwProduct, lines []orderLine) (*engine.Engine, *computed.Model, neo4j.DriverWithContext) {
+	t.Helper()
+	d := neo4jtest.Open(t)
+	storeOrderLines(t, d, products, lines)
 	m, err := config.Load("../testdata/configs/valid/northwind-orders.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +145,20 @@ func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return e, cm, d
+}
+
+// TestRelationshipComputedFieldsOnNeo4j is issue 30's item 3 on a
+// Northwind-shaped graph: ORDERS holds quantity beside unitPrice and
+// discount as text (with "NULL" markers), and the computed value =
+// quantity * unitPrice * (1 - discount) is tested in relationship_conditions,
+// sorted by in query_relationships and summed per customer by
+// aggregate_entities' over.field, each answer checked against the values
+// computed in Go from the fixture and against package computed's own Go
+// evaluation.
+func TestRelationshipComputedFieldsOnNeo4j(t *testing.T) {
+	products, lines := northwindLines()
+	e, cm, _ := northwindOrders(t, products, lines)
 	value := cm.Relationship("ORDERS").Field("value")
 
 	t.Run("relationship_conditions", func(t *testing.T) {

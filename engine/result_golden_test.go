@@ -53,12 +53,28 @@ func goldenStatement(t testing.TB, e *Engine, c *plancase.Case) *planner.Stateme
 	return st
 }
 
+// goldenTotal is the count of the total row c's total.json recorded.
+func goldenTotal(t *testing.T, c *plancase.Case) any {
+	t.Helper()
+	raw, ok := golden.File(c.Archive, "total.json")
+	if !ok {
+		t.Fatal("the case's statement has a total and the case no total.json (TestGoldenRowsFromNeo4j records it)")
+	}
+	recs, err := decodeRows(raw)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("total.json: %d rows, %v; want the total statement's one row", len(recs), err)
+	}
+	n, _ := recs[0].Get(planner.ColTotal)
+	return n
+}
+
 // TestGoldenAnswers replays the result stage offline: for each case of
 // testdata/planner that carries rows.json (the rows Neo4j returned for
 // its statement, recorded by TestGoldenRowsFromNeo4j), the engine plans
 // the call, shapes the rows as run reads them (shaper.read: the limit,
 // the row beyond it, ties, notes, values converted by neo4jvalue) and
-// the answer must equal the case's answer.json, the JSON the agent
+// with its total (total.json, the total statement's row) when it has one,
+// and the answer must equal the case's answer.json, the JSON the agent
 // receives from the shaper. What Execute adds after the shaper reads
 // Neo4j again (the empty-search, pinned-value and text notes) and is
 // not replayed. RAGFORGE_UPDATE=1 rewrites answer.json.
@@ -79,6 +95,9 @@ func TestGoldenAnswers(t *testing.T) {
 			}
 			sh := newShaper(t.Context(), e, c.Tool, st)
 			sh.read(slices.Values(recs), e.rowCap(st))
+			if st.Total != nil {
+				sh.total(goldenTotal(t, c))
+			}
 			answer, err := json.MarshalIndent(sh.result(), "", "  ")
 			if err != nil {
 				t.Fatal(err)

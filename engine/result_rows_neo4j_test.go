@@ -105,9 +105,25 @@ func goldenRows(t *testing.T, c *plancase.Case, d neo4j.DriverWithContext) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	outputs := map[string]string{"rows.json": rows}
+	if st.Total != nil {
+		// A total runs as a second statement in the page's transaction;
+		// its one row is total.json.
+		res, err := neo4j.ExecuteQuery(t.Context(), d, st.Total.Cypher, st.Total.Params, neo4j.EagerResultTransformer,
+			neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()), neo4j.ExecuteQueryWithReadersRouting())
+		if err != nil {
+			t.Fatalf("running the case's total: %v", err)
+		}
+		if outputs["total.json"], err = engine.EncodeRows(res.Records); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if golden.Update() {
-		golden.CheckArchive(t, c.Path, c.Archive, []string{"rows.json"}, map[string]string{"rows.json": rows})
+		golden.CheckArchive(t, c.Path, c.Archive, []string{"rows.json", "total.json"}, outputs)
 		return
+	}
+	if _, ok := golden.File(c.Archive, "total.json"); ok != (st.Total != nil) {
+		t.Errorf("the case's statement has a total: %v; it carries total.json: %v (RAGFORGE_UPDATE=1 records it)", st.Total != nil, ok)
 	}
 	recorded, _ := golden.File(c.Archive, "rows.json")
 	want, err := engine.DecodeRows(recorded)

@@ -149,6 +149,12 @@ var tenancyCases = []tenancyCase{
 				{"get_entity_by_id", map[string]any{"entity_type": "Person", "id_value": alice["person"]}, ""},
 				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "group_by": "name"}, `"Ada"`},
 				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "over": map[string]any{"via": "thinks_about", "entity": "Concept"}, "group_by": "name"}, `{"group":"Ada","value":1,"count":1}`},
+				// Totals, groups shown by their fields, and an aggregate
+				// of a relationship property count alice's entities only.
+				{"query_entities", map[string]any{"entity_type": "Person", "limit": 1, "total": true}, `"total"`},
+				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "group_by": "entity_key", "group_fields": []string{"name"}, "total": true}, `"Ada"`},
+				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "SUM", "over": map[string]any{"via": "thinks_about", "entity": "Concept", "field": "frequency"}, "group_by": "name"}, `"Ada"`},
+				{"query_relationships", map[string]any{"relationship_type": "thinks_about", "total": true}, `"total"`},
 				{"query_relationships", map[string]any{"relationship_type": "thinks_about"}, ""},
 				{"query_relationships", map[string]any{"relationship_type": "relates_to", "from_entity_type": "Person", "to_entity_type": "Entity", "to_conditions": []any{map[string]any{"field": "name", "operator": "=", "value": "Harbour"}}}, ""},
 				{"explore_relationships", map[string]any{"start_entity_type": "Person", "relationship_type": "has_relationship_with", "direction": "both"}, ""},

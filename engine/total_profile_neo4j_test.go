@@ -9,7 +9,6 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/ragforge/ragforge/engine"
-	"github.com/ragforge/ragforge/internal/neo4jtest"
 	"github.com/ragforge/ragforge/planner"
 )
 
@@ -31,15 +30,6 @@ func dbHits(p neo4j.ProfiledPlan) int64 {
 func TestATotalReadsNoMoreThanItsPage(t *testing.T) {
 	f := loadNetHTTP(t, engine.Options{})
 	ctx := context.Background()
-	profile := func(cypher string, params map[string]any) int64 {
-		t.Helper()
-		neo4jtest.Run(t, f.d, cypher, params) // planned and cached first
-		res, err := neo4j.ExecuteQuery(ctx, f.d, "PROFILE "+cypher, params, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(neo4jtest.Database()))
-		if err != nil {
-			t.Fatalf("PROFILE %s: %v", cypher, err)
-		}
-		return dbHits(res.Summary.Profile())
-	}
 	for _, args := range []string{
 		`{"entity_type":"Scope","conditions":[{"field":"type","operator":"IN","value":["function","method"]}],"order_by":{"field":"line_count","direction":"DESC"},"limit":10%s}`,
 		`{"entity_type":"Scope","conditions":[{"field":"type","operator":"=","value":"function"}],"order_by":{"field":"name"},"limit":50%s}`,
@@ -59,7 +49,7 @@ func TestATotalReadsNoMoreThanItsPage(t *testing.T) {
 		if st.Cypher != plain.Cypher {
 			t.Errorf("%s: the page statement changes with total", args)
 		}
-		page, total := profile(st.Cypher, st.Params), profile(st.Total.Cypher, st.Total.Params)
+		page, total := profiled(t, f.d, st.Cypher, st.Params), profiled(t, f.d, st.Total.Cypher, st.Total.Params)
 		t.Logf("%s: page %d db hits, total %d db hits", fmt.Sprintf(args, ""), page, total)
 		if total > page {
 			t.Errorf("%s: the total reads %d db hits, more than its page's %d", args, total, page)

@@ -59,6 +59,7 @@ func everyKindOfCall(t *testing.T, p *neo4jtest.Proxy) []kindCall {
 	alice := tenant.With(ctx, "alice")
 	return []kindCall{
 		{files, ctx, "query_entities", `{"entity_type": "File", "limit": 5}`},
+		{files, ctx, "query_entities", `{"entity_type": "File", "limit": 5, "total": true}`},
 		{files, ctx, planner.RunCypher, `{"query": "MATCH (f:File) RETURN f.path LIMIT 5"}`},
 		{files, ctx, "query_file_tree", `{}`},
 		{files, ctx, "create_diagram", `{"name": "everything"}`},

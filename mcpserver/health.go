@@ -13,9 +13,10 @@ const (
 	// HealthPath answers 200 while the process serves HTTP (liveness).
 	HealthPath = "/healthz"
 	// ReadyPath answers 200 while the server takes calls: its catalog is
-	// built (it is before the listener opens), Neo4j answers, and it is
-	// not draining; else 503 with the reason, so the balancer sends the
-	// calls elsewhere.
+	// built (it is before the listener opens), Neo4j answers, it is not
+	// draining and Options.Ready (serve's warm-up) says nothing against
+	// it; else 503 with the reason, so the balancer sends the calls
+	// elsewhere.
 	ReadyPath = "/readyz"
 )
 
@@ -50,6 +51,12 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.neo4jReady(r.Context()); err != nil {
 		http.Error(w, "not ready: Neo4j does not answer: "+err.Error(), http.StatusServiceUnavailable)
 		return
+	}
+	if s.warm != nil {
+		if err := s.warm(); err != nil {
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
 	}
 	fmt.Fprintln(w, "ready")
 }

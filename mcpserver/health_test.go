@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -97,5 +98,35 @@ func TestReadinessFollowsNeo4jAndDrainingAndAProbeFloodReachesNeo4jOncePerSecond
 	}
 	if code, _ := get(t, base+HealthPath); code != http.StatusOK {
 		t.Errorf("healthz while draining: %d", code)
+	}
+}
+
+// TestReadinessWaitsForOptionsReady: while Options.Ready (serve's warm-up
+// of the plan cache) returns an error, /readyz answers 503 with it though
+// Neo4j answers, and 200 once it returns nil; /healthz is 200 throughout.
+func TestReadinessWaitsForOptionsReady(t *testing.T) {
+	e, _ := proxiedEngine(t, 2*time.Second)
+	var warming atomic.Bool
+	warming.Store(true)
+	s, err := New(e, Options{Ready: func() error {
+		if warming.Load() {
+			return errors.New("warming Neo4j's plan cache (3 of 9 statement shapes)")
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _ := serveHTTPOnLoopback(t, s, HTTPOptions{})
+	base := strings.TrimSuffix(url, Path)
+	if code, body := get(t, base+ReadyPath); code != http.StatusServiceUnavailable || body != "not ready: warming Neo4j's plan cache (3 of 9 statement shapes)\n" {
+		t.Errorf("readyz while warming: %d %q", code, body)
+	}
+	if code, _ := get(t, base+HealthPath); code != http.StatusOK {
+		t.Errorf("healthz while warming: %d", code)
+	}
+	warming.Store(false)
+	if code, body := get(t, base+ReadyPath); code != http.StatusOK {
+		t.Errorf("readyz once warm: %d %q", code, body)
 	}
 }

@@ -75,6 +75,10 @@ type Options struct {
 	CallWait      time.Duration
 	// Metrics, when set, count and time the tool calls (see [Metrics]).
 	Metrics *Metrics
+	// Ready, when set, is one more condition of readiness ([ReadyPath]):
+	// while it returns an error, the probe answers 503 with it (the
+	// warm-up of Neo4j's plan cache at serve's start-up).
+	Ready func() error
 }
 
 // Server is an MCP server over one engine. It is safe for concurrent use
@@ -99,6 +103,7 @@ type Server struct {
 	// ping checks that Neo4j answers (the engine's, or a test's); ready is
 	// its last answer, kept for readyEvery under readyMu.
 	ping    func(context.Context) error
+	warm    func() error
 	readyMu sync.Mutex
 	ready   readiness
 }
@@ -120,7 +125,7 @@ func New(eng *engine.Engine, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{eng: eng, interval: opts.ProgressInterval, log: opts.Logger, bookmarks: map[*mcp.ServerSession]neo4j.BookmarkManager{}, ping: eng.Ping}
+	s := &Server{eng: eng, interval: opts.ProgressInterval, log: opts.Logger, bookmarks: map[*mcp.ServerSession]neo4j.BookmarkManager{}, ping: eng.Ping, warm: opts.Ready}
 	// The graph schema every tool refers to goes to the client once, as
 	// the server's instructions, which clients put in the model's context;
 	// tools/list leaves it out of query_entities (format.MCPDescription).

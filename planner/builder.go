@@ -32,9 +32,10 @@ type builder struct {
 	err error
 	// sortKeys are the ranking keys the RETURN carries (sortKeyColumns).
 	sortKeys []SortKey
-	// starts maps the predicate of a top-level `some` relationship test
-	// whose related entity is pinned by an index to its hop; match starts
-	// the statement there instead of testing the predicate on every node.
+	// starts maps the predicate of a `some` relationship test whose
+	// related entity is pinned by an index, or that holds such a test
+	// (hop.next), to its hop; match starts the statement there instead of
+	// testing a top-level one on every node.
 	starts map[string]*hop
 	// pins are the equalities top-level `some` relationship tests pin
 	// their related entity by (Shape.Pins).
@@ -51,6 +52,9 @@ type builder struct {
 	// the conditions of a not (or of an all-test's failure) are written:
 	// negated, a test on a missing value must be false, not null.
 	definite bool
+	// aggs are the related aggregates the statement computes, by the
+	// JSON of their call (relatedAggregate).
+	aggs map[string]*relatedAggregate
 	// held maps a read of n's property (as expr renders it) to the
 	// variable that holds its value for the rest of the statement: a node
 	// that went through a list has lost Neo4j's cache of the properties
@@ -148,6 +152,9 @@ type fieldRef struct {
 	// inline is the Cypher of a relationship's computed field over node;
 	// "" for every other field.
 	inline string
+	// agg is set for the value of a related aggregate, a number computed
+	// in the statement like a runtime computed field (f names its key).
+	agg *relatedAggregate
 }
 
 // field resolves a field name of the entity, or returns a CallError that
@@ -165,7 +172,7 @@ func (b *builder) field(name, path string) (fieldRef, error) {
 // runtime reports whether the field must be computed in the statement
 // (a computed field that is not read from a ready cache property).
 func (b *builder) runtime(r fieldRef) bool {
-	return r.c != nil && b.cc[r.c.Name].Stored == ""
+	return r.agg != nil || r.c != nil && b.cc[r.c.Name].Stored == ""
 }
 
 // expr is the Cypher that reads the field: n.`prop`, n.`cache_prop` for a
@@ -173,6 +180,9 @@ func (b *builder) runtime(r fieldRef) bool {
 func (b *builder) expr(r fieldRef) string {
 	if r.inline != "" {
 		return r.inline
+	}
+	if r.agg != nil {
+		return b.q(r.agg.v)
 	}
 	if r.node != "" {
 		return typedText(r.f, b.prop(r.node, r.f.Name))
@@ -197,6 +207,9 @@ func (b *builder) read(x string) string {
 
 // use records a use of a field.
 func (b *builder) use(r fieldRef, kind model.UseKind) {
+	if r.agg != nil {
+		return // no field of the entity
+	}
 	u := model.Use{Entity: b.e.Name, Field: r.f.Name, Kind: kind, Computed: r.c != nil}
 	if r.c != nil && !b.runtime(r) {
 		u.Materialized = true
@@ -222,6 +235,10 @@ func (b *builder) carried() string {
 // computed fields they need), each once, in dependency order.
 func (b *builder) ensure(refs ...fieldRef) error {
 	for _, r := range refs {
+		if r.agg != nil {
+			b.ensureAggregate(r.agg)
+			continue
+		}
 		if r.c == nil || !b.runtime(r) {
 			continue
 		}
@@ -305,15 +322,40 @@ func (b *builder) match(preds []string) {
 	preds = b.scoped("n", nil)
 	n := "n:" + b.q(b.e.Name)
 	for _, h := range pinned {
-		b.line("MATCH (%s)%s(%s:%s)", n, h.step, h.m, b.q(h.entity.Name))
+		preds = append(preds, b.walk(n, h)...)
 		n = "n"
-		if h.tenant != "" {
-			preds = append(preds, h.tenant)
-		}
-		preds = append(preds, h.conds...)
 	}
 	b.line("WHERE %s", strings.Join(append(preds, rest...), " AND "))
 	b.line("WITH DISTINCT n")
+}
+
+// walk emits the MATCH of pinned test h from the pattern node from, and
+// of the tests nested in it that lead to the pin (hop.next), each a
+// MATCH of its own as each EXISTS has its own relationships, and returns
+// their predicates: each node's label and tenant, the conditions on it
+// and its relationship, a nested test being its MATCH instead:
+//
+//	MATCH (n:Customer)-[r0:PURCHASED]->(m0:Order)
+//	MATCH (m0)-[r1:ORDERS]->(m1:Product)
+//	WHERE … AND m1.productID = $p0
+//
+// Neo4j plans consecutive MATCH clauses together, so it starts from the
+// index that pins the innermost node and walks back, where EXISTS in
+// EXISTS is tested on every node of the label.
+func (b *builder) walk(from string, h *hop) []string {
+	var preds []string
+	for ; h != nil; from, h = h.m, h.next {
+		b.line("MATCH (%s)%s(%s:%s)", from, h.step, h.m, b.q(h.entity.Name))
+		if h.tenant != "" {
+			preds = append(preds, h.tenant)
+		}
+		for _, c := range h.conds {
+			if h.next == nil || c != h.nextPred {
+				preds = append(preds, c)
+			}
+		}
+	}
+	return preds
 }
 
 // matchLabel emits the entity's MATCH with preds, relationship tests

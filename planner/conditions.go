@@ -37,7 +37,14 @@ func (ps *preds) add(b *builder, r fieldRef, pred string) { ps.addAll(b, []field
 // addAll files one predicate that reads refs: with the computed
 // predicates when any of them is computed at runtime, else with the
 // stored ones.
+//
+// An empty pred (an aggregate test without operator) files nothing: no
+// predicate reads its value, which is computed after the page is cut
+// (ensureAggregates) unless a sort needs it before.
 func (ps *preds) addAll(b *builder, refs []fieldRef, pred string) {
+	if pred == "" {
+		return
+	}
 	runtime := false
 	for _, r := range refs {
 		if r.c != nil && !containsRef(ps.chosen, r) {

@@ -33,7 +33,10 @@
 // entity is pinned by an indexed or unique field (=, IN, STARTS WITH) is
 // matched as a pattern instead, MATCH (n:L)-[r0]->(m0:R) … WITH DISTINCT
 // n, because Neo4j never starts an EXISTS from its inner side and would
-// test it on every node of the label (builder.match). When such a test is
+// test it on every node of the label (builder.match). So is a some-test
+// whose conditions hold such a test, at any depth (customers who bought
+// an order of a pinned product): each hop a MATCH of its own, from the
+// entity to the pin (builder.walk). When such a test is
 // the only one and the page is sorted on an indexed property, the
 // statement first counts the pinned entities' relationships (the degree
 // store) and pages from the pinned side, or, for a hub, from the sort's

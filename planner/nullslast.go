@@ -175,7 +175,8 @@ func (b *builder) guard(vars, cond string) {
 // always start from the pinned side. fanout is summed from the degree
 // store and total read from the count store, a few db hits. Without an
 // index on x, or with a tenant (whose nodes the count store cannot
-// count), or with two pinned tests, the pinned side is kept.
+// count), or with two pinned tests, or a pin nested in the test (no one
+// hop to count), the pinned side is kept.
 func (b *builder) hubChoice(ps preds, x string) (string, *hop) {
 	if b.p.m.Tenant != nil || !b.indexedProp(x) {
 		return "", nil
@@ -184,7 +185,8 @@ func (b *builder) hubChoice(ps preds, x string) (string, *hop) {
 	var h *hop
 	for _, p := range ps.stored {
 		if s := b.starts[p]; s != nil {
-			if h != nil {
+			// A nested pin has no one hop to count the fanout of.
+			if h != nil || s.next != nil {
 				return "", nil
 			}
 			pred, h = p, s

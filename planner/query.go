@@ -5,7 +5,8 @@ import (
 	"github.com/ragforge/ragforge/tools"
 )
 
-// orderBy renders the sort keys of the builder's entity, each with
+// orderBy renders the sort keys of the builder's entity (its fields or
+// the aggregates its conditions computed), each with
 // entities without a value last (Cypher puts nulls first when
 // descending), then the unique field as tie-break unless a key is the
 // unique field. It returns the fields sorted on; their computed fields
@@ -15,7 +16,7 @@ func (b *builder) orderBy(keys tools.OrderByList, ps *preds) ([]order, []fieldRe
 	var refs []fieldRef
 	unique := false
 	for i, k := range keys {
-		r, err := b.field(k.Field, "/order_by/"+itoa(i)+"/field")
+		r, err := b.sortField(k, "/order_by/"+itoa(i))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -31,7 +32,7 @@ func (b *builder) orderBy(keys tools.OrderByList, ps *preds) ([]order, []fieldRe
 		x, key := b.sortExpr(r)
 		// Entities never tie on the unique field: it ranks, but is no key
 		// to compare at the cut.
-		unique = r.f.Name == b.e.UniqueField && r.c == nil
+		unique = r.f.Name == b.e.UniqueField && r.c == nil && r.agg == nil
 		if unique {
 			key = nil
 		}
@@ -44,6 +45,17 @@ func (b *builder) orderBy(keys tools.OrderByList, ps *preds) ([]order, []fieldRe
 		orders = append(orders, b.idOrder())
 	}
 	return orders, refs, nil
+}
+
+// sortField resolves sort key k at pointer at: the key of an aggregate
+// test of the call's conditions, or a field.
+func (b *builder) sortField(k tools.OrderBy, at string) (fieldRef, error) {
+	for _, ra := range b.aggs {
+		if ra.key == k.Field {
+			return fieldRef{f: ra.f, agg: ra}, nil
+		}
+	}
+	return b.field(k.Field, at+"/field")
 }
 
 func containsRef(rs []fieldRef, r fieldRef) bool {

@@ -72,6 +72,9 @@ func generateQueryEntities(g *tools.Generator) *tools.Generated {
 	}
 	in.Props = append(in.Props, tools.TotalProp())
 	in.Defs = g.ConditionDefs()
+	if len(g.RelationshipTypes()) > 0 {
+		tools.WithAggregateTest(in.Defs)
+	}
 	return &tools.Generated{Description: b.String(), Input: in, Offers: offers, GraphSchema: graph}
 }
 
@@ -83,7 +86,7 @@ func checkQuery(ck *tools.Checker, a *QueryEntitiesArgs) {
 		return
 	}
 	ck.Conditions(o, a.Conditions, "conditions")
-	ck.OrderBy(o, a.OrderBy)
+	ck.OrderByAggregate(o, a.OrderBy, a.Conditions)
 	if len(a.Fields) > maxFieldsInProjection {
 		ck.Add("/fields", "at most %d fields", maxFieldsInProjection)
 	}
@@ -181,10 +184,15 @@ func (p *Planner) queryEntities(a *QueryEntitiesArgs, state model.State) (*State
 	if err != nil {
 		return nil, err
 	}
+	b.ensureAggregates()
+	var extra []string
+	if col, ok := b.aggregatesColumn(); ok {
+		related, extra = append(related, col), []string{ColAggregates}
+	}
 	if err := b.returnEntities(stored, computed, related, orders); err != nil {
 		return nil, err
 	}
-	st, err := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Related: lists})
+	st, err := b.statement(Shape{Kind: ShapeEntities, Entity: e.Name, Limit: limit, Related: lists, Extra: extra, Notes: b.nullAggregateNotes(a.OrderBy)})
 	if st != nil {
 		st.Total = total
 	}

@@ -100,6 +100,9 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		if s.e == nil {
 			return "", nil, unplannable(b.tool, at[1:], "a relationship test on a relationship")
 		}
+		if c.Aggregate != "" {
+			return b.aggregateTest(s, c, at, depth)
+		}
 		return b.via(s, c, at, depth)
 	case len(c.AnyOf) > 0:
 		preds, refs, err := b.tests(s, c.AnyOf, at+"/any_of", depth)
@@ -181,6 +184,12 @@ type hop struct {
 	pin    []tools.Condition
 	back   string
 	entity *model.Entity
+	// next is a some-test among the call's conditions on m (a top-level
+	// one: an element of conds, nextPred) that the statement can start
+	// from, pinned itself or through a test nested in it; match walks
+	// the chain from the pinned end (builder.walk).
+	next     *hop
+	nextPred string
 	// rel is the hop as the call gave it, to render it again under new
 	// variables.
 	rel tools.Related
@@ -254,6 +263,11 @@ func (b *builder) relatedAs(s scope, r tools.Related, as, at string, depth int, 
 			return nil, err
 		}
 		h.conds, h.pin = preds, r.Conditions
+		for _, p := range preds {
+			if in := b.starts[p]; in != nil && h.next == nil {
+				h.next, h.nextPred = in, p
+			}
+		}
 	}
 	rs := b.p.relScope(h.r, typ)
 	for i, c := range r.RelationshipConditions {
@@ -308,19 +322,32 @@ func (b *builder) quantified(s scope, c tools.Condition, h *hop, all []string, d
 			return "", unplannable(b.tool, "count operator", c.Count.Operator)
 		}
 		// Parallel relationships to one entity count it once.
-		return "COUNT { MATCH " + h.pattern + " WHERE " + joinAnd(all) + " RETURN DISTINCT " + h.m + " } " + op + " " + b.param(c.Count.Value), nil
+		return countRelated(h.pattern, all, h.m) + " " + op + " " + b.param(c.Count.Value), nil
 	}
 	switch c.Quantifier {
 	case "", tools.QuantifierSome:
 		pred := h.exists(all)
-		top := s.v == "n" && depth == 0 && c.As == "" && b.names.inside == 0
-		if top && pins(h.entity, c.Conditions) {
+		// Registered at any depth: a test nested in another is a start
+		// only as a top-level condition of its enclosing hop (related
+		// links it as next there), and the statement's own only at the
+		// top level (match reads the MATCH's predicates). A test that
+		// gives a name, uses one bound outside it or is written inside a
+		// binding test (namedDeps) is none: the walk would write it
+		// again under new variables, away from the binding test's (names
+		// bound and used inside the test go with it).
+		named := c.As != "" || b.names.inside > 0 || slices.ContainsFunc(mentioned(c, nil), func(name string) bool {
+			_, bound := b.names.bound[name]
+			return bound
+		})
+		if !named && (pins(h.entity, c.Conditions) || h.next != nil) {
 			b.starts[pred] = h
 		}
-		if top && h.entity != nil {
-			for _, pc := range c.Conditions {
-				if pc.Operator == "=" && !pc.IgnoreCase {
-					b.pins = append(b.pins, pin(h.entity, pc.Field, pc.Value)...)
+		if s.v == "n" && depth == 0 && !named {
+			for x := h; x != nil; x = x.next {
+				for _, pc := range x.rel.Conditions {
+					if x.entity != nil && pc.Operator == "=" && !pc.IgnoreCase {
+						b.pins = append(b.pins, pin(x.entity, pc.Field, pc.Value)...)
+					}
 				}
 			}
 		}

@@ -47,7 +47,7 @@ func ExampleIndex_Select() {
 	// 3 of 9 tools (fallback: false)
 	// number_range_search
 	// query_entities
-	// datetime_range_search
+	// explore_relationships
 }
 
 // Tools that no config generates are described by catalog files, one JSON

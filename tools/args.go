@@ -23,9 +23,10 @@ import (
 //     (seen in Direction) to related entities of type Entity, of which
 //     some (the default), none or all meet Conditions and whose
 //     relationship meets RelationshipConditions; or, with Count, how many
-//     such related entities there are. As names the related entity: the
-//     tests that give the same name are about one entity (see
-//     [checkBindings]).
+//     such related entities there are; or, with Aggregate, a value
+//     aggregated over them ([RelatedAggregate]). As names the related
+//     entity: the tests that give the same name are about one entity
+//     (see [checkBindings]).
 //   - a group: AnyOf holds when at least one of its conditions holds, Not
 //     when its conditions do not all hold.
 type Condition struct {
@@ -42,6 +43,16 @@ type Condition struct {
 	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
 	Count                  *CountTest  `json:"count,omitempty"`
 	As                     string      `json:"as,omitempty"`
+
+	// Aggregate, on a relationship test where the tool offers it
+	// (query_entities), makes it an aggregate test: the value Aggregate
+	// names ("AVG relationship.rating", see [ParseAggregate]) over the
+	// related entities (Then: further hops from them, relationship tests
+	// each), compared by Operator with Value (a number), or with no
+	// Operator only computed, to be returned and sorted on
+	// ([Condition.RelatedAggregate]).
+	Aggregate string      `json:"aggregate,omitempty"`
+	Then      []Condition `json:"then,omitempty"`
 
 	AnyOf []Condition `json:"any_of,omitempty"`
 	Not   []Condition `json:"not,omitempty"`
@@ -79,7 +90,8 @@ type Related struct {
 	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
 }
 
-// OrderBy sorts results by a field or computed field, or, where the tool
+// OrderBy sorts results by a field or computed field (in query_entities
+// also by the key of an aggregate test, RelatedAggregate.Key), or, where the tool
 // offers it (explore_relationships), by RelationshipField, a property of
 // the relationship that reached each result.
 type OrderBy struct {

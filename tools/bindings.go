@@ -61,6 +61,8 @@ func (w *bindingWalk) name(c *Condition, at string, visible map[string]binding, 
 	switch {
 	case c.Via == "":
 		w.p.add(at+"/as", "as names the related entity of a relationship test (via, …); a field test has none")
+	case c.Aggregate != "":
+		w.p.add(at+"/as", "as names one related entity; an aggregate test is over many: name the entity on a test without aggregate")
 	case seen && (c.Count != nil || c.Quantifier == QuantifierAll):
 		w.p.add(at, "a test of the one entity bound as %q (at %s) is some or none; count and all apply to many", c.As, b.at)
 	case seen && c.Entity == "":

@@ -63,6 +63,22 @@ func (ck *Checker) Conditions(o *EntityOffer, conds []Condition, name string) {
 // filling their directions.
 func (ck *Checker) OrderBy(o *EntityOffer, keys OrderByList) { checkOrderBy(o, nil, keys, &ck.p) }
 
+// OrderByAggregate checks sort keys as OrderBy does, where a key may
+// also name the key of an aggregate test among conds, the call's
+// top-level conditions (query_entities).
+func (ck *Checker) OrderByAggregate(o *EntityOffer, keys OrderByList, conds []Condition) {
+	with := &EntityOffer{Entity: o.Entity, Fields: o.Fields}
+	for _, c := range conds {
+		if c.Via == "" || c.Aggregate == "" {
+			continue
+		}
+		if a, err := c.RelatedAggregate(); err == nil && with.Field(a.Key()) == nil {
+			with.Fields = append(slices.Clip(with.Fields), &FieldOffer{Field: &model.Field{Name: a.Key(), Type: model.Number}})
+		}
+	}
+	checkOrderBy(with, nil, keys, &ck.p)
+}
+
 // OrderByEither checks sort keys that name a field of offer o (nil: none
 // may) or a property of relationship offer rel (relationship_field).
 func (ck *Checker) OrderByEither(o, rel *EntityOffer, keys OrderByList) {

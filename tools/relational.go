@@ -64,6 +64,13 @@ func (c *Catalog) checkVia(start string, cond *Condition, at string, depth int, 
 		return
 	}
 	cond.Direction, cond.Entity = r.Direction, r.Entity
+	if cond.Aggregate != "" || cond.Then != nil {
+		c.checkAggregateTest(start, cond, at, depth, p)
+		return
+	}
+	if cond.Operator != "" || cond.Value != nil {
+		p.add(at+"/operator", "operator and value compare an aggregate: give aggregate (or count {operator, value} for how many)")
+	}
 	if cond.Quantifier == "" {
 		cond.Quantifier = QuantifierSome
 	}

@@ -30,7 +30,7 @@ func FieldTest() *Schema {
 	return Object(
 		Prop{"field", &Schema{Type: "string"}},
 		Prop{"operator", &Schema{Type: "string"}},
-		Prop{"value", &Schema{Types: []string{"string", "number", "boolean", "array"}}},
+		Prop{"value", &Schema{}},
 		Prop{"ignore_case", &Schema{Type: "boolean"}},
 	)
 }
@@ -43,14 +43,15 @@ func TestDefs() []Prop { return []Prop{{TestDef, FieldTest().Require("field", "o
 // written once in its $defs and referred to at every level it nests to: a
 // field test, a relationship test (when the model has relationships) or an
 // any_of / not group, as one object whose properties say which (Parse
-// checks it is exactly one). Related entities, like fields, are plain
-// strings checked by Parse; the short closed sets keep their enums.
+// checks it is exactly one). Relationship types and related entities,
+// like fields, are plain strings checked by Parse (the graph schema lists
+// them); the short closed sets keep their enums.
 func (g *Generator) ConditionDefs() []Prop {
 	c := FieldTest()
 	if len(g.c.edges) > 0 {
 		c.Props = append(c.Props, g.RelatedProps()...)
 		c.Props = append(c.Props,
-			Prop{"quantifier", &Schema{Type: "string", Enum: Quantifiers}},
+			Prop{"quantifier", &Schema{Type: "string"}},
 			Prop{"count", Object(
 				Prop{"operator", &Schema{Type: "string"}},
 				Prop{"value", &Schema{Type: "integer"}},
@@ -69,7 +70,7 @@ func (g *Generator) ConditionDefs() []Prop {
 // via, direction, entity, conditions and relationship_conditions.
 func (g *Generator) RelatedProps() []Prop {
 	return []Prop{
-		{"via", &Schema{Type: "string", Enum: relationshipTypes(g.c.edges)}},
+		{"via", &Schema{Type: "string"}},
 		{"direction", &Schema{Type: "string", Enum: Directions}},
 		{"entity", &Schema{Type: "string"}},
 		{"conditions", Ref(ConditionsDef)},
@@ -102,7 +103,8 @@ func orderKey() *Schema {
 }
 
 // ConditionHelp explains the condition grammar once, in query_entities;
-// the other tools that take conditions refer to it.
+// the other tools that take conditions refer to it. Its aggregate tests
+// are query_entities' (WithAggregateTest).
 func (g *Generator) ConditionHelp(offers []*EntityOffer) string {
 	ops, _ := operatorSummary(offers)
 	var b strings.Builder
@@ -110,7 +112,7 @@ func (g *Generator) ConditionHelp(offers []*EntityOffer) string {
 	b.WriteString("- {field, operator, value, ignore_case}: value a list for IN/NOT IN, none for IS (NOT) NULL. Operators: " + ops + "\n")
 	b.WriteString(listHelp(g.m))
 	if len(g.c.edges) > 0 {
-		b.WriteString("- {via, …}: some (default), none or all (at least one; each) entities related by via (direction from the tested one, default stored) meet conditions and relationship_conditions (on the relationship); count {operator, value}: how many; tests sharing an as name are about one entity\n")
+		b.WriteString("- {via, …}: some (default), none or all entities related by via (direction from the tested one, default stored) meet conditions and relationship_conditions (on the relationship); count {operator, value} of them; aggregate 'AVG relationship.rating' ('SUM released', 'COUNT relationship'; then: path) in aggregates, order_by avg_REVIEWED_rating; operator, value compare it; tests sharing an as are about one entity\n")
 	}
 	b.WriteString("- {any_of: [conditions]}: one holds; {not: [conditions]}: not all\n")
 	return b.String()

@@ -355,6 +355,7 @@ ORDER BY n.id LIMIT $limit`,
 			Cols:       []string{"id", "status"},
 		},
 	)
+	ws = append(ws, pinnedWorkloads(g.quiet())...)
 	for i := range ws {
 		ws[i].Graph = AirlineGraph
 	}

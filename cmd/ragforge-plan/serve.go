@@ -33,6 +33,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	timeout := fs.Duration("timeout", engine.DefaultTimeout, "time limit of each call (and of connecting at startup)")
 	contradicted := addContradictedFlag(fs)
 	grace := fs.Duration("grace", 30*time.Second, "on SIGINT/SIGTERM, how long running calls may take to finish")
+	warmFor := fs.Duration("warm-plans", defaultWarm, "at start-up, run the catalog's heaviest statement shapes (find_paths, explore_relationships) once so Neo4j plans them before the first call; /readyz waits for it; at most this long, 0 turns it off")
 	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics at http://ADDR"+metricsPath+" on a listener of its own, without a token (bind it where only the scraper reaches, e.g. 127.0.0.1:9464)")
 	ef := addEngineFlags(fs, "stdio: the tenant every call runs under (needed when the config declares tenant; over http each token names its own)")
 	sf := addStatsFlags(fs, false)
@@ -48,6 +49,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if *timeout <= 0 || *grace <= 0 || sf.flushEvery <= 0 {
 		fmt.Fprintln(stderr, "ragforge-plan serve: --timeout, --grace and --stats-flush must be positive")
+		return 2
+	}
+	if *warmFor < 0 {
+		fmt.Fprintln(stderr, "ragforge-plan serve: --warm-plans must be 0 (off) or positive")
 		return 2
 	}
 	if err := lf.check(); err != nil {
@@ -124,6 +129,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer closeEngine()
+	warming := startWarm(ctx, eng, *warmFor, tokens, stderr)
 	srv, err := mcpserver.New(eng, mcpserver.Options{
 		SearchTools:   *searchTools,
 		Search:        search,
@@ -131,6 +137,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		CallsPerToken: *lf.calls,
 		CallWait:      *lf.callWait,
 		Metrics:       metrics,
+		Ready:         warming,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "ragforge-plan serve: %v\n", err)

@@ -383,10 +383,12 @@ func startHTTPServer(t *testing.T, bin string, args ...string) *server {
 	return startHTTPServerFor(t, bin, codeRAG, args...)
 }
 
-// startHTTPServerFor serves config over HTTP on a free loopback port.
+// startHTTPServerFor serves config over HTTP on a free loopback port,
+// without warming Neo4j's plan cache (the shared test server's planning
+// is for the tests that measure it; args may give --warm-plans).
 func startHTTPServerFor(t *testing.T, bin, config string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", config, "--transport", "http", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"serve", config, "--transport", "http", "--addr", "127.0.0.1:0", "--warm-plans", "0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -58,7 +58,6 @@ func TestMCPSchemasResolveWithTheGoSDKsValidator(t *testing.T) {
 	for args, ok := range map[string]bool{
 		`{"entity_type":"File","conditions":[{"any_of":[{"via":"CONTAINS","entity":"Scope","conditions":[{"not":[{"field":"name","operator":"=","value":"x"}]}]}]}]}`: true,
 		`{"entity_type":"File","conditions":[{"any_of":[{"via":"CONTAINS","conditions":[{"nope":1}]}]}]}`:                                                             false,
-		`{"entity_type":"File","conditions":[{"field":"name","operator":"IN","value":{"a":1}}]}`:                                                                      false,
 		`{"entity_type":"Files"}`: false,
 	} {
 		var inst any
@@ -71,6 +70,11 @@ func TestMCPSchemasResolveWithTheGoSDKsValidator(t *testing.T) {
 		if _, err := c.Parse(planner.QueryEntities, json.RawMessage(args)); ok && err != nil {
 			t.Errorf("%s: Parse refuses what jsonschema-go accepts: %v", args, err)
 		}
+	}
+	// A value's schema is open (its type is the field's, which the
+	// description gives): Parse refuses one that does not fit.
+	if _, err := c.Parse(planner.QueryEntities, json.RawMessage(`{"entity_type":"File","conditions":[{"field":"name","operator":"IN","value":{"a":1}}]}`)); err == nil || !strings.Contains(err.Error(), "IN needs a non-empty list") {
+		t.Errorf("an object value: %v, want IN's list refused", err)
 	}
 }
 
@@ -110,7 +114,7 @@ func TestGeminiGetsTheGrammarWithoutReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"conditions":{"type":"ARRAY","items":{"type":"OBJECT","properties":{"field":{"type":"STRING"}`, `"any_of":{}`, `"via":{"enum":["CONTAINS"`} {
+	for _, want := range []string{`"conditions":{"type":"ARRAY","items":{"type":"OBJECT","properties":{"field":{"type":"STRING"}`, `"any_of":{}`, `"via":{"type":"STRING"}`} {
 		if !strings.Contains(string(fn.Parameters), want) {
 			t.Errorf("Gemini query_entities lacks %s: %s", want, fn.Parameters)
 		}

@@ -20,8 +20,11 @@
 // history, a function split in two hands it to the part that kept most
 // lines, and a brace the diff aligns ties nothing), else the one of its
 // own key (its name, Recv.Name for a method, with a counter for repeated
-// names such as init); a declaration the commit introduced has no history
-// before it. Today's declarations are matched to Scope nodes by file,
+// names such as init); a declaration written whole continues the one of
+// its key (or name) only where one run of the diff's changed lines
+// replaced that one's (moved, or written over other code, it starts
+// there, as git log -L restarts it); a declaration the commit introduced
+// has no history before it. Today's declarations are matched to Scope nodes by file,
 // first line and name as the version at HEAD has them. Merge commits are
 // skipped (their changes are the merged commits'), and the history of each
 // file is simplified as git log -- FILE simplifies it: at a merge that

@@ -91,3 +91,50 @@ func TestImportStartsAFunctionWhereItsCodeWasWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestImportFollowsAFunctionWrittenWholeOnlyWhereTheDiffReplacedIt builds
+// a repository where, in one commit, F moves below a short function B
+// (one hunk of git's diff removes F above B and adds it below: two runs
+// of changed lines), G is rewritten whole in place, and peek is
+// rewritten whole while its receiver type is renamed. git log -L
+// restarts F at the move (its range maps into the empty old side of the
+// run that adds it) and follows G and peek into the lines their run
+// replaced: the import must record exactly what git log -L lists for
+// each.
+func TestImportFollowsAFunctionWrittenWholeOnlyWhereTheDiffReplacedIt(t *testing.T) {
+	d := neo4jtest.Open(t)
+	r := &repo{t: t, dir: t.TempDir()}
+	r.git("init", "-q", "-b", "main")
+	long := "func A() int {\n" + strings.Repeat("\ta := 1\n\t_ = a\n", 6) + "\treturn 0\n}\n"
+	f := func(n int) string { return fmt.Sprintf("func F() int {\n\treturn %d\n}\n", n) }
+	b := "func B() int {\n\tb := 1\n\tb++\n\treturn b\n}\n"
+	g := "func G() int {\n\treturn 1\n}\n"
+	lexer := "type lexer struct {\n\tn int\n}\n\nfunc (l *lexer) peek() int {\n\treturn l.n\n}\n"
+	file := func(parts ...string) string { return "package p\n\n" + strings.Join(parts, "\n") }
+	r.commit("start", map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "x.go": file(f(1), b, long, g, lexer)})
+	r.commit("change F", map[string]string{"x.go": file(f(2), b, long, g, lexer)})
+	moved := file(b, f(2), long, "func G() (n int) {\n\tn = 7\n\treturn\n}\n", "type Lexer struct {\n\tm int\n}\n\nfunc (l *Lexer) peek() int {\n\treturn l.m + 1\n}\n")
+	r.commit("move F, rewrite G and peek", map[string]string{"x.go": moved})
+	move := r.git("rev-parse", "HEAD")
+
+	g2, _ := r.imported(d)
+	checked := 0
+	for _, s := range g2.Scopes {
+		if s.Type != fixture.TypeFunction && s.Type != fixture.TypeMethod || s.Name == "A" || s.Name == "B" {
+			continue
+		}
+		checked++
+		gitL := strings.Fields(r.git("log", fmt.Sprintf("-L%d,%d:%s", s.StartLine, s.EndLine, s.File), "--format=%H", "-s"))
+		if s.Name == "F" && !slices.Equal(gitL, []string{move}) || s.Name != "F" && len(gitL) != 2 {
+			t.Fatalf("git log -L of %s lists %v: want the move alone for F, the start and the rewrite for G and peek", s.Name, gitL)
+		}
+		got := scopeCommits(t, d, s.UUID)
+		slices.Sort(gitL)
+		if !slices.Equal(got, gitL) {
+			t.Errorf("%s: recorded %v, git log -L lists %v", s.Name, got, gitL)
+		}
+	}
+	if checked != 3 {
+		t.Errorf("checked %d functions, want F, G and peek", checked)
+	}
+}

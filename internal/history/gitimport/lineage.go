@@ -111,10 +111,16 @@ func touched(f *FileDiff, before, after []decl, succ map[string]string) []change
 // function split in two hands its history to the part that kept most of
 // its lines (as git log -L follows lines); a function never continues a
 // type or a constant whose lines the diff aligned with it. A declaration
-// that kept no line of code (its text rewritten whole) continues the one
-// of its own key. A
-// declaration before is continued by one after at most; one after
-// without a predecessor is new. It returns key after → key before.
+// no such majority ties continues the one of its own key when it kept a
+// line of code there; else (its text rewritten whole) the one of its own
+// key, or of its own name when its key is gone (a method whose receiver
+// type was renamed), only when one run of changed lines removes that
+// one's lines and adds its own: the diff replaced it in place. Written
+// whole where the diff removed nothing of it (moved within its file), or
+// over other code, it starts there, as git log -L does: it follows a
+// range into the old side of the runs that changed it. A declaration
+// before is continued by one after at most; one after without a
+// predecessor is new. It returns key after → key before.
 func successors(f *FileDiff, before, after []decl) map[string]string {
 	owner := map[int]int{} // a line before → its declaration's index in before
 	for i, d := range before {
@@ -126,19 +132,19 @@ func successors(f *FileDiff, before, after []decl) map[string]string {
 		after, before, votes int
 	}
 	var claims []claim
+	kept := make([]int, len(after))
 	for i, d := range after {
 		votes := map[int]int{}
-		kept := 0
 		for n := d.start; n <= d.end; n++ {
 			if o, ok := f.keptLine(n); ok {
-				kept++
+				kept[i]++
 				if j, ok := owner[o]; ok && before[j].fn == d.fn {
 					votes[j]++
 				}
 			}
 		}
 		for j, v := range votes {
-			if 2*v > kept {
+			if 2*v > kept[i] {
 				claims = append(claims, claim{i, j, v})
 			}
 		}
@@ -160,18 +166,39 @@ func successors(f *FileDiff, before, after []decl) map[string]string {
 			taken[c.before] = true
 		}
 	}
-	byKey := map[string]int{}
+	byKey, byName := map[string]int{}, map[string][]int{}
 	for i, d := range before {
 		byKey[d.key] = i
+		byName[d.name] = append(byName[d.name], i)
 	}
-	for _, d := range after {
+	for i, d := range after {
 		if _, done := out[d.key]; done {
 			continue
 		}
-		if j, ok := byKey[d.key]; ok && !taken[j] {
-			out[d.key] = d.key
-			taken[j] = true
+		cands := byName[d.name]
+		if j, ok := byKey[d.key]; ok {
+			cands = []int{j}
+		}
+		for _, j := range cands {
+			if !taken[j] && before[j].fn == d.fn && (kept[i] > 0 && before[j].key == d.key || replaced(f, before[j], d)) {
+				out[d.key] = before[j].key
+				taken[j] = true
+				break
+			}
 		}
 	}
 	return out
+}
+
+// replaced reports whether one run of f's changed lines (Hunk.Blocks)
+// removes a line of o (before the commit) and adds one of d (after it).
+func replaced(f *FileDiff, o, d decl) bool {
+	for _, h := range f.Hunks {
+		for _, b := range h.Blocks {
+			if b.OldStart <= o.end && o.start < b.OldNext && b.NewStart <= d.end && d.start < b.NewNext {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -66,6 +66,24 @@ type Hunk struct {
 	// aligns says nothing of where the code around it comes from.
 	OldStart, NewStart, OldNext, NewNext int
 	Same                                 [][2]int
+	// Blocks are the hunk's runs of changed lines between unchanged
+	// ones: each replaces its old lines by its new ones, the unit git
+	// log -L maps a range through.
+	Blocks []Block
+}
+
+// Block is one run of a hunk's removed and added lines: old lines
+// [OldStart, OldNext) became new lines [NewStart, NewNext) (a side is
+// empty when its start equals its next).
+type Block struct{ OldStart, OldNext, NewStart, NewNext int }
+
+// block returns the run the hunk's next changed line belongs to,
+// starting one at oldLine and newLine after an unchanged line.
+func (h *Hunk) block(inRun bool, oldLine, newLine int) *Block {
+	if !inRun || len(h.Blocks) == 0 {
+		h.Blocks = append(h.Blocks, Block{oldLine, oldLine, newLine, newLine})
+	}
+	return &h.Blocks[len(h.Blocks)-1]
 }
 
 // keptLine maps an unchanged line of the file after the commit to its
@@ -155,6 +173,7 @@ func (p *reader) Next() (*Commit, error) {
 	var f *FileDiff
 	var h *Hunk
 	newLine, oldLine := 0, 0
+	inRun := false // the previous line of the hunk was changed
 	for {
 		s, err := p.readLine()
 		if err == io.EOF {
@@ -200,17 +219,19 @@ func (p *reader) Next() (*Commit, error) {
 			if err = h.header(s); err != nil {
 				return nil, fmt.Errorf("git log line %d: %w", p.line, err)
 			}
-			oldLine, newLine = h.OldStart, h.NewStart
+			oldLine, newLine, inRun = h.OldStart, h.NewStart, false
 			p.keep(f, h, s)
 		case h != nil && strings.HasPrefix(s, "+"):
 			f.Added++
 			h.Adds = append(h.Adds, newLine)
-			newLine++
+			h.block(inRun, oldLine, newLine).NewNext = newLine + 1
+			newLine, inRun = newLine+1, true
 			p.keep(f, h, s)
 		case h != nil && strings.HasPrefix(s, "-"):
 			f.Removed++
 			h.Dels = append(h.Dels, oldLine)
-			oldLine++
+			h.block(inRun, oldLine, newLine).OldNext = oldLine + 1
+			oldLine, inRun = oldLine+1, true
 			p.keep(f, h, s)
 		case h != nil && strings.HasPrefix(s, " "):
 			if strings.ContainsFunc(s, isWordRune) {
@@ -218,6 +239,7 @@ func (p *reader) Next() (*Commit, error) {
 			}
 			newLine++
 			oldLine++
+			inRun = false
 			p.keep(f, h, s)
 		case h != nil:
 			// "\ No newline at end of file".
