@@ -60,6 +60,8 @@ type builder struct {
 	// that went through a list has lost Neo4j's cache of the properties
 	// read before, and each read again is a db hit per row (read).
 	held map[string]string
+	// names is the state of the relationship tests' names (as).
+	names names
 }
 
 func (p *Planner) newBuilder(tool string, e *model.Entity, state model.State) (*builder, error) {

@@ -100,8 +100,10 @@ func (b *builder) conjunction(s scope, conds []tools.Condition, at string, depth
 	spans := make([]*span, len(conds))
 	merged := make([]bool, len(conds))
 	first := map[*model.Field]*span{}
+	inside, declared := b.placeNames(conds, at)
+	defer b.forgetNames(declared)
 	for i, c := range conds {
-		if c.Field == "" {
+		if c.Field == "" || inside != nil && inside[i] {
 			continue
 		}
 		cat := at + "/" + itoa(i)
@@ -128,7 +130,7 @@ func (b *builder) conjunction(s scope, conds []tools.Condition, at string, depth
 	var refs [][]fieldRef
 	for i, c := range conds {
 		switch {
-		case merged[i]:
+		case merged[i], inside != nil && inside[i]:
 			continue
 		case spans[i] != nil:
 			sp := spans[i]

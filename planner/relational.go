@@ -106,8 +106,7 @@ func (b *builder) test(s scope, c tools.Condition, at string, depth int) (string
 		if c.Aggregate != "" {
 			return b.aggregateTest(s, c, at, depth)
 		}
-		pred, err := b.via(s, c, at, depth)
-		return pred, nil, err
+		return b.via(s, c, at, depth)
 	case len(c.AnyOf) > 0:
 		preds, refs, err := b.tests(s, c.AnyOf, at+"/any_of", depth)
 		if err != nil {
@@ -208,6 +207,12 @@ type hop struct {
 // failure), so they are written null-safe (negate); otherwise they are a
 // subquery's own WHERE, where a null test keeps no entity.
 func (b *builder) related(s scope, r tools.Related, at string, depth int, negated bool) (*hop, error) {
+	return b.relatedAs(s, r, "", at, depth, negated)
+}
+
+// relatedAs is related for a test that names its related entity as (none
+// when ""): see nameHop.
+func (b *builder) relatedAs(s scope, r tools.Related, as, at string, depth int, negated bool) (*hop, error) {
 	// Parse chose the direction and checked the hop; the type and the
 	// related entity are still looked up, since they become a relationship
 	// type and a label in the statement.
@@ -228,6 +233,11 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int, negate
 			return nil, tools.Fail(b.tool, at+"/entity", reach, "%s --[%s]-- (%s) does not reach %q", s.e.Name, typ, dir, r.Entity)
 		}
 		reach = []string{r.Entity}
+	}
+	if as != "" {
+		if err := b.nameHop(h, as, r.Entity, at); err != nil {
+			return nil, err
+		}
 	}
 	labels := make([]string, len(reach))
 	for i, name := range reach {
@@ -280,12 +290,35 @@ func (h *hop) exists(preds []string) string {
 
 // via renders a relationship test: EXISTS for some, NOT EXISTS for none,
 // "one exists and none fails" for all, COUNT { } for count.
-func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string, error) {
-	h, err := b.related(s, tools.Related{Via: c.Via, Direction: c.Direction, Entity: c.Entity, Conditions: c.Conditions, RelationshipConditions: c.RelationshipConditions}, at, depth, c.Quantifier == tools.QuantifierAll && c.Count == nil)
+//
+// A test that gives a name (as) either binds it, and the conditions that
+// use the name go inside its EXISTS (namedDeps), or names an entity bound
+// before, whose relationship it tests, some or none.
+func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string, []fieldRef, error) {
+	_, ref := b.names.bound[c.As]
+	if ref && (c.Count != nil || c.Quantifier == tools.QuantifierAll) {
+		return "", nil, unplannable(b.tool, at[1:], "count or all on a bound entity")
+	}
+	h, err := b.relatedAs(s, tools.Related{Via: c.Via, Direction: c.Direction, Entity: c.Entity, Conditions: c.Conditions, RelationshipConditions: c.RelationshipConditions}, c.As, at, depth, c.Quantifier == tools.QuantifierAll && c.Count == nil)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	all := append(slices.Clone(h.base), h.conds...)
+	var refs []fieldRef
+	if c.As != "" && !ref {
+		preds, rs, err := b.namedDeps(s, c.As, depth)
+		if err != nil {
+			return "", nil, err
+		}
+		all, refs = append(all, preds...), rs
+	}
+	pred, err := b.quantified(s, c, h, all, depth)
+	return pred, refs, err
+}
+
+// quantified renders relationship test c over hop h whose related
+// entities must pass preds (all).
+func (b *builder) quantified(s scope, c tools.Condition, h *hop, all []string, depth int) (string, error) {
 	if c.Count != nil {
 		op, ok := condOps[c.Count.Operator]
 		if !ok || !slices.Contains(tools.CountOperators, c.Count.Operator) {
@@ -300,11 +333,19 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 		// Registered at any depth: a test nested in another is a start
 		// only as a top-level condition of its enclosing hop (related
 		// links it as next there), and the statement's own only at the
-		// top level (match reads the MATCH's predicates).
-		if pins(h.entity, c.Conditions) || h.next != nil {
+		// top level (match reads the MATCH's predicates). A test that
+		// gives a name, uses one bound outside it or is written inside a
+		// binding test (namedDeps) is none: the walk would write it
+		// again under new variables, away from the binding test's (names
+		// bound and used inside the test go with it).
+		named := c.As != "" || b.names.inside > 0 || slices.ContainsFunc(mentioned(c, nil), func(name string) bool {
+			_, bound := b.names.bound[name]
+			return bound
+		})
+		if !named && (pins(h.entity, c.Conditions) || h.next != nil) {
 			b.starts[pred] = h
 		}
-		if s.v == "n" && depth == 0 {
+		if s.v == "n" && depth == 0 && !named {
 			for x := h; x != nil; x = x.next {
 				for _, pc := range x.rel.Conditions {
 					if x.entity != nil && pc.Operator == "=" && !pc.IgnoreCase {

@@ -24,7 +24,9 @@ import (
 //     some (the default), none or all meet Conditions and whose
 //     relationship meets RelationshipConditions; or, with Count, how many
 //     such related entities there are; or, with Aggregate, a value
-//     aggregated over them ([RelatedAggregate]).
+//     aggregated over them ([RelatedAggregate]). As names the related
+//     entity: the tests that give the same name are about one entity
+//     (see [checkBindings]).
 //   - a group: AnyOf holds when at least one of its conditions holds, Not
 //     when its conditions do not all hold.
 type Condition struct {
@@ -40,6 +42,7 @@ type Condition struct {
 	Conditions             []Condition `json:"conditions,omitempty"`
 	RelationshipConditions []Condition `json:"relationship_conditions,omitempty"`
 	Count                  *CountTest  `json:"count,omitempty"`
+	As                     string      `json:"as,omitempty"`
 
 	// Aggregate, on a relationship test where the tool offers it
 	// (query_entities), makes it an aggregate test: the value Aggregate

@@ -60,6 +60,7 @@ func (c *Catalog) offeredField(tool, entity, field, at string, p *problems) *Fie
 // entity's query offer and converts each value to the field's Go type.
 func (c *Catalog) checkConditions(o *EntityOffer, conds []Condition, name string, p *problems) {
 	c.checkConds(o, conds, Pointer(name), 0, p)
+	checkBindings(conds, Pointer(name), p)
 }
 
 // checkField checks one {field, operator, value} condition at pointer at.

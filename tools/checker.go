@@ -89,7 +89,9 @@ func (ck *Checker) OrderByEither(o, rel *EntityOffer, keys OrderByList) {
 // related entity filled when only one fits) and its conditions; it
 // reports false when the hop itself is wrong.
 func (ck *Checker) Related(start string, r *Related, at string) bool {
-	return ck.c.checkRelated(start, r, at, 0, &ck.p)
+	ok := ck.c.checkRelated(start, r, at, 0, &ck.p)
+	checkBindings(r.Conditions, at+"/conditions", &ck.p)
+	return ok
 }
 
 // RelatedOffer is what a call may test of a related entity: the stored

@@ -56,6 +56,7 @@ func (g *Generator) ConditionDefs() []Prop {
 				Prop{"operator", &Schema{Type: "string"}},
 				Prop{"value", &Schema{Type: "integer"}},
 			).Require("operator", "value")},
+			Prop{"as", &Schema{Type: "string"}},
 		)
 	}
 	c.Props = append(c.Props,
@@ -107,11 +108,11 @@ func orderKey() *Schema {
 func (g *Generator) ConditionHelp(offers []*EntityOffer) string {
 	ops, _ := operatorSummary(offers)
 	var b strings.Builder
-	b.WriteString("Conditions (all must hold), each:\n")
+	b.WriteString("Conditions (all hold), each:\n")
 	b.WriteString("- {field, operator, value, ignore_case}: value a list for IN/NOT IN, none for IS (NOT) NULL. Operators: " + ops + "\n")
 	b.WriteString(listHelp(g.m))
 	if len(g.c.edges) > 0 {
-		b.WriteString("- {via, direction, entity, quantifier, conditions, relationship_conditions}: some (default), none or all (at least one, and each) entities related by via (direction from the tested one, default stored) meet conditions and relationship_conditions (on the relationship); count {operator, value} compares how many; aggregate 'AVG relationship.rating' ('SUM released', 'COUNT relationship'; then: path) in aggregates, order_by avg_REVIEWED_rating; operator, value compare it\n")
+		b.WriteString("- {via, …}: some (default), none or all entities related by via (direction from the tested one, default stored) meet conditions and relationship_conditions (on the relationship); count {operator, value} of them; aggregate 'AVG relationship.rating' ('SUM released', 'COUNT relationship'; then: path) in aggregates, order_by avg_REVIEWED_rating; operator, value compare it; tests sharing an as are about one entity\n")
 	}
 	b.WriteString("- {any_of: [conditions]}: one holds; {not: [conditions]}: not all\n")
 	return b.String()
