@@ -155,6 +155,12 @@ var tenancyCases = []tenancyCase{
 				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "group_by": "entity_key", "group_fields": []string{"name"}, "total": true}, `"Ada"`},
 				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "SUM", "over": map[string]any{"via": "thinks_about", "entity": "Concept", "field": "frequency"}, "group_by": "name"}, `"Ada"`},
 				{"query_relationships", map[string]any{"relationship_type": "thinks_about", "total": true}, `"total"`},
+				// Aggregates along a path, ranking by a related aggregate,
+				// and two tests about one related entity (as).
+				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "over": map[string]any{"path": []any{map[string]any{"via": "thinks_about", "entity": "Concept"}, map[string]any{"via": "produced", "entity": "Artifact"}}}, "group_by": "name"}, `"Ada"`},
+				{"aggregate_entities", map[string]any{"entity_type": "Person", "operation": "COUNT", "over": map[string]any{"path": []any{map[string]any{"via": "thinks_about", "entity": "Concept"}}, "each": "relationship"}, "group_by": "name"}, `"Ada"`},
+				{"query_entities", map[string]any{"entity_type": "Person", "conditions": []any{map[string]any{"via": "thinks_about", "entity": "Concept", "aggregate": "COUNT", "operator": ">=", "value": 1}}}, `"Ada"`},
+				{"query_entities", map[string]any{"entity_type": "Person", "conditions": []any{map[string]any{"via": "thinks_about", "entity": "Concept", "as": "c"}, map[string]any{"via": "thinks_about", "entity": "Concept", "as": "c", "relationship_conditions": []any{map[string]any{"field": "created_at", "operator": "IS NOT NULL"}}}}}, `"Ada"`},
 				{"query_relationships", map[string]any{"relationship_type": "thinks_about"}, ""},
 				{"query_relationships", map[string]any{"relationship_type": "relates_to", "from_entity_type": "Person", "to_entity_type": "Entity", "to_conditions": []any{map[string]any{"field": "name", "operator": "=", "value": "Harbour"}}}, ""},
 				{"explore_relationships", map[string]any{"start_entity_type": "Person", "relationship_type": "has_relationship_with", "direction": "both"}, ""},
