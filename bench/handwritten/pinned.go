@@ -15,18 +15,19 @@ const quietDepartures = 3
 // cut as scopeProps says.
 const airlineProps = "n {name: left(n.name, 501), country: left(n.country, 501)}"
 
-// pinnedWorkloads are issue 31's nested pins on the airline graph: a
-// relationship test nested in another whose innermost conditions pin an
-// entity by its unique field, which ragforge starts from (planner's
-// builder.walk) where EXISTS in EXISTS would be tested on every entity of
-// the label. at is the airport the pin names (g.quiet).
-//
-// Issue 31 item 6 also asks for a pinned aggregate along a path
-// (aggregate_entities' over with several steps, branch pathagg) and a
-// ranking by a related aggregate (query_entities' order_by of an
-// aggregate, branch rankagg); their workloads belong here, beside
-// pin2_airlines, once those forms exist.
-func pinnedWorkloads(at Airport) []Workload {
+// pinnedWorkloads are issue 31's nested pins and aggregates on the
+// airline graph (item 6). pin2_airlines is a relationship test nested in
+// another whose innermost conditions pin an entity by its unique field,
+// which ragforge starts from (planner's builder.walk) where EXISTS in
+// EXISTS would be tested on every entity of the label; at is the airport
+// it names (g.quiet). pinagg_airlines is a pinned aggregate along a path
+// (aggregate_entities' over.path, grouped by a field of the far end): the
+// flights per airline departing busy, an airport pinned by its unique
+// code, from which both sides start. rank_departures and rank_delay rank
+// every airport by an aggregate of its departing flights (query_entities'
+// aggregate test and order_by of its key): the count, and the average
+// delay (null, so last, for an airport without departures).
+func pinnedWorkloads(at, busy Airport) []Workload {
 	return []Workload{{
 		Key: "pin2_airlines", Name: fmt.Sprintf("airlines flying a flight FROM %s (two-hop pin, nested relationship test)", at.Code),
 		Call: call(planner.QueryEntities, map[string]any{"entity_type": "Airline", "conditions": []any{
@@ -40,6 +41,44 @@ RETURN n.code AS id, ` + airlineProps + ` AS properties
 ORDER BY n.code LIMIT $limit`,
 		HandParams: map[string]any{"code": at.Code, "limit": Limit},
 		Cols:       []string{"id"},
+	}, {
+		Key: "pinagg_airlines", Name: fmt.Sprintf("flights per airline departing %s, top 10 (aggregate along a two-hop path from a pin)", busy.Code),
+		Call: call(planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT",
+			"conditions": []any{map[string]any{"field": "code", "operator": "=", "value": busy.Code}},
+			"over": map[string]any{"path": []any{
+				map[string]any{"via": "FROM", "direction": "incoming", "entity": "Flight"},
+				map[string]any{"via": "OPERATED_BY", "entity": "Airline"},
+			}, "group_by_related": "code", "each": "relationship"}, "limit": 10}),
+		Hand: `MATCH (:Airport {code: $code})<-[:FROM]-(:Flight)-[:OPERATED_BY]->(a:Airline)
+RETURN a.code AS group, count(*) AS value
+ORDER BY value DESC, group LIMIT 10`,
+		HandParams: map[string]any{"code": busy.Code},
+		Cols:       []string{"group", "value"},
+	}, {
+		Key: "rank_departures", Name: "airports by departing flights, most first (ranking by a related COUNT)",
+		Call: call(planner.QueryEntities, map[string]any{"entity_type": "Airport", "conditions": []any{
+			map[string]any{"via": "FROM", "direction": "incoming", "entity": "Flight", "aggregate": "COUNT"},
+		}, "order_by": []any{map[string]any{"field": "count_FROM", "direction": "DESC"}}, "limit": Limit}),
+		Hand: `MATCH (n:Airport)
+WITH n, COUNT { (n)<-[:FROM]-(:Flight) } AS c
+ORDER BY c DESC, n.code LIMIT $limit
+RETURN n.code AS id, c AS count_FROM, ` + airportOf("n") + ` AS properties
+ORDER BY c DESC, n.code`,
+		HandParams: map[string]any{"limit": Limit},
+		Cols:       []string{"id", "count_FROM"},
+	}, {
+		Key: "rank_delay", Name: "airports by the average delay of their departing flights, highest first (ranking by a related AVG)",
+		Call: call(planner.QueryEntities, map[string]any{"entity_type": "Airport", "conditions": []any{
+			map[string]any{"via": "FROM", "direction": "incoming", "entity": "Flight", "aggregate": "AVG delay_minutes"},
+		}, "order_by": []any{map[string]any{"field": "avg_FROM_delay_minutes", "direction": "DESC"}}, "limit": Limit}),
+		Hand: `MATCH (n:Airport)
+OPTIONAL MATCH (n)<-[:FROM]-(f:Flight)
+WITH n, avg(f.delay_minutes) AS d
+ORDER BY d IS NULL, d DESC, n.code LIMIT $limit
+RETURN n.code AS id, d AS avg_FROM_delay_minutes, ` + airportOf("n") + ` AS properties
+ORDER BY d IS NULL, d DESC, n.code`,
+		HandParams: map[string]any{"limit": Limit},
+		Cols:       []string{"id", "avg_FROM_delay_minutes"},
 	}}
 }
 
