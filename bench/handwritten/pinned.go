@@ -54,32 +54,30 @@ RETURN a.code AS group, count(*) AS value
 ORDER BY value DESC, group LIMIT 10`,
 		HandParams: map[string]any{"code": busy.Code},
 		Cols:       []string{"group", "value"},
-	}, {
-		Key: "rank_departures", Name: "airports by departing flights, most first (ranking by a related COUNT)",
+	},
+		rankAirports("rank_departures", "airports by departing flights, most first (ranking by a related COUNT)",
+			"COUNT", "count_FROM", "WITH n, COUNT { (n)<-[:FROM]-(:Flight) } AS v", "v DESC"),
+		rankAirports("rank_delay", "airports by the average delay of their departing flights, highest first (ranking by a related AVG)",
+			"AVG delay_minutes", "avg_FROM_delay_minutes", "OPTIONAL MATCH (n)<-[:FROM]-(f:Flight)\nWITH n, avg(f.delay_minutes) AS v", "v IS NULL, v DESC"),
+	}
+}
+
+// rankAirports ranks every airport by aggregate of its departing flights,
+// highest first, top Limit (query_entities' aggregate test, ordered by its
+// key). By hand, value computes v per airport and order sorts on it (an
+// AVG is null for an airport without departures, last, as ragforge puts
+// it); ties go by code.
+func rankAirports(key, name, aggregate, sortKey, value, order string) Workload {
+	return Workload{
+		Key: key, Name: name,
 		Call: call(planner.QueryEntities, map[string]any{"entity_type": "Airport", "conditions": []any{
-			map[string]any{"via": "FROM", "direction": "incoming", "entity": "Flight", "aggregate": "COUNT"},
-		}, "order_by": []any{map[string]any{"field": "count_FROM", "direction": "DESC"}}, "limit": Limit}),
-		Hand: `MATCH (n:Airport)
-WITH n, COUNT { (n)<-[:FROM]-(:Flight) } AS c
-ORDER BY c DESC, n.code LIMIT $limit
-RETURN n.code AS id, c AS count_FROM, ` + airportOf("n") + ` AS properties
-ORDER BY c DESC, n.code`,
+			map[string]any{"via": "FROM", "direction": "incoming", "entity": "Flight", "aggregate": aggregate},
+		}, "order_by": []any{map[string]any{"field": sortKey, "direction": "DESC"}}, "limit": Limit}),
+		Hand: "MATCH (n:Airport)\n" + value + "\nORDER BY " + order + ", n.code LIMIT $limit\n" +
+			"RETURN n.code AS id, v AS " + sortKey + ", " + airportOf("n") + " AS properties\nORDER BY " + order + ", n.code",
 		HandParams: map[string]any{"limit": Limit},
-		Cols:       []string{"id", "count_FROM"},
-	}, {
-		Key: "rank_delay", Name: "airports by the average delay of their departing flights, highest first (ranking by a related AVG)",
-		Call: call(planner.QueryEntities, map[string]any{"entity_type": "Airport", "conditions": []any{
-			map[string]any{"via": "FROM", "direction": "incoming", "entity": "Flight", "aggregate": "AVG delay_minutes"},
-		}, "order_by": []any{map[string]any{"field": "avg_FROM_delay_minutes", "direction": "DESC"}}, "limit": Limit}),
-		Hand: `MATCH (n:Airport)
-OPTIONAL MATCH (n)<-[:FROM]-(f:Flight)
-WITH n, avg(f.delay_minutes) AS d
-ORDER BY d IS NULL, d DESC, n.code LIMIT $limit
-RETURN n.code AS id, d AS avg_FROM_delay_minutes, ` + airportOf("n") + ` AS properties
-ORDER BY d IS NULL, d DESC, n.code`,
-		HandParams: map[string]any{"limit": Limit},
-		Cols:       []string{"id", "avg_FROM_delay_minutes"},
-	}}
+		Cols:       []string{"id", sortKey},
+	}
 }
 
 // quiet returns the airport with the fewest departures, at least
