@@ -113,7 +113,8 @@ func RagforgeRows(ctx context.Context, e *engine.Engine, w Workload) ([]string, 
 }
 
 // entityValue is the part of a result entity a column names: its id,
-// depth or distance, else a stored or computed field.
+// depth or distance, else a stored field, an aggregate of related
+// entities (query_entities' aggregate tests) or a computed field.
 func entityValue(en engine.Entity, col string) (any, bool) {
 	switch {
 	case col == "id":
@@ -124,6 +125,9 @@ func entityValue(en engine.Entity, col string) (any, bool) {
 		return *en.DistanceKm, true
 	}
 	if v, ok := en.Properties[col]; ok {
+		return v, true
+	}
+	if v, ok := en.Aggregates[col]; ok {
 		return v, true
 	}
 	v, ok := en.Computed[col]

@@ -355,7 +355,7 @@ ORDER BY n.id LIMIT $limit`,
 			Cols:       []string{"id", "status"},
 		},
 	)
-	ws = append(ws, pinnedWorkloads(g.quiet())...)
+	ws = append(ws, pinnedWorkloads(g.quiet(), g.Airports[hub2])...)
 	for i := range ws {
 		ws[i].Graph = AirlineGraph
 	}
