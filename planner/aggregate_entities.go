@@ -423,6 +423,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		}
 		g.node = "n"
 	}
+	mark := len(b.lines)
 	b.match(ps.stored)
 	if err := b.ensure(ps.refs...); err != nil {
 		return nil, err
@@ -440,7 +441,7 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 		}
 	}
 	if path != nil {
-		if g, err = p.distinctOver(b, a, path, g, bucket); err != nil {
+		if g, err = p.distinctOver(b, a, path, g, bucket, b.open(mark)); err != nil {
 			return nil, err
 		}
 	}

@@ -76,17 +76,32 @@ func (p *Planner) overPath(b *builder, o *tools.Over) ([]*hop, error) {
 // start), or a property of the last hop's relationship (over.group_by),
 // or a field of its entity (over.group_by_related), which when it is that
 // entity's unique field shows its display fields.
-func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop, g grouping, bucket *bucketing) (grouping, error) {
+//
+// open says the statement so far is the start's MATCH alone (builder.open).
+// Then a path a later hop of which pins its entity (pinnedPath) is matched
+// whole instead, from the pinned node back to the start (pinnedPath).
+func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop, g grouping, bucket *bucketing, open bool) (grouping, error) {
 	o := a.Over
 	over := path[len(path)-1]
+	pinned := open && pinnedPath(path)
 	carry := []string{"n"}
-	if len(path) > 1 && g.ref != nil {
+	if len(path) > 1 && g.ref != nil && !pinned {
 		// The start's group is read before the hops, whose WITHs keep
 		// only the start and it.
 		b.line("WITH n, %s AS `group`", g.expr)
 		g.expr, carry = "`group`", []string{"n", "`group`"}
 	}
+	if pinned {
+		preds := b.walkHops("n", path)
+		if over.entity == b.e {
+			preds = append(preds, over.m+" <> n")
+		}
+		b.line("WHERE %s", joinAnd(preds))
+	}
 	for i, h := range path {
+		if pinned {
+			break
+		}
 		preds := append(slices.Clone(h.base), h.conds...)
 		if i > 0 {
 			p.capLevel(b, append(slices.Clone(carry), path[i-1].m))
@@ -130,7 +145,7 @@ func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop
 		switch {
 		case bucket != nil:
 			vars := over.m + ", " + over.r
-			if len(path) > 1 {
+			if len(path) > 1 && !pinned {
 				vars += ", " + colCapped
 			}
 			if g.expr, err = b.instant(vars, r, at, bucket); err != nil {
@@ -158,8 +173,36 @@ func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop
 		return g, nil
 	}
 	g.capped = true
-	p.capLevel(b, append(keep, colCapped))
+	if !pinned {
+		keep = append(keep, colCapped)
+	}
+	p.capLevel(b, keep)
 	return g, nil
+}
+
+// pinnedPath reports whether a path of several hops is matched whole,
+// from a later hop whose conditions pin its entity through an index (the
+// rule of query_entities' nested pins, pins), as consecutive MATCH
+// clauses Neo4j plans together: it seeks the pinned node and walks back
+// to the start, where the breadth-first levels (capLevel) would read the
+// start's every entity up to the bound. The distinct rows of the last
+// level are the same, since every level's rows are a projection of the
+// path's; only the last level is bounded, and noted when cut. Each hop
+// names one entity, whose label the walk writes.
+func pinnedPath(path []*hop) bool {
+	if len(path) < 2 || slices.ContainsFunc(path, func(h *hop) bool { return h.entity == nil }) {
+		return false
+	}
+	return slices.ContainsFunc(path[1:], func(h *hop) bool { return pins(h.entity, h.rel.Conditions) })
+}
+
+// open reports whether the statement's clauses from line mark on are
+// MATCH clauses and their WHERE only, which Neo4j plans together with the
+// MATCH clauses that follow: no WITH yet fixes where the rows start.
+func (b *builder) open(mark int) bool {
+	return !slices.ContainsFunc(b.lines[mark:], func(l string) bool {
+		return !strings.HasPrefix(l, "MATCH ") && !strings.HasPrefix(l, "WHERE ")
+	})
 }
 
 // pathCapNote is the note of an aggregate whose path kept n rows of a

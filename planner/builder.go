@@ -343,17 +343,33 @@ func (b *builder) match(preds []string) {
 // index that pins the innermost node and walks back, where EXISTS in
 // EXISTS is tested on every node of the label.
 func (b *builder) walk(from string, h *hop) []string {
+	var chain []*hop
+	for ; h != nil; h = h.next {
+		chain = append(chain, h)
+	}
+	return b.walkHops(from, chain)
+}
+
+// walkHops emits the MATCH of each hop of chain, each from the previous
+// one's related node (the first from the pattern node from), and returns
+// their predicates (see walk). A hop's test of the next hop of the chain
+// (hop.nextPred) is that hop's MATCH, not a predicate; any other test
+// stays one, as in an aggregate's path (pinnedPath), whose hops are not
+// nested tests.
+func (b *builder) walkHops(from string, chain []*hop) []string {
 	var preds []string
-	for ; h != nil; from, h = h.m, h.next {
+	for i, h := range chain {
 		b.line("MATCH (%s)%s(%s:%s)", from, h.step, h.m, b.q(h.entity.Name))
 		if h.tenant != "" {
 			preds = append(preds, h.tenant)
 		}
+		walked := i+1 < len(chain) && chain[i+1] == h.next
 		for _, c := range h.conds {
-			if h.next == nil || c != h.nextPred {
+			if !walked || c != h.nextPred {
 				preds = append(preds, c)
 			}
 		}
+		from = h.m
 	}
 	return preds
 }
