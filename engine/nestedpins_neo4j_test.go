@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -193,7 +194,9 @@ func TestNestedPinsStartFromTheIndex(t *testing.T) {
 // relationships across them (a customer of a to an order of b, an order
 // of a to a product of b), which must not make a customer's answer; each
 // tenant's customers are the ones computed in Go, and Neo4j's plan of the
-// statement is proven scoped (checkScopedPlan).
+// statement is proven scoped (checkScopedPlan). So is the aggregate of the
+// products per customer along the path to the pinned products, matched
+// from the pin (aggregate_entities' over.path).
 func TestNestedPinsStayInTheTenant(t *testing.T) {
 	d := neo4jtest.Open(t)
 	type node struct{ label, id, tenant, name string }
@@ -235,20 +238,24 @@ func TestNestedPinsStayInTheTenant(t *testing.T) {
 	for _, n := range nodes {
 		name[n.tenant+"/"+n.id] = n.name
 	}
-	// want is the answer computed in Go: tenant's customers with an order
-	// of theirs holding a product of theirs named one of names.
-	want := func(tenant string, names []string) []string {
-		var out []string
+	// perCustomer is the answer computed in Go: the products of tenant
+	// named one of names that each of its customers ordered in an order
+	// of theirs, each once.
+	perCustomer := func(tenant string, names []string) map[string]float64 {
+		out := map[string]float64{}
 		for _, p := range purchased {
 			for _, o := range ordered {
 				same := strings.HasPrefix(p[0], tenant+"/") && strings.HasPrefix(p[1], tenant+"/") && strings.HasPrefix(o[1], tenant+"/")
-				if same && o[0] == p[1] && slices.Contains(names, name[o[1]]) && !slices.Contains(out, p[0][2:]) {
-					out = append(out, p[0][2:])
+				if same && o[0] == p[1] && slices.Contains(names, name[o[1]]) {
+					out[p[0][2:]]++
 				}
 			}
 		}
-		slices.Sort(out)
 		return out
+	}
+	// want is tenant's customers with such a product, in id order.
+	want := func(tenant string, names []string) []string {
+		return slices.Sorted(maps.Keys(perCustomer(tenant, names)))
 	}
 
 	m, err := config.Load("../testdata/planner/configs/tenant-customers.yaml")
@@ -277,6 +284,22 @@ func TestNestedPinsStayInTheTenant(t *testing.T) {
 			}
 			if w := want(tenant, names); !slices.Equal(got, w) {
 				t.Errorf("tenant %s, customers who bought %v: %v, want %v", tenant, names, got, w)
+			}
+
+			// The products per customer along the path, matched from the
+			// pinned products back to the customers.
+			agg := fmt.Sprintf(`{"entity_type":"Customer","operation":"COUNT","group_by":"customerID","over":{"path":[{"via":"PURCHASED"},{"via":"ORDERS","conditions":[{"field":"productName","operator":"IN","value":%s}]}]}}`, list)
+			if st, err = e.Plan(t.Context(), engine.Call{Name: planner.AggregateEntities, Arguments: json.RawMessage(agg)}); err != nil {
+				t.Fatal(err)
+			}
+			fromThePin(t, st)
+			checkScopedPlan(t, e, d, t.Context(), "user_id", planner.AggregateEntities, json.RawMessage(agg))
+			counts := map[string]float64{}
+			for _, g := range execJSON(t, e, planner.AggregateEntities, agg).Groups {
+				counts[fmt.Sprint(g.Group)] = g.Value
+			}
+			if w := perCustomer(tenant, names); !maps.Equal(counts, w) {
+				t.Errorf("tenant %s, products of %v per customer: %v, want %v", tenant, names, counts, w)
 			}
 		}
 	}
