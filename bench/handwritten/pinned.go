@@ -23,7 +23,9 @@ const airlineProps = "n {name: left(n.name, 501), country: left(n.country, 501)}
 // it names (g.quiet). pinagg_airlines is a pinned aggregate along a path
 // (aggregate_entities' over.path, grouped by a field of the far end): the
 // flights per airline departing busy, an airport pinned by its unique
-// code, from which both sides start. rank_departures and rank_delay rank
+// code, from which both sides start; pinagg_last asks it from the
+// airlines, the airport pinned in the path's last hop, which ragforge
+// matches from the pin (planner's pinnedPath). rank_departures and rank_delay rank
 // every airport by an aggregate of its departing flights (query_entities'
 // aggregate test and order_by of its key): the count, and the average
 // delay (null, so last, for an airport without departures).
@@ -49,6 +51,18 @@ ORDER BY n.code LIMIT $limit`,
 				map[string]any{"via": "FROM", "direction": "incoming", "entity": "Flight"},
 				map[string]any{"via": "OPERATED_BY", "entity": "Airline"},
 			}, "group_by_related": "code", "each": "relationship"}, "limit": 10}),
+		Hand: `MATCH (:Airport {code: $code})<-[:FROM]-(:Flight)-[:OPERATED_BY]->(a:Airline)
+RETURN a.code AS group, count(*) AS value
+ORDER BY value DESC, group LIMIT 10`,
+		HandParams: map[string]any{"code": busy.Code},
+		Cols:       []string{"group", "value"},
+	}, {
+		Key: "pinagg_last", Name: fmt.Sprintf("flights per airline departing %s, top 10 (aggregate along a two-hop path pinned in its last hop)", busy.Code),
+		Call: call(planner.AggregateEntities, map[string]any{"entity_type": "Airline", "operation": "COUNT", "group_by": "code",
+			"over": map[string]any{"path": []any{
+				map[string]any{"via": "OPERATED_BY", "direction": "incoming", "entity": "Flight"},
+				map[string]any{"via": "FROM", "entity": "Airport", "conditions": []any{map[string]any{"field": "code", "operator": "=", "value": busy.Code}}},
+			}, "each": "relationship"}, "limit": 10}),
 		Hand: `MATCH (:Airport {code: $code})<-[:FROM]-(:Flight)-[:OPERATED_BY]->(a:Airline)
 RETURN a.code AS group, count(*) AS value
 ORDER BY value DESC, group LIMIT 10`,
