@@ -64,6 +64,20 @@ func nestedForm(t *testing.T, st *planner.Statement) string {
 		st.Cypher[i+len(pinnedHead):]
 }
 
+// tail is how many customers tailCustomers adds.
+const tail = 200
+
+// tailCustomers adds to the Northwind-shaped fixture customers T1…T<tail>,
+// each with one order T<i> of one line of p6, quantity 1: a long tail of
+// customers that tells a statement starting from a pin from one that reads
+// every customer.
+func tailCustomers(t *testing.T, d neo4j.DriverWithContext) {
+	t.Helper()
+	neo4jtest.Run(t, d, `UNWIND range(1, $n) AS i
+		CREATE (c:Customer {customerID: 'T' + i})-[:PURCHASED]->(o:Order {orderID: 'T' + i, customerID: 'T' + i})
+		WITH o MATCH (p:Product {productID: 'p6'}) CREATE (o)-[:ORDERS {quantity: 1}]->(p)`, map[string]any{"n": tail})
+}
+
 // records runs cypher and renders each row's values.
 func records(t *testing.T, d neo4j.DriverWithContext, cypher string, params map[string]any) []string {
 	t.Helper()
@@ -104,10 +118,7 @@ func profiled(t *testing.T, d neo4j.DriverWithContext, cypher string, params map
 func TestNestedPinsStartFromTheIndex(t *testing.T) {
 	products, lines := northwindLines()
 	e, _, d := northwindOrders(t, products, lines)
-	const tail = 200
-	neo4jtest.Run(t, d, `UNWIND range(1, $n) AS i
-		CREATE (c:Customer {customerID: 'T' + i})-[:PURCHASED]->(o:Order {orderID: 'T' + i, customerID: 'T' + i})
-		WITH o MATCH (p:Product {productID: 'p6'}) CREATE (o)-[:ORDERS {quantity: 1}]->(p)`, map[string]any{"n": tail})
+	tailCustomers(t, d)
 	ctx := context.Background()
 
 	// bought is the answer computed in Go: the customers, in id order.

@@ -75,10 +75,7 @@ func fromThePin(t *testing.T, st *planner.Statement) {
 func TestPinnedPathAggregatesOnNeo4j(t *testing.T) {
 	products, lines := northwindLines()
 	e, _, d := northwindOrders(t, products, lines)
-	const tail = 200
-	neo4jtest.Run(t, d, `UNWIND range(1, $n) AS i
-		CREATE (c:Customer {customerID: 'T' + i})-[:PURCHASED]->(o:Order {orderID: 'T' + i, customerID: 'T' + i})
-		WITH o MATCH (p:Product {productID: 'p6'}) CREATE (o)-[:ORDERS {quantity: 1}]->(p)`, map[string]any{"n": tail})
+	tailCustomers(t, d)
 	for i := 1; i <= tail; i++ {
 		lines = append(lines, orderLine{order: fmt.Sprint("T", i), product: "p6", quantity: 1})
 	}
