@@ -162,6 +162,12 @@ func heaviestCalls(g *hubgraph.Graph) []heavyCall {
 		{planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT", "group_by": "city", "conditions": everyRoute, "limit": 50}},
 		{planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT_DISTINCT", "field": "city", "group_by": "code", "limit": 50,
 			"over": map[string]any{"path": []any{map[string]any{"via": "ROUTE", "direction": "both"}, map[string]any{"via": "ROUTE", "direction": "both"}, map[string]any{"via": "ROUTE", "direction": "both"}}}}},
+		// Matched from the busiest hub, pinned in the last hop (planner's
+		// pinnedPath): the paths back to every start, made distinct only
+		// at the last level, which the bound cuts.
+		{planner.AggregateEntities, map[string]any{"entity_type": "Airport", "operation": "COUNT", "group_by": "code", "limit": 50,
+			"over": map[string]any{"path": []any{map[string]any{"via": "ROUTE", "direction": "both"}, map[string]any{"via": "ROUTE", "direction": "both"},
+				map[string]any{"via": "ROUTE", "direction": "both", "conditions": []any{map[string]any{"field": "code", "operator": "=", "value": busiest}}}}}}},
 	}
 }
 
