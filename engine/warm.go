@@ -34,16 +34,6 @@ import (
 // (idLike). No entity is expected to have such an id: the statements
 // find nothing and end at once, but Neo4j has planned them.
 func (e *Engine) WarmCalls(ctx context.Context) ([]Call, error) {
-	type level struct {
-		n    int
-		call Call
-	}
-	var levels []level
-	add := func(n int, tool string, args map[string]any) error {
-		b, err := json.Marshal(args)
-		levels = append(levels, level{n, Call{Name: tool, Arguments: b}})
-		return err
-	}
 	ids := map[string]any{}
 	id := func(entity string) (any, error) {
 		if v, ok := ids[entity]; ok {
@@ -53,49 +43,49 @@ func (e *Engine) WarmCalls(ctx context.Context) ([]Call, error) {
 		ids[entity] = v
 		return v, err
 	}
-	if t := e.catalog.Tool(planner.FindPaths); t != nil {
-		ends := schemaEnum(t, "from_entity_type")
-		for n := 1; n <= e.catalog.Limits().MaxPathLength; n++ {
-			for _, from := range ends {
-				for _, to := range ends {
-					fid, err := id(from)
-					if err != nil {
-						return nil, err
-					}
-					tid, err := id(to)
-					if err != nil {
-						return nil, err
-					}
-					if err := add(n, t.Name, map[string]any{"from_entity_type": from, "from_id": fid, "to_entity_type": to, "to_id": tid, "max_length": n}); err != nil {
-						return nil, err
-					}
-				}
-			}
-		}
+	var calls []Call
+	add := func(tool string, args map[string]any) error {
+		b, err := json.Marshal(args)
+		calls = append(calls, Call{Name: tool, Arguments: b})
+		return err
 	}
-	if t := e.catalog.Tool(planner.ExploreRelationships); t != nil {
-		types := schemaEnum(t, "relationship_types")
-		for n := 1; n <= e.catalog.Limits().MaxDepth; n++ {
-			for _, start := range schemaEnum(t, "start_entity_type") {
-				sid, err := id(start)
+	l := e.catalog.Limits()
+	ends, starts := e.catalog.Entities(planner.FindPaths), e.catalog.Entities(planner.ExploreRelationships)
+	types := e.catalog.RelationshipTypes()
+	// Level by level, find_paths' before explore_relationships' of the
+	// same level.
+	for n := 1; n <= max(l.MaxPathLength, l.MaxDepth); n++ {
+		for _, from := range ends {
+			for _, to := range ends {
+				if n > l.MaxPathLength {
+					break
+				}
+				fid, err := id(from)
 				if err != nil {
 					return nil, err
 				}
-				for _, dir := range tools.Directions {
-					cond := map[string]any{"field": e.m.Entity(start).UniqueField, "operator": "=", "value": sid}
-					if err := add(n, t.Name, map[string]any{"start_entity_type": start, "start_conditions": []any{cond}, "relationship_types": types, "direction": dir, "depth": n}); err != nil {
-						return nil, err
-					}
+				tid, err := id(to)
+				if err != nil {
+					return nil, err
+				}
+				if err := add(planner.FindPaths, map[string]any{"from_entity_type": from, "from_id": fid, "to_entity_type": to, "to_id": tid, "max_length": n}); err != nil {
+					return nil, err
 				}
 			}
 		}
-	}
-	// Sorted by level, stably: within a level, the order above.
-	var calls []Call
-	for n := 1; len(calls) < len(levels); n++ {
-		for _, l := range levels {
-			if l.n == n {
-				calls = append(calls, l.call)
+		for _, start := range starts {
+			if n > l.MaxDepth {
+				break
+			}
+			sid, err := id(start)
+			if err != nil {
+				return nil, err
+			}
+			for _, dir := range tools.Directions {
+				cond := map[string]any{"field": e.m.Entity(start).UniqueField, "operator": "=", "value": sid}
+				if err := add(planner.ExploreRelationships, map[string]any{"start_entity_type": start, "start_conditions": []any{cond}, "relationship_types": types, "direction": dir, "depth": n}); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -133,29 +123,6 @@ func (e *Engine) idLike(ctx context.Context, entity string) (any, error) {
 		}
 	}
 	return strings.Repeat("~", int(n)), nil
-}
-
-// schemaEnum reads the choices of a property of t's input schema: its
-// enum, or its items' for a list (the catalog's entity and relationship
-// types), none when it has none.
-func schemaEnum(t *tools.Tool, prop string) []string {
-	type enum struct {
-		Enum []string `json:"enum"`
-	}
-	var s struct {
-		Properties map[string]struct {
-			enum
-			Items enum `json:"items"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(t.InputSchema, &s) != nil {
-		return nil
-	}
-	p := s.Properties[prop]
-	if p.Enum != nil {
-		return p.Enum
-	}
-	return p.Items.Enum
 }
 
 // WarmReport says what a warm-up did.

@@ -49,6 +49,14 @@ func (c *Catalog) offerFor(tool, entity string) *EntityOffer {
 	return nil
 }
 
+// Entities lists the entities the named tool offers (its entity_type
+// argument's choices), none for a tool that offers no entity.
+func (c *Catalog) Entities(tool string) []string { return OfferEntities(c.offers[tool]) }
+
+// RelationshipTypes lists the model's relationship types, as the
+// generated tools name them.
+func (c *Catalog) RelationshipTypes() []string { return relationshipTypes(c.edges) }
+
 // OfferEntities lists the entities a tool offers: the enum of its
 // entity_type argument.
 func OfferEntities(offers []*EntityOffer) []string {
