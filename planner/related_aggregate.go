@@ -61,8 +61,8 @@ func (b *builder) relatedAggregate(a *tools.RelatedAggregate, at string) (fieldR
 		return fieldRef{}, tools.Fail(b.tool, at+"/operation", tools.AggregateOperations, "unknown operation %q", a.Operation)
 	}
 	hops := a.Hops()
-	if len(hops) > tools.MaxAggregateHops {
-		return fieldRef{}, tools.Fail(b.tool, at+"/then", nil, "an aggregate follows at most %d hops", tools.MaxAggregateHops)
+	if max := b.p.limits.MaxDepth; len(hops) > max {
+		return fieldRef{}, tools.Fail(b.tool, at+"/then", nil, "an aggregate follows at most %d hops", max)
 	}
 	s := b.mainScope()
 	var last *hop

@@ -79,7 +79,7 @@ type Limits struct {
 	// MaxOffset bounds paging with offset (deep offsets scan the label).
 	MaxOffset int
 	// MaxDepth bounds explore_relationships' traversal depth and the hops
-	// of aggregate_entities' over.path.
+	// of aggregate_entities' over.path and of an aggregate test's path.
 	MaxDepth int
 	// MaxPathLength bounds the relationships of a find_paths path.
 	MaxPathLength int

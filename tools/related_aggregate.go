@@ -13,7 +13,7 @@ import (
 // related to it (issue 31: "movies by average review rating" in one
 // call), as an aggregate test names it: the hop of the relationship
 // test, Then the further hops from the related entity (a path, at most
-// MaxAggregateHops in all), and the operation over the last hop. COUNT
+// Limits.MaxDepth in all, the depth bound of every traversal), and the operation over the last hop. COUNT
 // counts its related entities, each once (the count test's number), or
 // with Relationships its relationships (each once), or with a field the
 // values there; SUM, AVG, MIN and MAX aggregate Field, a number field of
@@ -31,9 +31,6 @@ type RelatedAggregate struct {
 
 // AggregateOperations are the operations of a RelatedAggregate.
 var AggregateOperations = []string{"COUNT", "SUM", "AVG", "MIN", "MAX"}
-
-// MaxAggregateHops bounds the hops of a RelatedAggregate's path.
-const MaxAggregateHops = 3
 
 // relationshipPrefix starts an aggregated field that is a property of the
 // relationship: "AVG relationship.rating"; "COUNT relationship" counts
@@ -119,8 +116,8 @@ func (c *Catalog) checkAggregateTest(start string, cond *Condition, at string, d
 		p.add(at+"/aggregate", "%v", err)
 		return
 	}
-	if len(cond.Then)+1 > MaxAggregateHops {
-		p.add(at+"/then", "an aggregate follows at most %d hops (then holds at most %d)", MaxAggregateHops, MaxAggregateHops-1)
+	if max := c.limits.MaxDepth; len(cond.Then)+1 > max {
+		p.add(at+"/then", "an aggregate follows at most %d hops (then holds at most %d)", max, max-1)
 		return
 	}
 	if !c.checkAggregate(start, cond, a, at, depth, p) {
