@@ -41,27 +41,16 @@ func (p *Planner) overPath(b *builder, o *tools.Over) ([]*hop, error) {
 	if max := p.limits.MaxDepth; len(steps) > max {
 		return nil, tools.Fail(b.tool, "/over/path", nil, "over.path has %d hops; at most %d (the traversal depth bound)", len(steps), max)
 	}
-	s := b.mainScope()
-	path := make([]*hop, 0, len(steps))
+	hops := make([]tools.Related, len(steps))
 	for i, st := range steps {
-		at := "/over"
-		if len(o.Path) > 0 {
-			at = tools.Pointer("over", "path", i)
-		}
-		if s.e == nil {
-			return nil, unplannable(b.tool, "a hop from several entity types", st.Via)
-		}
-		h, err := b.related(s, *st, at, 0, false)
-		if err != nil {
-			return nil, err
-		}
-		path = append(path, h)
-		s = scope{v: h.m, e: h.entity}
-		if h.entity != nil {
-			s.name = h.entity.Name
-		}
+		hops[i] = *st
 	}
-	return path, nil
+	return b.path(b.mainScope(), hops, func(i int) string {
+		if len(o.Path) == 0 {
+			return "/over"
+		}
+		return tools.Pointer("over", "path", i)
+	}, 0)
 }
 
 // distinctOver matches over's hops and keeps each related entity (or,

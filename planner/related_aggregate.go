@@ -64,33 +64,24 @@ func (b *builder) relatedAggregate(a *tools.RelatedAggregate, at string) (fieldR
 	if max := b.p.limits.MaxDepth; len(hops) > max {
 		return fieldRef{}, tools.Fail(b.tool, at+"/then", nil, "an aggregate follows at most %d hops", max)
 	}
-	s := b.mainScope()
-	var last *hop
-	pattern := ""
+	path, err := b.path(b.mainScope(), hops, func(i int) string {
+		if i == 0 {
+			return at
+		}
+		return at + "/then/" + itoa(i-1)
+	}, 1)
+	if err != nil {
+		return fieldRef{}, err
+	}
+	pattern := path[0].pattern
 	var where []string
-	for i, r := range hops {
-		hat := at
+	for i, h := range path {
 		if i > 0 {
-			hat = at + "/then/" + itoa(i-1)
-		}
-		if s.e == nil {
-			return fieldRef{}, tools.Fail(b.tool, hat+"/entity", nil, "then continues from one entity type; name it")
-		}
-		h, err := b.related(s, r, hat, 1, false)
-		if err != nil {
-			return fieldRef{}, err
-		}
-		if pattern == "" {
-			pattern = h.pattern
-		} else {
 			pattern += h.step + "(" + h.m + ")"
 		}
 		where = append(append(where, h.base...), h.conds...)
-		last, s = h, scope{v: h.m, e: h.entity}
-		if h.entity != nil {
-			s.name = h.entity.Name
-		}
 	}
+	last := path[len(path)-1]
 	ra := &relatedAggregate{v: "agg_" + itoa(len(b.aggs)), key: a.Key(), n: len(b.aggs), nullable: a.Operation != "COUNT" && a.Operation != "SUM"}
 	// Two aggregates of one key (other hops' conditions) are told apart
 	// as key_2, key_3, … in the order the call gives them.

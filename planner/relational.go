@@ -210,6 +210,29 @@ func (b *builder) related(s scope, r tools.Related, at string, depth int, negate
 	return b.relatedAs(s, r, "", at, depth, negated)
 }
 
+// path resolves hops, each a relationship test from the entity the one
+// before reaches (the first from s), as related resolves one; at names
+// hop i's argument path. A hop after one that may reach several entity
+// types is refused: the hop before must name its entity.
+func (b *builder) path(s scope, hops []tools.Related, at func(i int) string, depth int) ([]*hop, error) {
+	path := make([]*hop, 0, len(hops))
+	for i, r := range hops {
+		if s.e == nil {
+			return nil, tools.Fail(b.tool, at(i-1)+"/entity", nil, "a hop another hop follows continues from one entity type: name it")
+		}
+		h, err := b.related(s, r, at(i), depth, false)
+		if err != nil {
+			return nil, err
+		}
+		path = append(path, h)
+		s = scope{v: h.m, e: h.entity}
+		if h.entity != nil {
+			s.name = h.entity.Name
+		}
+	}
+	return path, nil
+}
+
 // relatedAs is related for a test that names its related entity as (none
 // when ""): see nameHop.
 func (b *builder) relatedAs(s scope, r tools.Related, as, at string, depth int, negated bool) (*hop, error) {
