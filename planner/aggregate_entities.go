@@ -454,15 +454,20 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 			return nil, unplannable(tool, "bucket or having without a group", a.Bucket)
 		}
 		shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1}
+		if len(path) < 2 {
+			b.line("RETURN %s AS `value`, count(%s) AS `count`", value, arg)
+			return b.statement(shape)
+		}
 		capped := ""
 		if g.capped {
-			capped = ", coalesce(max(" + colCapped + "), false) AS " + ColCapped
-			shape.Capped = ColCapped
+			capped = ", coalesce(max(" + colCapped + "), false) AS " + colCapped
 		}
-		b.line("RETURN %s AS `value`, count(%s) AS `count`%s", value, arg, capped)
+		b.line("WITH %s AS `value`, count(%s) AS `count`, count(*) AS `rows`%s", value, arg, capped)
+		b.line("RETURN `value`, `count`, %s AS %s", p.bound(b, g, "`rows`"), ColCapped)
+		shape.Capped = ColCapped
 		return b.statement(shape)
 	}
-	return p.groups(b, a, e, aggregation{value, "count(" + arg + ")", g.display, g.node, g.capped}, g.expr, bucket)
+	return p.groups(b, a, e, aggregation{value, "count(" + arg + ")", g, len(path) > 1}, bucket)
 }
 
 // aggregated is what the operation applies to: the entity itself (each:
@@ -501,23 +506,28 @@ func aggregated(b *builder, field, at string, size bool, fieldScope scope, each 
 	return arg, need, nil
 }
 
-// aggregation is what a grouped aggregate computes per group: the value,
-// the count of values aggregated, and the expression of the group's
-// display fields over node, the group's entity ("" when the group is no
-// entity).
+// aggregation is what a grouped aggregate computes per group: the value
+// and the count of values aggregated, over the rows of g's groups;
+// bounded says they are a path's last level (bound).
 type aggregation struct {
-	value, count, display, node string
-	capped                      bool
+	value, count string
+	g            grouping
+	bounded      bool
 }
 
 // grouping is the group of an aggregate as planned so far: its field,
 // the expression of its key, and for a group that is one entity, that
-// entity's variable (node) and display fields.
+// entity's variable (node), over which expr reads the key, and display
+// fields.
 type grouping struct {
 	ref                 *fieldRef
 	expr, display, node string
-	// capped says the rows carry colCapped (a path of several hops).
+	// capped says the rows carry colCapped (capLevel); first is the check
+	// of a path's first level (firstLevel), and last the line of a path's
+	// last level, restated by bound.
 	capped bool
+	first  *check
+	last   int
 }
 
 // displayOf projects the stored fields names (group_fields) of scope s's
@@ -554,10 +564,8 @@ func (b *builder) displayOf(s scope, names []string) (string, error) {
 // shows). count is count(arg): the entities (or relationships) of the
 // group, or the non-null values of the aggregated field, the ones AVG,
 // SUM, MIN and MAX read.
-func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, ag aggregation, groupExpr string, bucket *bucketing) (*Statement, error) {
-	if groupExpr != "`group`" {
-		groupExpr += " AS `group`"
-	}
+func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, ag aggregation, bucket *bucketing) (*Statement, error) {
+	g := ag.g
 	// The total is the rows so far counted as the groups count them, in
 	// a statement of its own: counting them in this one would hold every
 	// group at once, where ranking them keeps only the page.
@@ -565,21 +573,43 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 	if a.Total {
 		total = &Statement{Cypher: strings.Join(append(slices.Clone(b.lines), "RETURN "+ag.count+" AS "+ColTotal), "\n"), Params: b.params}
 	}
-	// A group that is one entity keeps its node as a second key (the
-	// same for each row of the group, it splits none), and projects its
-	// display fields for the page's groups only.
-	keep := ""
-	if ag.display != "" {
-		keep = ", " + ag.node
+	// A group that is one entity is keyed by its node alone (one id,
+	// cheaper to group on than the node and its field) and reads its key
+	// and display fields once per group, the display for the page's
+	// groups only.
+	key, group := g.expr+" AS `group`", "`group`"
+	if g.expr == "`group`" {
+		key = group
 	}
-	// A bounded path's rows say whether a level was cut (the same on
-	// every row: it splits no group).
-	capped, ret := "", "`group`, `value`, `count`"
-	if ag.capped {
+	if g.node != "" {
+		key, group = g.node, g.node
+	}
+	// A path's levels say whether one was cut (the same on every row: it
+	// splits no group).
+	capped, rows, ret := "", "", "`group`, `value`, `count`"
+	if g.capped {
 		capped = ", " + colCapped
+	}
+	if ag.bounded {
+		rows = ", count(*) AS `rows`"
 		ret += ", " + colCapped + " AS " + ColCapped
 	}
-	b.line("WITH %s%s%s, %s AS `value`, %s AS `count`", groupExpr, keep, capped, ag.value, ag.count)
+	b.line("WITH %s%s, %s AS `value`, %s AS `count`%s", key, capped, ag.value, ag.count, rows)
+	if ag.bounded {
+		// The groups of a path's last level are at most its bound: the
+		// statement gathers them to tell whether a level was cut.
+		by := ""
+		if g.capped {
+			by = colCapped + ", "
+		}
+		b.line("WITH %scollect([%s, `value`, `count`]) AS `groups`, sum(`rows`) AS `rows`", by, group)
+		cut := p.bound(b, g, "`rows`")
+		b.line("UNWIND `groups` AS `row`\nWITH `row`[0] AS %s, `row`[1] AS `value`, `row`[2] AS `count`, %s AS %s", group, cut, colCapped)
+		capped = ", " + colCapped
+	}
+	if g.node != "" {
+		b.line("WITH %s AS `group`, %s, `value`, `count`%s", g.expr, g.node, capped)
+	}
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
@@ -593,12 +623,12 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
 	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
 	// group is a string, number or bool: ordering by it breaks ties stably.
-	if ag.display != "" {
-		ret += ", " + ag.display + " AS " + ColDisplay
+	if g.display != "" {
+		ret += ", " + g.display + " AS " + ColDisplay
 	}
 	b.line("RETURN %s\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", ret, b.named("offset", int64(offset)), b.pageSize(limit))
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
-	if ag.capped {
+	if ag.bounded {
 		shape.Capped = ColCapped
 	}
 	if z := zoneName(p.loc); bucket != nil && z != "+00:00" {
