@@ -573,60 +573,74 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 	if a.Total {
 		total = &Statement{Cypher: strings.Join(append(slices.Clone(b.lines), "RETURN "+ag.count+" AS "+ColTotal), "\n"), Params: b.params}
 	}
-	// A group that is one entity is keyed by its node alone (one id,
-	// cheaper to group on than the node and its field) and reads its key
-	// and display fields once per group, the display for the page's
-	// groups only.
-	key, group := g.expr+" AS `group`", "`group`"
-	if g.expr == "`group`" {
-		key = group
-	}
-	if g.node != "" {
-		key, group = g.node, g.node
-	}
-	// A path's levels say whether one was cut (the same on every row: it
-	// splits no group).
-	capped, rows, ret := "", "", "`group`, `value`, `count`"
-	if g.capped {
-		capped = ", " + colCapped
-	}
-	if ag.bounded {
-		rows = ", count(*) AS `rows`"
-		ret += ", " + colCapped + " AS " + ColCapped
-	}
-	b.line("WITH %s%s, %s AS `value`, %s AS `count`%s", key, capped, ag.value, ag.count, rows)
-	if ag.bounded {
-		// The groups of a path's last level are at most its bound: the
-		// statement gathers them to tell whether a level was cut.
-		by := ""
-		if g.capped {
-			by = colCapped + ", "
-		}
-		b.line("WITH %scollect([%s, `value`, `count`]) AS `groups`, sum(`rows`) AS `rows`", by, group)
-		cut := p.bound(b, g, "`rows`")
-		b.line("UNWIND `groups` AS `row`\nWITH `row`[0] AS %s, `row`[1] AS `value`, `row`[2] AS `count`, %s AS %s", group, cut, colCapped)
-		capped = ", " + colCapped
-	}
-	if g.node != "" {
-		b.line("WITH %s AS `group`, %s, `value`, `count`%s", g.expr, g.node, capped)
-	}
+	var having string
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
 			return nil, unplannable(AggregateEntities, "having operator", h.Operator)
 		}
-		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
+		having = op + " " + b.named("having", h.Value)
 	}
-	if bucket != nil && bucket.label != nil {
-		b.line("WITH %s AS `group`, `value`, `count`%s", bucket.label("`group`"), capped)
+	// A group that is one entity is keyed by its node alone (one id,
+	// cheaper to group on than the node and its field) and reads its key
+	// once per group, and its display fields for the page's groups only.
+	key, cols := g.expr+" AS `group`", []string{"`group`"}
+	if g.expr == "`group`" {
+		key = "`group`"
+	}
+	if g.node != "" {
+		key, cols = g.node, append(cols, g.node)
+	}
+	cols = append(cols, "`value`", "`count`")
+	// A path's levels say whether one was cut (the same on every row: it
+	// splits no group), and its last level is counted (bound).
+	if g.capped {
+		cols = append(cols, colCapped)
+		key += ", " + colCapped
+	}
+	rows := ""
+	if ag.bounded {
+		rows = ", count(*) AS `rows`"
+	}
+	b.line("WITH %s, %s AS `value`, %s AS `count`%s", key, ag.value, ag.count, rows)
+	if ag.bounded {
+		cols = append(cols, "`rows`")
+	}
+	// The key a node group reads, or a bucket's label, once per group.
+	var read []string
+	switch {
+	case g.node != "":
+		read = append([]string{g.expr + " AS `group`"}, cols[1:]...)
+	case bucket != nil && bucket.label != nil:
+		read = append([]string{bucket.label("`group`") + " AS `group`"}, cols[1:]...)
+	}
+	if read != nil && !ag.bounded {
+		b.line("WITH %s", strings.Join(read, ", "))
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
-	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
-	// group is a string, number or bool: ordering by it breaks ties stably.
+	offset := b.named("offset", int64(min(max(a.Offset, 0), p.limits.MaxOffset)))
+	ret := "`group`, `value`, `count`"
+	if ag.bounded {
+		ret += ", " + colCapped + " AS " + ColCapped
+	}
 	if g.display != "" {
 		ret += ", " + g.display + " AS " + ColDisplay
 	}
-	b.line("RETURN %s\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", ret, b.named("offset", int64(offset)), b.pageSize(limit))
+	// group is a string, number or bool: ordering by it breaks ties stably.
+	const order = "ORDER BY `value` DESC, `group`"
+	if ag.bounded {
+		if read == nil {
+			read = cols
+		}
+		b.line("WITH %s\n%s", strings.Join(read, ", "), order)
+		p.boundedPage(b, g, cols, having, offset, b.pageSize(limit))
+		b.line("RETURN %s", ret)
+	} else {
+		if having != "" {
+			b.line("WHERE `value` %s", having)
+		}
+		b.line("RETURN %s\n%s\nSKIP %s LIMIT %s", ret, order, offset, b.pageSize(limit))
+	}
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
 	if ag.bounded {
 		shape.Capped = ColCapped
@@ -639,6 +653,33 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 		st.Total = total
 	}
 	return st, err
+}
+
+// boundedPage pages the groups of a path's last level (cols, the
+// `rows` each counted last), which are at most its bound: sorted (by the
+// statement so far), gathered into one list with the rows counted to tell whether a
+// level was cut (bound), the groups having keeps sliced from offset to
+// the page size, and unwound, in order. A Top after the list would keep
+// it in every row it holds, which Neo4j charges to the transaction's
+// memory per row (the hub test's pinned path: 71 MB for 50 groups).
+func (p *Planner) boundedPage(b *builder, g grouping, cols []string, having, offset, size string) {
+	kept := slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == colCapped || c == "`rows`" })
+	by := ""
+	if g.capped {
+		by = colCapped + ", "
+	}
+	b.line("WITH %scollect([%s]) AS `groups`, sum(`rows`) AS `rows`", by, strings.Join(kept, ", "))
+	cut := p.bound(b, g, "`rows`")
+	page := "`groups`"
+	if having != "" {
+		page = "[x IN `groups` WHERE x[" + itoa(slices.Index(kept, "`value`")) + "] " + having + "]"
+	}
+	b.line("UNWIND %s[%s..%s + %s] AS `row`", page, offset, offset, size)
+	names := make([]string, len(kept))
+	for i, c := range kept {
+		names[i] = "`row`[" + itoa(i) + "] AS " + c
+	}
+	b.line("WITH %s, %s AS %s", strings.Join(names, ", "), cut, colCapped)
 }
 
 // checkGroups checks what shapes the groups of an aggregate: bucket (a

@@ -114,9 +114,6 @@ func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop
 				g.capped = true
 			}
 			carry = level
-			if g.capped {
-				carry = append(carry, colCapped)
-			}
 			if i == len(path)-1 && notStart {
 				preds = append(preds, h.m+" <> n")
 			}
