@@ -526,7 +526,7 @@ type grouping struct {
 	// of a path's first level (firstLevel), and last the line of a path's
 	// last level, restated by bound.
 	capped bool
-	first  *check
+	first  *firstCheck
 	last   int
 }
 

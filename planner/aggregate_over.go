@@ -214,15 +214,15 @@ func directed(h *hop) bool {
 // degree store proves it within the bound in a few db hits (the starts'
 // relationships of the hop's type bound its rows), and only when it
 // cannot is the level read again up to one row past the bound.
-func (p *Planner) firstLevel(b *builder, starts []string, hop *hop, level []string) *check {
+func (p *Planner) firstLevel(b *builder, starts []string, hop *hop, level []string) *firstCheck {
 	b.line("WITH DISTINCT %s", strings.Join(level, ", "))
-	c := &check{starts: starts, lines: slices.Clone(b.lines), degree: "COUNT { (n)" + strings.Replace(hop.step, "["+hop.r+":", "[:", 1) + "() }"}
+	c := &firstCheck{starts: starts, lines: slices.Clone(b.lines), degree: "COUNT { (n)" + strings.Replace(hop.step, "["+hop.r+":", "[:", 1) + "() }"}
 	b.line("LIMIT %s", b.named("expanded", int64(p.limits.MaxExpanded)))
 	return c
 }
 
-// A check restates a path's first level (firstLevel).
-type check struct {
+// A firstCheck restates a path's first level (firstLevel).
+type firstCheck struct {
 	// starts are the statement's lines up to the path; lines the first
 	// level's, up to its DISTINCT; degree counts a start's relationships
 	// of the first hop.
