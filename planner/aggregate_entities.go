@@ -656,12 +656,13 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 }
 
 // boundedPage pages the groups of a path's last level (cols, the
-// `rows` each counted last), which are at most its bound: sorted (by the
-// statement so far), gathered into one list with the rows counted to tell whether a
-// level was cut (bound), the groups having keeps sliced from offset to
-// the page size, and unwound, in order. A Top after the list would keep
-// it in every row it holds, which Neo4j charges to the transaction's
-// memory per row (the hub test's pinned path: 71 MB for 50 groups).
+// `rows` each counted last), which are at most its bound: sorted by the
+// statement so far, gathered into one list with the rows counted to
+// tell whether a level was cut (bound), the groups having keeps sliced
+// from offset to the page size, and unwound, in order. A Top after the
+// list would keep it in every row it holds, which Neo4j charges to the
+// transaction's memory per row (the hub test's pinned path: 71 MB for
+// 50 groups).
 func (p *Planner) boundedPage(b *builder, g grouping, cols []string, having, offset, size string) {
 	kept := slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == colCapped || c == "`rows`" })
 	by := ""
