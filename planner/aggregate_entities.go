@@ -454,15 +454,20 @@ func (p *Planner) aggregateEntities(a *AggregateEntitiesArgs, state model.State)
 			return nil, unplannable(tool, "bucket or having without a group", a.Bucket)
 		}
 		shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: 1}
+		if len(path) < 2 {
+			b.line("RETURN %s AS `value`, count(%s) AS `count`", value, arg)
+			return b.statement(shape)
+		}
 		capped := ""
 		if g.capped {
-			capped = ", coalesce(max(" + colCapped + "), false) AS " + ColCapped
-			shape.Capped = ColCapped
+			capped = ", coalesce(max(" + colCapped + "), false) AS " + colCapped
 		}
-		b.line("RETURN %s AS `value`, count(%s) AS `count`%s", value, arg, capped)
+		b.line("WITH %s AS `value`, count(%s) AS `count`, count(*) AS `rows`%s", value, arg, capped)
+		b.line("RETURN `value`, `count`, %s AS %s", p.bound(b, g, "`rows`"), ColCapped)
+		shape.Capped = ColCapped
 		return b.statement(shape)
 	}
-	return p.groups(b, a, e, aggregation{value, "count(" + arg + ")", g.display, g.node, g.capped}, g.expr, bucket)
+	return p.groups(b, a, e, aggregation{value, "count(" + arg + ")", g, len(path) > 1}, bucket)
 }
 
 // aggregated is what the operation applies to: the entity itself (each:
@@ -501,23 +506,28 @@ func aggregated(b *builder, field, at string, size bool, fieldScope scope, each 
 	return arg, need, nil
 }
 
-// aggregation is what a grouped aggregate computes per group: the value,
-// the count of values aggregated, and the expression of the group's
-// display fields over node, the group's entity ("" when the group is no
-// entity).
+// aggregation is what a grouped aggregate computes per group: the value
+// and the count of values aggregated, over the rows of g's groups;
+// bounded says they are a path's last level (bound).
 type aggregation struct {
-	value, count, display, node string
-	capped                      bool
+	value, count string
+	g            grouping
+	bounded      bool
 }
 
 // grouping is the group of an aggregate as planned so far: its field,
 // the expression of its key, and for a group that is one entity, that
-// entity's variable (node) and display fields.
+// entity's variable (node), over which expr reads the key, and display
+// fields.
 type grouping struct {
 	ref                 *fieldRef
 	expr, display, node string
-	// capped says the rows carry colCapped (a path of several hops).
+	// capped says the rows carry colCapped (capLevel); first is the check
+	// of a path's first level (firstLevel), and last the line of a path's
+	// last level, restated by bound.
 	capped bool
+	first  *firstCheck
+	last   int
 }
 
 // displayOf projects the stored fields names (group_fields) of scope s's
@@ -554,10 +564,8 @@ func (b *builder) displayOf(s scope, names []string) (string, error) {
 // shows). count is count(arg): the entities (or relationships) of the
 // group, or the non-null values of the aggregated field, the ones AVG,
 // SUM, MIN and MAX read.
-func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, ag aggregation, groupExpr string, bucket *bucketing) (*Statement, error) {
-	if groupExpr != "`group`" {
-		groupExpr += " AS `group`"
-	}
+func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, ag aggregation, bucket *bucketing) (*Statement, error) {
+	g := ag.g
 	// The total is the rows so far counted as the groups count them, in
 	// a statement of its own: counting them in this one would hold every
 	// group at once, where ranking them keeps only the page.
@@ -565,40 +573,76 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 	if a.Total {
 		total = &Statement{Cypher: strings.Join(append(slices.Clone(b.lines), "RETURN "+ag.count+" AS "+ColTotal), "\n"), Params: b.params}
 	}
-	// A group that is one entity keeps its node as a second key (the
-	// same for each row of the group, it splits none), and projects its
-	// display fields for the page's groups only.
-	keep := ""
-	if ag.display != "" {
-		keep = ", " + ag.node
-	}
-	// A bounded path's rows say whether a level was cut (the same on
-	// every row: it splits no group).
-	capped, ret := "", "`group`, `value`, `count`"
-	if ag.capped {
-		capped = ", " + colCapped
-		ret += ", " + colCapped + " AS " + ColCapped
-	}
-	b.line("WITH %s%s%s, %s AS `value`, %s AS `count`", groupExpr, keep, capped, ag.value, ag.count)
+	var having string
 	if h := a.Having; h != nil {
 		op, ok := condOps[h.Operator]
 		if !ok || !slices.Contains(tools.HavingOperators, h.Operator) {
 			return nil, unplannable(AggregateEntities, "having operator", h.Operator)
 		}
-		b.line("WHERE `value` %s %s", op, b.named("having", h.Value))
+		having = op + " " + b.named("having", h.Value)
 	}
-	if bucket != nil && bucket.label != nil {
-		b.line("WITH %s AS `group`, `value`, `count`%s", bucket.label("`group`"), capped)
+	// A group that is one entity is keyed by its node alone (one id,
+	// cheaper to group on than the node and its field) and reads its key
+	// once per group, and its display fields for the page's groups only.
+	key, cols := g.expr+" AS `group`", []string{"`group`"}
+	if g.expr == "`group`" {
+		key = "`group`"
+	}
+	if g.node != "" {
+		key, cols = g.node, append(cols, g.node)
+	}
+	cols = append(cols, "`value`", "`count`")
+	// A path's levels say whether one was cut (the same on every row: it
+	// splits no group), and its last level is counted (bound).
+	if g.capped {
+		cols = append(cols, colCapped)
+		key += ", " + colCapped
+	}
+	rows := ""
+	if ag.bounded {
+		rows = ", count(*) AS `rows`"
+	}
+	b.line("WITH %s, %s AS `value`, %s AS `count`%s", key, ag.value, ag.count, rows)
+	if ag.bounded {
+		cols = append(cols, "`rows`")
+	}
+	// The key a node group reads, or a bucket's label, once per group.
+	var read []string
+	switch {
+	case g.node != "":
+		read = append([]string{g.expr + " AS `group`"}, cols[1:]...)
+	case bucket != nil && bucket.label != nil:
+		read = append([]string{bucket.label("`group`") + " AS `group`"}, cols[1:]...)
+	}
+	if read != nil && !ag.bounded {
+		b.line("WITH %s", strings.Join(read, ", "))
 	}
 	limit := clamp(a.Limit, p.limits.DefaultLimit, p.limits.MaxGroups)
-	offset := min(max(a.Offset, 0), p.limits.MaxOffset)
-	// group is a string, number or bool: ordering by it breaks ties stably.
-	if ag.display != "" {
-		ret += ", " + ag.display + " AS " + ColDisplay
+	offset := b.named("offset", int64(min(max(a.Offset, 0), p.limits.MaxOffset)))
+	ret := "`group`, `value`, `count`"
+	if ag.bounded {
+		ret += ", " + colCapped + " AS " + ColCapped
 	}
-	b.line("RETURN %s\nORDER BY `value` DESC, `group`\nSKIP %s LIMIT %s", ret, b.named("offset", int64(offset)), b.pageSize(limit))
+	if g.display != "" {
+		ret += ", " + g.display + " AS " + ColDisplay
+	}
+	// group is a string, number or bool: ordering by it breaks ties stably.
+	const order = "ORDER BY `value` DESC, `group`"
+	if ag.bounded {
+		if read == nil {
+			read = cols
+		}
+		b.line("WITH %s\n%s", strings.Join(read, ", "), order)
+		p.boundedPage(b, g, cols, having, offset, b.pageSize(limit))
+		b.line("RETURN %s", ret)
+	} else {
+		if having != "" {
+			b.line("WHERE `value` %s", having)
+		}
+		b.line("RETURN %s\n%s\nSKIP %s LIMIT %s", ret, order, offset, b.pageSize(limit))
+	}
 	shape := Shape{Kind: ShapeAggregate, Entity: e.Name, Limit: limit, Grouped: true, SortKeys: []SortKey{{Name: "value", Column: "value"}}}
-	if ag.capped {
+	if ag.bounded {
 		shape.Capped = ColCapped
 	}
 	if z := zoneName(p.loc); bucket != nil && z != "+00:00" {
@@ -609,6 +653,34 @@ func (p *Planner) groups(b *builder, a *AggregateEntitiesArgs, e *model.Entity, 
 		st.Total = total
 	}
 	return st, err
+}
+
+// boundedPage pages the groups of a path's last level (cols, the
+// `rows` each counted last), which are at most its bound: sorted by the
+// statement so far, gathered into one list with the rows counted to
+// tell whether a level was cut (bound), the groups having keeps sliced
+// from offset to the page size, and unwound, in order. A Top after the
+// list would keep it in every row it holds, which Neo4j charges to the
+// transaction's memory per row (the hub test's pinned path: 71 MB for
+// 50 groups).
+func (p *Planner) boundedPage(b *builder, g grouping, cols []string, having, offset, size string) {
+	kept := slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == colCapped || c == "`rows`" })
+	by := ""
+	if g.capped {
+		by = colCapped + ", "
+	}
+	b.line("WITH %scollect([%s]) AS `groups`, sum(`rows`) AS `rows`", by, strings.Join(kept, ", "))
+	cut := p.bound(b, g, "`rows`")
+	page := "`groups`"
+	if having != "" {
+		page = "[x IN `groups` WHERE x[" + itoa(slices.Index(kept, "`value`")) + "] " + having + "]"
+	}
+	b.line("UNWIND %s[%s..%s + %s] AS `row`", page, offset, offset, size)
+	names := make([]string, len(kept))
+	for i, c := range kept {
+		names[i] = "`row`[" + itoa(i) + "] AS " + c
+	}
+	b.line("WITH %s, %s AS %s", strings.Join(names, ", "), cut, colCapped)
 }
 
 // checkGroups checks what shapes the groups of an aggregate: bucket (a

@@ -56,15 +56,16 @@ func (p *Planner) overPath(b *builder, o *tools.Over) ([]*hop, error) {
 // distinctOver matches over's hops and keeps each related entity (or,
 // with each: relationship, each relationship of the last hop) once per
 // group, however many of the matching entities, paths or parallel
-// relationships lead to it. Between two hops only the start and the
-// entities reached so far are kept, each once per start (breadth-first,
-// as every traversal: a path is never enumerated), and a path's far end
-// is never its start (co-actors are other people). A path of several hops
-// keeps at most Limits.MaxExpanded rows a level (capLevel), and its rows
-// say when a level had more (capped). The group is g (a field of the
-// start), or a property of the last hop's relationship (over.group_by),
-// or a field of its entity (over.group_by_related), which when it is that
-// entity's unique field shows its display fields.
+// relationships lead to it. Between two hops only the entities reached so
+// far are kept, each once per group (breadth-first, as every traversal: a
+// path is never enumerated), with the start only when a later step needs
+// it, and a path's far end is never its start (co-actors are other
+// people). A path of several hops keeps at most Limits.MaxExpanded rows a
+// level, and its answer says when a level had more (bound). The group is
+// g (a field of the start), or a property of the last hop's relationship
+// (over.group_by), or a field of its entity (over.group_by_related),
+// which when it is that entity's unique field shows its display fields
+// and groups by the entity itself (its key read once per group).
 //
 // open says the statement so far is the start's MATCH alone (builder.open).
 // Then a path a later hop of which pins its entity (pinnedPath) is matched
@@ -73,31 +74,47 @@ func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop
 	o := a.Over
 	over := path[len(path)-1]
 	pinned := open && pinnedPath(path)
-	carry := []string{"n"}
-	if len(path) > 1 && g.ref != nil && !pinned {
-		// The start's group is read before the hops, whose WITHs keep
-		// only the start and it.
-		b.line("WITH n, %s AS `group`", g.expr)
-		g.expr, carry = "`group`", []string{"n", "`group`"}
+	// The far end of a path of several hops may be its start when it may
+	// be of the start's type: it is compared with n.
+	notStart := len(path) > 1 && (over.entity == nil || over.entity == b.e)
+	var carry []string
+	if len(path) > 1 && !pinned {
+		if notStart || g.node == "n" {
+			carry = append(carry, "n")
+		}
+		if g.ref != nil && g.node != "n" {
+			// The start's group is read before the hops, whose WITHs keep
+			// only it and the entities reached.
+			b.line("WITH n, %s AS `group`", g.expr)
+			g.expr = "`group`"
+			carry = append(carry, "`group`")
+		}
 	}
 	if pinned {
 		preds := b.walkHops("n", path)
-		if over.entity == b.e {
+		if notStart {
 			preds = append(preds, over.m+" <> n")
 		}
 		b.line("WHERE %s", joinAnd(preds))
 	}
+	// starts is the statement up to the path, restated by the first
+	// level's check (firstLevel).
+	starts := slices.Clone(b.lines)
 	for i, h := range path {
 		if pinned {
 			break
 		}
 		preds := append(slices.Clone(h.base), h.conds...)
 		if i > 0 {
-			p.capLevel(b, append(slices.Clone(carry), path[i-1].m))
-			if !slices.Contains(carry, colCapped) {
-				carry = append(carry, colCapped)
+			level := append(slices.Clone(carry), path[i-1].m)
+			if i == 1 && pins(b.e, a.Conditions) {
+				g.first = p.firstLevel(b, starts, path[0], level)
+			} else {
+				p.capLevel(b, level, g.capped)
+				g.capped = true
 			}
-			if i == len(path)-1 && (h.entity == nil || h.entity == b.e) {
+			carry = level
+			if i == len(path)-1 && notStart {
 				preds = append(preds, h.m+" <> n")
 			}
 		}
@@ -134,7 +151,7 @@ func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop
 		switch {
 		case bucket != nil:
 			vars := over.m + ", " + over.r
-			if len(path) > 1 && !pinned {
+			if g.capped {
 				vars += ", " + colCapped
 			}
 			if g.expr, err = b.instant(vars, r, at, bucket); err != nil {
@@ -148,12 +165,13 @@ func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop
 		}
 	}
 	keep := each
-	if g.display != "" && !slices.Contains(each, g.node) {
-		// The node, not its display map, rides through DISTINCT: a node
-		// is one id per row, a map a copy of its fields.
+	switch {
+	case g.node != "" && !slices.Contains(each, g.node):
+		// A group that is one entity keeps the entity, whose key groups()
+		// reads once per group: one node is a cheaper key than the node
+		// and its field.
 		keep = append([]string{g.node}, each...)
-	}
-	if g.ref != nil {
+	case g.node == "" && g.ref != nil:
 		keep = append([]string{g.expr + " AS `group`"}, keep...)
 		g.expr = "`group`"
 	}
@@ -161,12 +179,55 @@ func (p *Planner) distinctOver(b *builder, a *AggregateEntitiesArgs, path []*hop
 		b.line("WITH DISTINCT %s", strings.Join(keep, ", "))
 		return g, nil
 	}
-	g.capped = true
-	if !pinned {
+	if g.capped {
 		keep = append(keep, colCapped)
 	}
-	p.capLevel(b, keep)
+	// The last level: each row once per group, at most the bound of them
+	// (bound tells whether there were more). A relationship of a hop that
+	// has a direction is read from one end only, its near entity, which
+	// the level before holds once per group: each is then once per group
+	// as read, and needs no DISTINCT, unless the far end is compared with
+	// the start, which the level before keeps.
+	distinct := "DISTINCT "
+	if !pinned && o.Each == tools.EachRelationship && !notStart && directed(over) {
+		distinct = ""
+	}
+	g.last = len(b.lines)
+	b.line("WITH %s%s", distinct, strings.Join(keep, ", "))
+	b.line("LIMIT %s", b.named("expanded", int64(p.limits.MaxExpanded)))
 	return g, nil
+}
+
+// directed reports whether a hop follows its relationships one way, so
+// that each is read from one of its ends only.
+func directed(h *hop) bool {
+	return !strings.HasPrefix(h.step, "-[") || !strings.HasSuffix(h.step, "]-")
+}
+
+// firstLevel writes the first level of a path from starts pinned through
+// an index: the distinct rows of level (the carried start or group, and
+// the entity reached by hop, the path's first), at most Limits.MaxExpanded
+// of them, streamed to the next hop. Gathering them into a list to count
+// them, as capLevel does, took a third of a hub's call (bench/handwritten,
+// pinagg_airlines); instead, bound restates the level from starts, the
+// statement's lines up to the path, once the aggregate is computed: the
+// degree store proves it within the bound in a few db hits (the starts'
+// relationships of the hop's type bound its rows), and only when it
+// cannot is the level read again up to one row past the bound.
+func (p *Planner) firstLevel(b *builder, starts []string, hop *hop, level []string) *firstCheck {
+	b.line("WITH DISTINCT %s", strings.Join(level, ", "))
+	c := &firstCheck{starts: starts, lines: slices.Clone(b.lines), degree: "COUNT { (n)" + strings.Replace(hop.step, "["+hop.r+":", "[:", 1) + "() }"}
+	b.line("LIMIT %s", b.named("expanded", int64(p.limits.MaxExpanded)))
+	return c
+}
+
+// A firstCheck restates a path's first level (firstLevel).
+type firstCheck struct {
+	// starts are the statement's lines up to the path; lines the first
+	// level's, up to its DISTINCT; degree counts a start's relationships
+	// of the first hop.
+	starts, lines []string
+	degree        string
 }
 
 // pinnedPath reports whether a path of several hops is matched whole,
@@ -197,7 +258,7 @@ func (b *builder) open(mark int) bool {
 // pathCapNote is the note of an aggregate whose path kept n rows of a
 // level, naming the arguments that make it smaller.
 func pathCapNote(n int) string {
-	return fmt.Sprintf("over.path kept %d (start, entity) pairs of a hop and dropped the rest, so the aggregate covers only part of the path's ends; add conditions (on the start or the hops) or start from the other end", n)
+	return fmt.Sprintf("over.path kept %d rows of a hop (a start or group and an entity or relationship reached) and dropped the rest, so the aggregate covers only part of the path's ends; add conditions (on the start or the hops) or start from the other end", n)
 }
 
 // colCapped is the variable of a bounded path's rows that says a level
@@ -208,30 +269,54 @@ const colCapped = "`capped`"
 // items, at most Limits.MaxExpanded of them (a level's rows are the
 // start, or group, and one entity reached: breadth-first, bounded as
 // explore_relationships' levels), and colCapped true when the level had
-// more, or an earlier level did (colCapped among items). The rows are
-// gathered into one list of at most the bound and one more, which says
-// whether the bound cut, and unwound again. An item may be
-// "expr AS `name`".
-func (p *Planner) capLevel(b *builder, items []string) {
-	var names []string
-	earlier, by := "", ""
-	for _, it := range items {
-		if it == colCapped {
-			earlier, by = colCapped+" OR ", colCapped+", "
-			continue
-		}
-		if i := strings.LastIndex(it, " AS "); i >= 0 {
-			it = it[i+len(" AS "):]
-		}
-		names = append(names, it)
+// more, or an earlier level did (earlier: the rows carry colCapped). The
+// rows are gathered into one list of at most the bound and one more,
+// which says whether the bound cut, and unwound again.
+func (p *Planner) capLevel(b *builder, items []string, earlier bool) {
+	or, by := "", ""
+	if earlier {
+		or, by = colCapped+" OR ", colCapped+", "
 	}
 	bound := p.limits.MaxExpanded
-	b.line("WITH DISTINCT %s\nLIMIT %s", strings.Join(items, ", "), b.named("expanded_more", int64(bound+1)))
-	b.line("WITH %scollect([%s]) AS `level`", by, strings.Join(names, ", "))
+	b.line("WITH DISTINCT %s%s\nLIMIT %s", by, strings.Join(items, ", "), b.named("expanded_more", int64(bound+1)))
+	b.line("WITH %scollect([%s]) AS `level`", by, strings.Join(items, ", "))
 	b.line("UNWIND `level`[..%s] AS `row`", b.named("expanded", int64(bound)))
-	cols := make([]string, len(names))
-	for i, v := range names {
+	cols := make([]string, len(items))
+	for i, v := range items {
 		cols[i] = "`row`[" + itoa(i) + "] AS " + v
 	}
-	b.line("WITH %s, %ssize(`level`) > $expanded AS %s", strings.Join(cols, ", "), earlier, colCapped)
+	b.line("WITH %s, %ssize(`level`) > $expanded AS %s", strings.Join(cols, ", "), or, colCapped)
+}
+
+// bound ends the aggregate of a path of several hops, on one row (the
+// groups gathered, or the aggregate without groups), and returns the
+// expression that is true when a level was cut: the levels' colCapped
+// (capLevel), and rows, the last level's rows the aggregate read, equal
+// to the bound when the statement up to the last level, read again,
+// finds a row past it, and the first level's check (firstLevel). Each
+// read again runs only when the bound may have cut, so an uncut path
+// pays a comparison and, from pinned starts, a few db hits.
+func (p *Planner) bound(b *builder, g grouping, rows string) string {
+	var cut []string
+	if g.capped {
+		cut = append(cut, colCapped)
+	}
+	expanded := b.named("expanded", int64(p.limits.MaxExpanded))
+	last := slices.Clone(b.lines[:g.last+1])
+	b.line("CALL (%s) {", rows)
+	b.guard(rows, rows+" = "+expanded)
+	b.lines = append(b.lines, last...)
+	b.line("SKIP %s LIMIT 1\nRETURN count(*) > 0 AS `more`\n}", expanded)
+	cut = append(cut, "`more`")
+	if c := g.first; c != nil {
+		b.line("CALL () {")
+		b.lines = append(b.lines, c.starts...)
+		b.line("RETURN sum(%s) > %s AS `deep`\n}", c.degree, expanded)
+		b.line("CALL (`deep`) {")
+		b.guard("`deep`", "`deep`")
+		b.lines = append(b.lines, c.lines...)
+		b.line("SKIP %s LIMIT 1\nRETURN count(*) > 0 AS `first_more`\n}", expanded)
+		cut = append(cut, "`first_more`")
+	}
+	return strings.Join(cut, " OR ")
 }
