@@ -166,6 +166,14 @@ var tenancyCases = []tenancyCase{
 				{"explore_relationships", map[string]any{"start_entity_type": "Person", "relationship_type": "has_relationship_with", "direction": "both"}, ""},
 				{"explore_relationships", map[string]any{"start_entity_type": "Concept", "relationship_type": "involves", "depth": 3, "limit": 50}, ""},
 				{"explore_relationships", map[string]any{"start_entity_type": "Source", "relationship_type": "mentions", "depth": 2}, ""},
+				// A related entity's computed field (Person.days_since_update,
+				// 0 for the people just written) in explore's target
+				// conditions and sort, query_relationships' end conditions,
+				// include's fields and an aggregate test.
+				{"explore_relationships", map[string]any{"start_entity_type": "Concept", "relationship_type": "involves", "target_entity_type": "Person", "target_conditions": []any{map[string]any{"field": "days_since_update", "operator": "<", "value": 30}}, "order_by": []any{map[string]any{"field": "days_since_update"}}}, ""},
+				{"query_relationships", map[string]any{"relationship_type": "thinks_about", "from_entity_type": "Person", "from_conditions": []any{map[string]any{"field": "days_since_update", "operator": "<", "value": 30}}}, ""},
+				{"query_entities", map[string]any{"entity_type": "Concept", "include": []any{map[string]any{"via": "involves", "entity": "Person", "fields": []string{"name", "days_since_update"}}}}, `"days_since_update":0`},
+				{"query_entities", map[string]any{"entity_type": "Concept", "conditions": []any{map[string]any{"via": "involves", "entity": "Person", "aggregate": "MAX days_since_update", "operator": "<", "value": 30}}}, `"max_involves_days_since_update":0`},
 				{"find_paths", map[string]any{"from_entity_type": "Person", "from_id": alice["person"], "to_entity_type": "Artifact", "to_id": alice["artifact"]}, ""},
 				{"find_paths", map[string]any{"from_entity_type": "Source", "from_id": alice["source"], "to_entity_type": "Person", "to_id": alice["friend"], "direction": "both"}, ""},
 				{"semantic_search", map[string]any{"entity_type": "Concept", "query": "boats", "min_score": 0}, ""},

@@ -172,7 +172,7 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 			}
 			return
 		}
-		if o = ck.RelatedTestOffer(far, "/over/entity"); o == nil {
+		if o = ck.RelatedOffer(far, "/over/entity"); o == nil {
 			return
 		}
 	}
@@ -180,14 +180,14 @@ func checkAggregate(ck *tools.Checker, a *AggregateEntitiesArgs) {
 }
 
 // relatedOffer is what an aggregate may read of related entity type
-// entity (tools.Checker.RelatedTestOffer); nil when entity is "" (the
+// entity (tools.Checker.RelatedOffer); nil when entity is "" (the
 // hop may reach several types).
 func relatedOffer(ck *tools.Checker, entity, at string) *tools.EntityOffer {
 	if entity == "" {
 		ck.Add(at, "a field of the related entities needs their entity type (the entity of over's last hop)")
 		return nil
 	}
-	return ck.RelatedTestOffer(entity, at)
+	return ck.RelatedOffer(entity, at)
 }
 
 // checkOver checks over's hops from offer o (its own hop or path, at most

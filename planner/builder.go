@@ -142,15 +142,15 @@ func (b *builder) line(format string, args ...any) {
 }
 
 // fieldRef is a field of the builder's entity, stored or computed, or a
-// stored field (or relationship property) of another variable.
+// field (or relationship property) of another variable.
 type fieldRef struct {
 	f *model.Field
 	c *model.ComputedField // nil for a stored field
 	// node is the variable holding the field when it is not n (a related
 	// entity or a relationship of a relationship condition).
 	node string
-	// inline is the Cypher of a relationship's computed field over node;
-	// "" for every other field.
+	// inline is the Cypher of a computed field of a relationship or of a
+	// related entity, over node; "" for every other field.
 	inline string
 	// agg is set for the value of a related aggregate, a number computed
 	// in the statement like a runtime computed field (f names its key).

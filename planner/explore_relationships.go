@@ -312,7 +312,8 @@ type exploration struct {
 }
 
 // targets reads the target conditions and the order_by keys: they read
-// stored fields of the one target type; a relationship_field key reads
+// fields of the one target type (computed expression fields inline over
+// t); a relationship_field key reads
 // the last relationship of the target's path (rels, at the sort). It
 // returns the target conditions.
 func (x *exploration) targets(p *Planner, a *ExploreRelationshipsArgs, reach []string) ([]string, error) {

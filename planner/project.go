@@ -134,6 +134,11 @@ func (b *builder) cut(f *model.Field, x string) string {
 // projection renders a map projection of node variable v's stored fields,
 // string fields cut: v {.a, b: left(v.b, $text_cut)}.
 func (b *builder) projection(v string, fields []*model.Field) string {
+	return v + " {" + strings.Join(b.projectionItems(v, fields), ", ") + "}"
+}
+
+// projectionItems are the items of projection's map.
+func (b *builder) projectionItems(v string, fields []*model.Field) []string {
 	items := make([]string, len(fields))
 	for i, f := range fields {
 		x := b.prop(v, f.Name)
@@ -146,7 +151,7 @@ func (b *builder) projection(v string, fields []*model.Field) string {
 			items[i] = "." + b.q(f.Name)
 		}
 	}
-	return v + " {" + strings.Join(items, ", ") + "}"
+	return items
 }
 
 // sortKeyColumns records the ranking keys of orders for the shape and

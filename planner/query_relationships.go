@@ -9,7 +9,7 @@ import (
 )
 
 // QueryRelationships lists the relationships of one type, filtered by
-// their declared properties and their ends' stored fields, ranked by
+// their declared properties and their ends' fields, ranked by
 // their properties ("the 10 busiest routes" in one call).
 const QueryRelationships = "query_relationships"
 
@@ -56,7 +56,7 @@ func generateQueryRelationships(g *tools.Generator) *tools.Generated {
 	if len(types) == 0 {
 		return nil
 	}
-	desc := "Relationships of relationship_type with their properties and from and to entities (the stored arrow's ends). conditions: field tests on the properties; from_/to_conditions: on the ends' stored fields (from_/to_entity_type if several). order_by properties, missing last; ties: from, to id."
+	desc := "Relationships of relationship_type with their properties and from and to entities (the stored arrow's ends). conditions: field tests on the properties; from_/to_conditions: on the ends' fields (from_/to_entity_type if several). order_by properties, missing last; ties: from, to id."
 	in := tools.Object(
 		tools.Prop{Name: "relationship_type", Schema: &tools.Schema{Type: "string", Enum: types}},
 		tools.ConditionsProp("conditions", tools.TestDef),

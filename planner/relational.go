@@ -15,7 +15,8 @@ import (
 const maxConditionDepth = 4
 
 // scope is what the fields of a condition belong to: the builder's entity
-// (n, computed fields included), a related entity (stored fields), or a
+// (n, computed fields included), a related entity (stored fields and
+// computed expression fields, inline over its variable), or a
 // relationship (its declared properties and computed fields).
 type scope struct {
 	v string

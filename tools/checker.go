@@ -94,18 +94,12 @@ func (ck *Checker) Related(start string, r *Related, at string) bool {
 	return ok
 }
 
-// RelatedOffer is what a call may test of a related entity: the stored
-// fields query_entities offers; it reports a problem at at when the
-// entity cannot be queried.
+// RelatedOffer is what a call may read of a related entity: the stored
+// fields query_entities offers and the computed fields written as
+// expressions; it reports a problem at at when the entity cannot be
+// queried.
 func (ck *Checker) RelatedOffer(entity, at string) *EntityOffer {
 	return ck.c.relatedOffer(entity, at, &ck.p)
-}
-
-// RelatedTestOffer is what a relationship test or an aggregate's over
-// may read of a related entity: RelatedOffer's stored fields and the
-// computed fields written as expressions.
-func (ck *Checker) RelatedTestOffer(entity, at string) *EntityOffer {
-	return ck.c.relatedTestOffer(entity, at, &ck.p)
 }
 
 // RelationshipOffer is the declared properties of relationship type typ

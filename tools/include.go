@@ -5,8 +5,9 @@ import (
 	"slices"
 )
 
-// Include asks for the stored fields of the entities across one
-// relationship with every entity a call returns (issue 20: a flight with
+// Include asks for fields of the entities across one relationship (stored
+// or computed expression fields, as a relationship test reads them) with
+// every entity a call returns (issue 20: a flight with
 // its origin's code). Parse fills Direction and Entity as for a
 // relationship test, Fields with the related entity's unique field and
 // Limit with DefaultIncludeLimit.
@@ -52,7 +53,7 @@ func (g *Generator) IncludeProp() *Prop {
 // Include checks the include argument of a call on entity start: each hop
 // resolved to one related entity (direction and entity filled when only
 // one fits), each relationship type once (it keys the result), fields
-// among the related entity's stored ones, limits filled.
+// among those a relationship test reads (RelatedOffer), limits filled.
 func (ck *Checker) Include(start string, incs []Include) {
 	if len(incs) > maxIncludes {
 		ck.p.add("/include", "at most %d includes", maxIncludes)
@@ -89,7 +90,7 @@ func (ck *Checker) Include(start string, incs []Include) {
 		}
 		for j, f := range in.Fields {
 			if o.Field(f) == nil {
-				ck.p.choose(at+Pointer("fields", j), o.FieldNames(), "%q is not a stored field of %s", f, in.Entity)
+				ck.p.choose(at+Pointer("fields", j), o.FieldNames(), "%q is not a field of %s", f, in.Entity)
 			}
 		}
 		switch {

@@ -125,7 +125,7 @@ func (c *Catalog) checkRelated(start string, r *Related, at string, depth int, p
 			p.choose(at+"/entity", targets, "conditions on related entities need their entity type")
 			return false
 		}
-		o := c.relatedTestOffer(r.Entity, at+"/entity", p)
+		o := c.relatedOffer(r.Entity, at+"/entity", p)
 		if o == nil {
 			return false
 		}
@@ -244,15 +244,26 @@ func checkOrderBy(o, rel *EntityOffer, keys OrderByList, p *problems) {
 // maxOrderKeys bounds the sort keys of one call.
 const maxOrderKeys = 5
 
-// relatedOffer is what a call may test of a related entity (or a target
-// of explore_relationships): the stored fields query_entities offers.
-// Computed fields are computed for the entity a statement is about, not
-// for the entities its subqueries reach.
+// relatedOffer is what a call may read of a related entity (a
+// relationship test's, an include's, an aggregate's over, a target of
+// explore_relationships or an end of query_relationships): the stored
+// fields query_entities offers and the computed fields written as
+// expressions, which compile to Cypher over any node variable
+// (Scope.line_count of the scopes a file contains). A raw cypher
+// computed field is a subquery of its own entity's statement and stays
+// out.
 func (c *Catalog) relatedOffer(entity, at string, p *problems) *EntityOffer {
-	if o := c.queryOffer(entity, at, p); o != nil {
-		return storedOffer(o)
+	o := c.queryOffer(entity, at, p)
+	if o == nil {
+		return nil
 	}
-	return nil
+	out := &EntityOffer{Entity: o.Entity}
+	for _, f := range o.Fields {
+		if f.Computed == nil || f.Computed.Cypher == "" {
+			out.Fields = append(out.Fields, f)
+		}
+	}
+	return out
 }
 
 // queryOffer is query_entities' offer for entity, computed fields
@@ -269,15 +280,4 @@ func (c *Catalog) queryOffer(entity, at string, p *problems) *EntityOffer {
 		return nil
 	}
 	return o
-}
-
-// storedOffer keeps the stored fields of an offer.
-func storedOffer(o *EntityOffer) *EntityOffer {
-	out := &EntityOffer{Entity: o.Entity}
-	for _, f := range o.Fields {
-		if f.Computed == nil {
-			out.Fields = append(out.Fields, f)
-		}
-	}
-	return out
 }

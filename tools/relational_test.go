@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -75,4 +76,32 @@ func TestParseTakesOrderByAsOneKeyOrAList(t *testing.T) {
 	}
 	_, err := c.Parse(planner.QueryEntities, json.RawMessage(`{"entity_type":"Movie","order_by":[{"field":"born"}]}`))
 	wantProblem(t, err, "/order_by/0/field", "title", "released")
+}
+
+// TestEveryToolReadsTheSameFieldsOfARelatedEntity: wherever a call reads
+// a related entity (a relationship test, include, an aggregate test,
+// aggregate_entities' over, explore's targets, query_relationships'
+// ends) it may read Scope's computed expression field line_count, and a
+// raw cypher computed field (change_count) is refused there naming the
+// valid fields, line_count among them.
+func TestEveryToolReadsTheSameFieldsOfARelatedEntity(t *testing.T) {
+	c := codeRAG(t, tools.Options{Aggregations: true})
+	for _, p := range []struct{ tool, args, at string }{
+		{planner.QueryEntities, `{"entity_type":"File","conditions":[{"via":"CONTAINS","entity":"Scope","conditions":[{"field":"%s","operator":">","value":1}]}]}`, "/conditions/0/conditions/0/field"},
+		{planner.QueryEntities, `{"entity_type":"File","include":[{"via":"CONTAINS","entity":"Scope","fields":["name","%s"]}]}`, "/include/0/fields/1"},
+		{planner.QueryEntities, `{"entity_type":"File","conditions":[{"via":"CONTAINS","entity":"Scope","aggregate":"SUM %s","operator":">","value":1}]}`, "/conditions/0/aggregate"},
+		{planner.AggregateEntities, `{"entity_type":"File","operation":"SUM","field":"%s","over":{"via":"CONTAINS","entity":"Scope"}}`, "/field"},
+		{planner.AggregateEntities, `{"entity_type":"File","operation":"COUNT","over":{"via":"CONTAINS","entity":"Scope","group_by_related":"%s"}}`, "/over/group_by_related"},
+		{planner.ExploreRelationships, `{"start_entity_type":"File","relationship_type":"CONTAINS","target_entity_type":"Scope","target_conditions":[{"field":"%s","operator":">","value":1}]}`, "/target_conditions/0/field"},
+		{planner.ExploreRelationships, `{"start_entity_type":"File","relationship_type":"CONTAINS","target_entity_type":"Scope","order_by":[{"field":"%s"}]}`, "/order_by/0/field"},
+		{planner.QueryRelationships, `{"relationship_type":"HAS_CHANGE","from_entity_type":"Scope","from_conditions":[{"field":"%s","operator":">","value":1}]}`, "/from_conditions/0/field"},
+	} {
+		if _, err := c.Parse(p.tool, json.RawMessage(fmt.Sprintf(p.args, "line_count"))); err != nil {
+			t.Errorf("%s with line_count: %v", p.tool, err)
+		}
+		_, err := c.Parse(p.tool, json.RawMessage(fmt.Sprintf(p.args, "change_count")))
+		if pr := wantProblem(t, err, p.at, "line_count", "startLine"); slices.Contains(pr.Valid, "change_count") {
+			t.Errorf("%s at %s: a cypher computed field offered: %v", p.tool, p.at, pr.Valid)
+		}
+	}
 }

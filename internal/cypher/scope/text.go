@@ -82,7 +82,7 @@ func top(s string, caseNests bool) (words []word, commas []int, ok bool) {
 			switch kw := strings.ToUpper(s[i:j]); {
 			case caseNests && w.keyword && kw == "CASE":
 				stack = append(stack, endMark)
-			case caseNests && w.keyword && kw == "END":
+			case caseNests && kw == "END" && (w.keyword || readOfCase(p, n, stack)):
 				if len(stack) == 0 || stack[len(stack)-1] != endMark {
 					return nil, nil, false
 				}
@@ -100,6 +100,15 @@ func top(s string, caseNests bool) (words []word, commas []int, ok bool) {
 
 // endMark stands on the bracket stack for the END that closes a CASE.
 const endMark = 'E'
+
+// readOfCase reports whether an END between bytes p and n, with a CASE
+// open on stack, closes it and a property of the CASE's value is read:
+// Neo4j prints (CASE … END).epochMillis as CASE … END.epochMillis. With
+// CASE … END read as a level no variable is named end, so a misread END
+// could only leave the text unbalanced (opaque), never hide a conjunct.
+func readOfCase(p, n byte, stack []byte) bool {
+	return n == '.' && p != '.' && p != '$' && p != ':' && len(stack) > 0 && stack[len(stack)-1] == endMark
+}
 
 func closer(c byte) byte {
 	switch c {

@@ -48,6 +48,11 @@ func TestCaseEndIsALevelOnlyWhenNoVariableIsNamedLikeItsKeywords(t *testing.T) {
 		"a AND CASE WHEN b THEN c": {"a AND CASE WHEN b THEN c"},
 		"x AND WHEN":               {"x AND WHEN"},
 		"case.user_id = $tenant AND end.name = $x": {"case.user_id = $tenant", "end.name = $x"},
+		// A property of a CASE's value, as Neo4j prints a computed field's
+		// datetime read (days_since of a related entity).
+		"a.user_id = $tenant AND (datetime().epochMillis - CASE\n  WHEN a.t IS NOT NULL THEN a.t\nEND.epochMillis) / $x < $p0 AND a:Person": {"a.user_id = $tenant", "(datetime().epochMillis - CASE\n  WHEN a.t IS NOT NULL THEN a.t\nEND.epochMillis) / $x < $p0", "a:Person"},
+		"CASE WHEN a THEN b END.x OR n.user_id = $tenant": {"CASE WHEN a THEN b END.x OR n.user_id = $tenant"},
+		"x AND CASE WHEN a THEN b END.c.end.d AND y":      {"x", "CASE WHEN a THEN b END.c.end.d", "y"},
 	} {
 		if got := conjuncts(pred, true); !slices.Equal(got, want) {
 			t.Errorf("conjuncts(%q, caseNests) = %q, want %q", pred, got, want)
