@@ -27,25 +27,38 @@ func ints(got *[]int64) func(neo4j.ResultWithContext) error {
 
 const threeRows = "UNWIND range(1, 3) AS i RETURN i"
 
-func TestReadOneTakesOneRoundTripWhereAManagedReadTakesThree(t *testing.T) {
+// proxied returns a proxy to the test server, a driver through it, and
+// ReadOne of a statement on that driver, which returns the rows. The
+// driver's connection is open already: a first read opened it
+// (handshake, HELLO, LOGON).
+func proxied(t *testing.T) (*neo4jtest.Proxy, neo4j.DriverWithContext, func(cypher string) ([]int64, error)) {
 	neo4jtest.Open(t)
 	p := neo4jtest.NewProxy(t)
 	d := p.Driver(t)
-	ctx := context.Background()
-	var got []int64
-	// The first read opens the connection (handshake, HELLO, LOGON).
-	if err := neo4jtx.ReadOne(ctx, d, neo4jtest.Database(), time.Minute, threeRows, nil, ints(&got)); err != nil {
+	readOne := func(cypher string) ([]int64, error) {
+		var got []int64
+		err := neo4jtx.ReadOne(context.Background(), d, neo4jtest.Database(), time.Minute, cypher, nil, ints(&got))
+		return got, err
+	}
+	if _, err := readOne(threeRows); err != nil {
 		t.Fatal(err)
 	}
+	return p, d, readOne
+}
+
+func TestReadOneTakesOneRoundTripWhereAManagedReadTakesThree(t *testing.T) {
+	p, d, readOne := proxied(t)
+	ctx := context.Background()
 	before := p.Sends()
-	if err := neo4jtx.ReadOne(ctx, d, neo4jtest.Database(), time.Minute, threeRows, nil, ints(&got)); err != nil {
+	got, err := readOne(threeRows)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if n := p.Sends() - before; n != 1 || !slices.Equal(got, []int64{1, 2, 3}) {
 		t.Errorf("ReadOne: %d round trips, rows %v; want 1 round trip and rows [1 2 3]", n, got)
 	}
 	before = p.Sends()
-	_, err := neo4jtx.Read(ctx, d, neo4jtest.Database(), time.Minute, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err = neo4jtx.Read(ctx, d, neo4jtest.Database(), time.Minute, func(tx neo4j.ManagedTransaction) (any, error) {
 		res, err := tx.Run(ctx, threeRows, nil)
 		if err != nil {
 			return nil, err
@@ -91,14 +104,8 @@ func TestReadOneReadsAfterTheChainsBookmarksAndJoinsIt(t *testing.T) {
 }
 
 func TestReadOneRetriesAReadWhosePooledConnectionWasClosed(t *testing.T) {
-	neo4jtest.Open(t)
-	p := neo4jtest.NewProxy(t)
-	d := p.Driver(t)
+	p, d, readOne := proxied(t)
 	ctx := context.Background()
-	var got []int64
-	if err := neo4jtx.ReadOne(ctx, d, neo4jtest.Database(), time.Minute, threeRows, nil, ints(&got)); err != nil {
-		t.Fatal(err)
-	}
 	cut := func() {
 		t.Helper()
 		if err := p.Set(neo4jtest.Cut); err != nil {
@@ -128,15 +135,14 @@ func TestReadOneRetriesAReadWhosePooledConnectionWasClosed(t *testing.T) {
 		t.Fatalf("a bare auto-commit read on a closed pooled connection: got %v, want a retryable failure (the case ReadOne retries)", err)
 	}
 	// ReadOne retries it and answers.
-	if err := neo4jtx.ReadOne(ctx, d, neo4jtest.Database(), time.Minute, threeRows, nil, ints(&got)); err != nil {
+	if _, err := readOne(threeRows); err != nil {
 		t.Fatal(err)
 	}
 	cut()
-	got = nil
-	if err := neo4jtx.ReadOne(ctx, d, neo4jtest.Database(), time.Minute, threeRows, nil, ints(&got)); err != nil || !slices.Equal(got, []int64{1, 2, 3}) {
+	if got, err := readOne(threeRows); err != nil || !slices.Equal(got, []int64{1, 2, 3}) {
 		t.Errorf("ReadOne on a closed pooled connection: got %v and rows %v, want rows [1 2 3]", err, got)
 	}
-	if err := neo4jtx.ReadOne(ctx, d, neo4jtest.Database(), time.Minute, "RETURN 1/0 AS i", nil, ints(&got)); err == nil || !strings.Contains(err.Error(), "/ by zero") {
+	if _, err := readOne("RETURN 1/0 AS i"); err == nil || !strings.Contains(err.Error(), "/ by zero") {
 		t.Errorf("a statement Neo4j fails: got %v, want its error", err)
 	}
 }
