@@ -165,7 +165,10 @@ func (e *Engine) embed(ctx context.Context, tool string, st *planner.Statement) 
 }
 
 // run executes the statement in a read transaction and shapes its rows;
-// a regex or glob scan (a Filter statement) runs in chunks (scan).
+// a regex or glob scan (a Filter statement) runs in chunks (scan). A
+// statement without a total runs alone, in one round trip to Neo4j
+// (neo4jtx.ReadOne); one with a total shares its transaction with the
+// count, so both read the same graph.
 func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Result, error) {
 	if st.Filter != nil {
 		return e.scan(ctx, call, st)
@@ -177,21 +180,30 @@ func (e *Engine) run(ctx context.Context, call Call, st *planner.Statement) (*Re
 		}
 	}
 	sh := newShaper(ctx, e, call.Name, st)
-	_, err := neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+	// read shapes the statement's rows; each attempt starts over.
+	read := func(res neo4j.ResultWithContext) error {
 		sh.reset()
-		res, err := tx.Run(ctx, st.Cypher, params)
-		if err != nil {
-			return nil, err
-		}
 		sh.read(func(yield func(*neo4j.Record) bool) {
 			for res.Next(ctx) && yield(res.Record()) {
 			}
 		}, rowCap)
-		if err := res.Err(); err != nil || st.Total == nil {
-			return nil, err
-		}
-		return nil, sh.readTotal(ctx, tx)
-	})
+		return res.Err()
+	}
+	var err error
+	if st.Total == nil {
+		err = neo4jtx.ReadOne(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, st.Cypher, params, read)
+	} else {
+		_, err = neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
+			res, err := tx.Run(ctx, st.Cypher, params)
+			if err != nil {
+				return nil, err
+			}
+			if err := read(res); err != nil {
+				return nil, err
+			}
+			return nil, sh.readTotal(ctx, tx)
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("engine: running %s: %w", call.Name, err)
 	}

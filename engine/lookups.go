@@ -33,20 +33,16 @@ func (e *Engine) tenantAnd(v string, st *planner.Statement, params map[string]an
 // readRows runs a read statement of the engine's own and returns every
 // row's values.
 func (e *Engine) readRows(ctx context.Context, q string, params map[string]any) ([][]any, error) {
-	out, err := neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, q, params)
-		if err != nil {
-			return nil, err
-		}
-		var rows [][]any
+	var rows [][]any
+	err := neo4jtx.ReadOne(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, q, params, func(res neo4j.ResultWithContext) error {
+		rows = nil
 		for res.Next(ctx) {
 			rows = append(rows, res.Record().Values)
 		}
-		return rows, res.Err()
+		return res.Err()
 	})
 	if err != nil {
 		return nil, err
 	}
-	rows, _ := out.([][]any)
 	return rows, nil
 }

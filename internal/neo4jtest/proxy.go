@@ -88,6 +88,9 @@ func (m ProxyMode) String() string {
 type Proxy struct {
 	addr, target string
 
+	// sends counts the reads of client bytes (see Sends).
+	sends atomic.Int64
+
 	mu    sync.Mutex
 	mode  ProxyMode
 	ln    net.Listener
@@ -148,6 +151,12 @@ func (p *Proxy) Driver(t testing.TB, configurers ...func(*neo4j.Config)) neo4j.D
 	t.Cleanup(func() { _ = d.Close(context.Background()) })
 	return d
 }
+
+// Sends is how many times the proxy has read bytes a client sent. The
+// driver writes what it has queued at once and then waits for the
+// answers, so on a connection already open each send is one round trip
+// to the server: tests count a statement's round trips with it.
+func (p *Proxy) Sends() int64 { return p.sends.Load() }
 
 // Set switches the proxy to mode. Leaving Hang closes the connections it
 // held, as a server that recovers from a freeze has lost them.
@@ -270,6 +279,9 @@ func (p *Proxy) pump(l *link, dst, src net.Conn) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
+		if n > 0 && src == l.client {
+			p.sends.Add(1)
+		}
 		if n > 0 && src == l.client && bytes.Contains(buf[:n], boltCommit) {
 			p.mu.Lock()
 			mode := p.mode

@@ -265,12 +265,18 @@ func Classify(ctx context.Context, d neo4j.DriverWithContext, err error, answere
 }
 
 // unanswered is the error of a deadline that passed before the server
-// answered.
+// answered. errors.Is finds the deadline in it even when the driver
+// reported it as a read that timed out (a ConnectivityError around an
+// error that does not unwrap), as an auto-commit read ([ReadOne]) cut
+// while it waits for its bookmarks does.
 func unanswered(d neo4j.DriverWithContext, err error) error {
 	where := "the server"
 	if d != nil {
 		u := d.Target()
 		where = u.Scheme + "://" + u.Host
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("%w: %w", context.DeadlineExceeded, err)
 	}
 	return &UnavailableError{Cause: "no answer from " + where + " before the call's deadline", Err: err}
 }

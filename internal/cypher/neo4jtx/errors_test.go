@@ -91,6 +91,11 @@ func TestClassifyTellsAnUnavailableDatabaseFromASlowStatement(t *testing.T) {
 			}
 		}
 	}
+	// A read the deadline cut before Neo4j answered is the deadline too,
+	// though the driver's error around it does not unwrap to it.
+	if got := Classify(expired, nil, &neo4j.ConnectivityError{Inner: errors.New("Timeout while reading from connection")}, false); !errors.Is(got, context.DeadlineExceeded) || !errors.Is(got, ErrUnavailable) {
+		t.Errorf("a read the deadline cut before an answer: got %v, want the database unavailable and the deadline", got)
+	}
 	if msg, ok := StatementFault(fmt.Errorf("wrapped: %w", syntax)); !ok || msg != "Invalid input" {
 		t.Errorf("StatementFault = %q, %v", msg, ok)
 	}

@@ -1,7 +1,8 @@
 // Package neo4jtx opens the transactions of tool calls. Every read and
 // write a tool call makes on Neo4j (the engine's statements, run_cypher's
 // EXPLAIN check, traverse, the write, tree and explore tools) goes through
-// [Read] or [Write], so that all of them, in one place:
+// [Read] or [Write] (or [ReadOne], a read of one statement in one round
+// trip), so that all of them, in one place:
 //
 //   - keep to the call's deadline: the transaction timeout Neo4j enforces
 //     is what is left of the context's deadline, and connection waits and
@@ -114,27 +115,12 @@ func Write(ctx context.Context, d neo4j.DriverWithContext, database string, time
 }
 
 func run(ctx context.Context, d neo4j.DriverWithContext, database string, mode neo4j.AccessMode, timeout time.Duration, work neo4j.ManagedTransactionWork) (any, error) {
-	if d == nil {
-		return nil, ErrNoDriver
+	ctx, cancel, txOpts, err := bound(ctx, d, timeout)
+	if err != nil {
+		return nil, err
 	}
-	if timeout > 0 {
-		if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > timeout {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, timeout)
-			defer cancel()
-		}
-	}
+	defer cancel()
 	tr := tracker(ctx)
-	var txOpts []func(*neo4j.TransactionConfig)
-	if dl, ok := ctx.Deadline(); ok {
-		// Neo4j reads a zero timeout as "none": a deadline already passed
-		// ends the call here instead.
-		left := time.Until(dl).Truncate(time.Millisecond)
-		if left <= 0 {
-			return nil, Classify(ctx, d, context.DeadlineExceeded, false)
-		}
-		txOpts = append(txOpts, neo4j.WithTxTimeout(left))
-	}
 	tr.set(Waiting)
 	defer tr.set(Idle)
 	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: database, AccessMode: mode, BookmarkManager: Bookmarks(ctx)})
@@ -157,7 +143,6 @@ func run(ctx context.Context, d neo4j.DriverWithContext, database string, mode n
 		return out, stopRetry(err)
 	}
 	var out any
-	var err error
 	if mode == neo4j.AccessModeRead {
 		out, err = sess.ExecuteRead(ctx, body, txOpts...)
 	} else {
@@ -170,6 +155,34 @@ func run(ctx context.Context, d neo4j.DriverWithContext, database string, mode n
 		return nil, Classify(ctx, d, err, tr.Phase() == Running)
 	}
 	return out, nil
+}
+
+// bound returns ctx bounded by timeout (when positive and earlier than
+// ctx's own deadline), its cancel, and the transaction timeout to send
+// Neo4j: the time left until the deadline, so the server stops the
+// statement when the caller stops waiting. A nil d is [ErrNoDriver]; a
+// deadline already passed is classified here, as Neo4j reads a zero
+// timeout as "none".
+func bound(ctx context.Context, d neo4j.DriverWithContext, timeout time.Duration) (context.Context, context.CancelFunc, []func(*neo4j.TransactionConfig), error) {
+	if d == nil {
+		return ctx, func() {}, nil, ErrNoDriver
+	}
+	cancel := context.CancelFunc(func() {})
+	if timeout > 0 {
+		if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > timeout {
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+		}
+	}
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return ctx, cancel, nil, nil
+	}
+	left := time.Until(dl).Truncate(time.Millisecond)
+	if left <= 0 {
+		cancel()
+		return ctx, func() {}, nil, Classify(ctx, d, context.DeadlineExceeded, false)
+	}
+	return ctx, cancel, []func(*neo4j.TransactionConfig){neo4j.WithTxTimeout(left)}, nil
 }
 
 // trackedTx is a transaction that marks the call Running once the server
