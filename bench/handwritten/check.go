@@ -81,6 +81,8 @@ func RagforgeRows(ctx context.Context, e *engine.Engine, w Workload) ([]string, 
 				return g.Group, true
 			case "value":
 				return g.Value, true
+			case "count":
+				return g.Count, true
 			}
 			return nil, false
 		}); err != nil {

@@ -265,9 +265,9 @@ ORDER BY value DESC, group LIMIT 10`,
 			Call: call(planner.AggregateEntities, map[string]any{"entity_type": "Flight", "operation": "AVG", "field": "delay_minutes",
 				"group_by": "status"}),
 			Hand: `MATCH (n:Flight)
-RETURN n.status AS group, avg(n.delay_minutes) AS value
+RETURN n.status AS group, avg(n.delay_minutes) AS value, count(n.delay_minutes) AS count
 ORDER BY value DESC, group LIMIT 10`,
-			Cols: []string{"group", "value"},
+			Cols: []string{"group", "value", "count"},
 		},
 		Workload{
 			Key: "agg_country", Name: "airports per country, top 10 (aggregate, group_by)",
