@@ -55,28 +55,27 @@ func (e *Engine) WarmCalls(ctx context.Context) ([]Call, error) {
 	// Level by level, find_paths' before explore_relationships' of the
 	// same level.
 	for n := 1; n <= max(l.MaxPathLength, l.MaxDepth); n++ {
-		for _, from := range ends {
-			for _, to := range ends {
-				if n > l.MaxPathLength {
-					break
-				}
-				fid, err := id(from)
-				if err != nil {
-					return nil, err
-				}
-				tid, err := id(to)
-				if err != nil {
-					return nil, err
-				}
-				if err := add(planner.FindPaths, map[string]any{"from_entity_type": from, "from_id": fid, "to_entity_type": to, "to_id": tid, "max_length": n}); err != nil {
-					return nil, err
+		if n <= l.MaxPathLength {
+			for _, from := range ends {
+				for _, to := range ends {
+					fid, err := id(from)
+					if err != nil {
+						return nil, err
+					}
+					tid, err := id(to)
+					if err != nil {
+						return nil, err
+					}
+					if err := add(planner.FindPaths, map[string]any{"from_entity_type": from, "from_id": fid, "to_entity_type": to, "to_id": tid, "max_length": n}); err != nil {
+						return nil, err
+					}
 				}
 			}
 		}
+		if n > l.MaxDepth {
+			continue
+		}
 		for _, start := range starts {
-			if n > l.MaxDepth {
-				break
-			}
 			sid, err := id(start)
 			if err != nil {
 				return nil, err
