@@ -83,17 +83,9 @@ func (b *builder) relatedAggregate(a *tools.RelatedAggregate, at string) (fieldR
 	}
 	last := path[len(path)-1]
 	ra := &relatedAggregate{v: "agg_" + itoa(len(b.aggs)), key: a.Key(), n: len(b.aggs), nullable: a.Operation != "COUNT" && a.Operation != "SUM"}
-	// Two aggregates of one key (other hops' conditions) are told apart
-	// as key_2, key_3, … in the order the call gives them.
-	same := 1
-	for _, x := range b.aggs {
-		if strings.HasPrefix(x.key, ra.key) && (x.key == ra.key || strings.HasPrefix(x.key, ra.key+"_") && isDigits(x.key[len(ra.key)+1:])) {
-			same++
-		}
-	}
-	if same > 1 {
-		ra.key += "_" + itoa(same)
-	}
+	ra.key = tools.UniqueKey(ra.key, func(k string) bool {
+		return slices.ContainsFunc(slices.Collect(maps.Values(b.aggs)), func(x *relatedAggregate) bool { return x.key == k })
+	})
 	ra.f = &model.Field{Name: ra.key, Type: model.Number}
 	if a.Operation == "COUNT" && a.Field == "" && a.RelationshipField == "" && !a.Relationships {
 		ra.f.Type = model.Integer
@@ -231,9 +223,4 @@ func (b *builder) nullAggregateNotes(keys tools.OrderByList) []string {
 		}
 	}
 	return notes
-}
-
-// isDigits reports whether s is a non-empty run of ASCII digits.
-func isDigits(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
 }

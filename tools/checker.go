@@ -68,12 +68,17 @@ func (ck *Checker) OrderBy(o *EntityOffer, keys OrderByList) { checkOrderBy(o, n
 // top-level conditions (query_entities).
 func (ck *Checker) OrderByAggregate(o *EntityOffer, keys OrderByList, conds []Condition) {
 	with := &EntityOffer{Entity: o.Entity, Fields: o.Fields}
+	var aggKeys []string
 	for _, c := range conds {
 		if c.Via == "" || c.Aggregate == "" {
 			continue
 		}
-		if a, err := c.RelatedAggregate(); err == nil && with.Field(a.Key()) == nil {
-			with.Fields = append(slices.Clip(with.Fields), &FieldOffer{Field: &model.Field{Name: a.Key(), Type: model.Number}})
+		if a, err := c.RelatedAggregate(); err == nil {
+			key := UniqueKey(a.Key(), func(k string) bool { return slices.Contains(aggKeys, k) })
+			aggKeys = append(aggKeys, key)
+			if with.Field(key) == nil {
+				with.Fields = append(slices.Clip(with.Fields), &FieldOffer{Field: &model.Field{Name: key, Type: model.Number}})
+			}
 		}
 	}
 	checkOrderBy(with, nil, keys, &ck.p)

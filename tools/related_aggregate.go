@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ragforge/ragforge/model"
@@ -98,6 +99,18 @@ func (a *RelatedAggregate) Key() string {
 		parts = append(parts, f)
 	}
 	return strings.Join(parts, "_")
+}
+
+// UniqueKey is key when taken does not hold it, else the first of key_2,
+// key_3, … that it does not: two aggregates of one key (other hops'
+// conditions) are told apart in the order the call gives them, the same
+// way in the checker (order_by) and the planner (the result's keys).
+func UniqueKey(key string, taken func(string) bool) string {
+	k := key
+	for n := 2; taken(k); n++ {
+		k = key + "_" + strconv.Itoa(n)
+	}
+	return k
 }
 
 // checkAggregateTest checks an aggregate test, a relationship test from
