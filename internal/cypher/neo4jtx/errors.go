@@ -233,7 +233,7 @@ func Classify(ctx context.Context, d neo4j.DriverWithContext, err error, answere
 		case last != nil:
 			return &UnavailableError{Cause: describe(last), Err: err}
 		}
-		return unanswered(d, err)
+		return unanswered(ctx, d, err)
 	}
 	var ne *neo4j.Neo4jError
 	if errors.As(err, &ne) {
@@ -257,7 +257,7 @@ func Classify(ctx context.Context, d neo4j.DriverWithContext, err error, answere
 		if answered {
 			return &TimeoutError{Err: err}
 		}
-		return unanswered(d, err)
+		return unanswered(ctx, d, err)
 	case connectivity(err):
 		return &UnavailableError{Cause: describe(err), Err: err}
 	}
@@ -268,14 +268,15 @@ func Classify(ctx context.Context, d neo4j.DriverWithContext, err error, answere
 // answered. errors.Is finds the deadline in it even when the driver
 // reported it as a read that timed out (a ConnectivityError around an
 // error that does not unwrap), as an auto-commit read ([ReadOne]) cut
-// while it waits for its bookmarks does.
-func unanswered(d neo4j.DriverWithContext, err error) error {
+// while it waits for its bookmarks does; only when ctx's deadline has
+// passed, so a call its caller cancelled never reads as a deadline.
+func unanswered(ctx context.Context, d neo4j.DriverWithContext, err error) error {
 	where := "the server"
 	if d != nil {
 		u := d.Target()
 		where = u.Scheme + "://" + u.Host
 	}
-	if !errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("%w: %w", context.DeadlineExceeded, err)
 	}
 	return &UnavailableError{Cause: "no answer from " + where + " before the call's deadline", Err: err}
