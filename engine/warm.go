@@ -110,14 +110,13 @@ func (e *Engine) idLike(ctx context.Context, entity string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := neo4jtx.Query(ctx, e.opts.Driver, e.opts.Database, neo4j.AccessModeRead,
-		"MATCH (n:"+label+") WHERE n."+prop+" IS NOT NULL RETURN size(toString(n."+prop+")) AS n LIMIT 1", nil)
+	rows, err := e.readRows(ctx, "MATCH (n:"+label+") WHERE n."+prop+" IS NOT NULL RETURN size(toString(n."+prop+")) AS n LIMIT 1", nil)
 	if err != nil {
 		return nil, fmt.Errorf("reading the length of a %s id: %w", entity, err)
 	}
 	n := int64(8)
-	if len(recs) > 0 {
-		if v, ok := recs[0].Values[0].(int64); ok && v > 0 {
+	if len(rows) > 0 {
+		if v, ok := rows[0][0].(int64); ok && v > 0 {
 			n = v
 		}
 	}
@@ -159,7 +158,6 @@ func (e *Engine) Warm(ctx context.Context, calls []Call, workers int, progress f
 		r.Failed = append(r.Failed, err)
 		return r
 	}
-	ctx = WithBookmarks(ctx)
 	type outcome struct {
 		planned bool
 		err     error
@@ -210,7 +208,8 @@ func (e *Engine) Warm(ctx context.Context, calls []Call, workers int, progress f
 	return r
 }
 
-// warm plans c and runs its statement in a read transaction; a call the
+// warm plans c and runs its statement as a call's read runs it (the
+// warmed tools' statements have no total and no scan); a call the
 // catalog refuses is skipped (false, nil).
 func (e *Engine) warm(ctx context.Context, c Call) (bool, error) {
 	st, err := e.Plan(ctx, c)
@@ -221,12 +220,9 @@ func (e *Engine) warm(ctx context.Context, c Call) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("planning %s %s: %w", c.Name, c.Arguments, err)
 	}
-	_, err = neo4jtx.Read(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, func(tx neo4j.ManagedTransaction) (any, error) {
-		res, err := tx.Run(ctx, st.Cypher, runParams(st))
-		if err != nil {
-			return nil, err
-		}
-		return res.Consume(ctx)
+	err = neo4jtx.ReadOne(ctx, e.opts.Driver, e.opts.Database, e.opts.Timeout, st.Cypher, runParams(st), func(res neo4j.ResultWithContext) error {
+		_, err := res.Consume(ctx)
+		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("running %s %s: %w", c.Name, c.Arguments, err)
