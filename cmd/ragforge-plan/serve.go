@@ -129,7 +129,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer closeEngine()
-	warming := startWarm(ctx, eng, *warmFor, tokens, stderr)
+	// The warm-up stops when serve returns, before the engine closes.
+	warmCtx, stopWarm := context.WithCancel(ctx)
+	defer stopWarm()
+	warming := startWarm(warmCtx, eng, *warmFor, tokens, stderr)
 	mcpserver.SetGCDefault()
 	srv, err := mcpserver.New(eng, mcpserver.Options{
 		SearchTools:   *searchTools,

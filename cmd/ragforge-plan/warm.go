@@ -25,9 +25,9 @@ const warmWorkers = 2
 // background, for at most limit (0: none), while serve takes calls, and
 // returns the readiness condition for /readyz: an error saying how far
 // the warm-up is while it runs, nil once it has ended (done, failed or cut
-// by limit: a replica is never held back longer). In a tenant-scoped
-// config the statements run under the first token's tenant when the
-// engine has none (over stdio, --tenant). It writes one line when it
+// by limit: a replica is never held back longer). With tokens, the
+// statements run under the first token's tenant, as that token's calls
+// do; without, under the engine's (--tenant). It writes one line when it
 // starts and one when it ends, with what it did and how long it took.
 func startWarm(ctx context.Context, eng *engine.Engine, limit time.Duration, tokens []mcpserver.Token, stderr io.Writer) func() error {
 	if limit == 0 {
@@ -53,6 +53,9 @@ func startWarm(ctx context.Context, eng *engine.Engine, limit time.Duration, tok
 		fmt.Fprintf(stderr, "ragforge-plan serve: warmed Neo4j's plan cache: %d of %d statement shapes planned in %v", r.Planned, r.Calls, r.Took.Round(time.Millisecond))
 		if r.Skipped > 0 {
 			fmt.Fprintf(stderr, " (%d not offered)", r.Skipped)
+		}
+		if failed := r.Calls - r.Planned - r.Skipped; failed > 0 {
+			fmt.Fprintf(stderr, "; %d failed or not run", failed)
 		}
 		for _, err := range r.Failed {
 			fmt.Fprintf(stderr, "; %v", err)
