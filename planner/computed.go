@@ -72,14 +72,20 @@ func computedEntities(m *model.Model, cm *computed.Model) (map[string]*compiledE
 	return out, cm, nil
 }
 
-// relComputed is the fieldRef of relationship computed field f over the
-// relationship variable v: its fragment, written inline (a relationship's
-// fields are expressions, computed per query, so they need no subquery
-// and no state).
-func (b *builder) relComputed(f *computed.Field, v string) (fieldRef, error) {
+// inlineComputed is the fieldRef of computed field f over the variable v
+// (a relationship's, or a related entity's): its fragment, written
+// inline, computed per query with no subquery and no state. A field that
+// reads a raw cypher field cannot be inlined (at names it in the error):
+// its subquery would have to run per related entity inside the test. A
+// relationship's computed fields are expressions over the relationship
+// and its ends, which always inline.
+func (b *builder) inlineComputed(f *computed.Field, v, at string) (fieldRef, error) {
 	fr, err := f.Fragment(computed.Options{Node: v})
 	if err != nil {
 		return fieldRef{}, fmt.Errorf("planner: computed field %s.%s: %w", f.Entity(), f.Config.Name, err)
+	}
+	if len(fr.Subqueries) > 0 {
+		return fieldRef{}, tools.Fail(b.tool, at, nil, "%s.%s reads a cypher computed field, which is computed only for the entity a call is about, not for related ones", f.Entity(), f.Config.Name)
 	}
 	return fieldRef{f: &f.Config.Field, node: v, inline: fr.Cypher}, nil
 }
@@ -140,8 +146,7 @@ func (p *Planner) computedFor(e *model.Entity, state model.State) (map[string]Co
 
 // relatedComputed is computed field name of the related entity in scope s
 // (a relationship test's or an aggregate's over), inlined over its
-// variable. A field that reads a raw cypher field cannot be: its subquery
-// would have to run per related entity inside the test.
+// variable.
 func (b *builder) relatedComputed(s scope, name, at string) (fieldRef, error) {
 	var f *computed.Field
 	if ce := b.p.entities[s.e.Name]; ce != nil {
@@ -150,12 +155,5 @@ func (b *builder) relatedComputed(s scope, name, at string) (fieldRef, error) {
 	if f == nil {
 		return fieldRef{}, fmt.Errorf("planner: computed field %s.%s is not compiled", s.e.Name, name)
 	}
-	fr, err := f.Fragment(computed.Options{Node: s.v})
-	if err != nil {
-		return fieldRef{}, fmt.Errorf("planner: computed field %s.%s: %w", s.e.Name, name, err)
-	}
-	if len(fr.Subqueries) > 0 {
-		return fieldRef{}, tools.Fail(b.tool, at, nil, "%s.%s reads a cypher computed field, which is computed only for the entity a call is about, not for related ones", s.e.Name, name)
-	}
-	return fieldRef{f: &f.Config.Field, node: s.v, inline: fr.Cypher}, nil
+	return b.inlineComputed(f, s.v, at)
 }

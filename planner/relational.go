@@ -56,6 +56,11 @@ func (s scope) field(b *builder, name, at string) (fieldRef, error) {
 		if s.e.ComputedField(name) != nil {
 			return b.relatedComputed(s, name, at)
 		}
+		for _, c := range s.e.Computed {
+			if c.Cypher == "" {
+				valid = append(valid, c.Name)
+			}
+		}
 		return fieldRef{}, tools.Fail(b.tool, at, valid, "%q is not a field of %s", name, s.name)
 	}
 	for _, f := range s.rel {
@@ -65,7 +70,7 @@ func (s scope) field(b *builder, name, at string) (fieldRef, error) {
 		valid = append(valid, f.Name)
 	}
 	if c := s.relc.Field(name); c != nil {
-		return b.relComputed(c, s.v)
+		return b.inlineComputed(c, s.v, at)
 	}
 	if s.relc != nil {
 		for _, c := range s.relc.Fields {
@@ -472,7 +477,7 @@ func (b *builder) relProjection(v string, types []string) string {
 		// A computed field's value shows beside the properties it reads.
 		if rc := b.p.cm.Relationship(t); rc != nil {
 			for _, c := range rc.Fields {
-				r, err := b.relComputed(c, v)
+				r, err := b.inlineComputed(c, v, "")
 				if err != nil {
 					b.fail(err)
 					continue
