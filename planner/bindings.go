@@ -62,7 +62,7 @@ func (b *builder) placeNames(conds []tools.Condition, at string) (skip []bool, d
 	for i, c := range conds {
 		_, bound := b.names.bound[c.As]
 		_, dup := binders[c.As]
-		if c.Via != "" && c.As != "" && !bound && !dup && c.Count == nil && c.Aggregate == "" && (c.Quantifier == "" || c.Quantifier == tools.QuantifierSome) {
+		if c.BindsName() && !bound && !dup {
 			binders[c.As] = i
 			declared = append(declared, c.As)
 		}

@@ -328,7 +328,7 @@ func (b *builder) via(s scope, c tools.Condition, at string, depth int) (string,
 	if ref && (c.Count != nil || c.Quantifier == tools.QuantifierAll) {
 		return "", nil, unplannable(b.tool, at[1:], "count or all on a bound entity")
 	}
-	h, err := b.relatedAs(s, tools.Related{Via: c.Via, Direction: c.Direction, Entity: c.Entity, Conditions: c.Conditions, RelationshipConditions: c.RelationshipConditions}, c.As, at, depth, c.Quantifier == tools.QuantifierAll && c.Count == nil)
+	h, err := b.relatedAs(s, c.Hop(), c.As, at, depth, c.Quantifier == tools.QuantifierAll && c.Count == nil)
 	if err != nil {
 		return "", nil, err
 	}

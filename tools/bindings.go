@@ -52,6 +52,13 @@ func (w *bindingWalk) list(conds []Condition, at string, visible map[string]bind
 	}
 }
 
+// BindsName reports whether c has the form of a test that binds its
+// name: a relationship test with as, some (the default), without count
+// or aggregate. name reports which part a test that does not lacks.
+func (c *Condition) BindsName() bool {
+	return c.Via != "" && c.As != "" && c.Count == nil && c.Aggregate == "" && (c.Quantifier == "" || c.Quantifier == QuantifierSome)
+}
+
 // name checks the name test c gives at pointer at: a reference to a
 // visible binding of the same entity type, or a new binding, which it
 // adds to visible.

@@ -69,15 +69,16 @@ func (c *Condition) RelatedAggregate() (*RelatedAggregate, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &RelatedAggregate{Related: c.hop(), Operation: op, Field: field, RelationshipField: relField, Relationships: rels}
+	a := &RelatedAggregate{Related: c.Hop(), Operation: op, Field: field, RelationshipField: relField, Relationships: rels}
 	for i := range c.Then {
-		a.Then = append(a.Then, c.Then[i].hop())
+		a.Then = append(a.Then, c.Then[i].Hop())
 	}
 	return a, nil
 }
 
-// hop is the hop of a relationship test.
-func (c *Condition) hop() Related {
+// Hop is the hop of a relationship test: its via, direction, entity and
+// conditions.
+func (c *Condition) Hop() Related {
 	return Related{Via: c.Via, Direction: c.Direction, Entity: c.Entity, Conditions: c.Conditions, RelationshipConditions: c.RelationshipConditions}
 }
 
@@ -174,7 +175,7 @@ func (c *Catalog) checkAggregate(start string, cond *Condition, a *RelatedAggreg
 			p.choose(at+"/entity", c.targets(from, last.Via, last.Direction), "then continues from one entity type; name it")
 			return false
 		}
-		h := t.hop()
+		h := t.Hop()
 		if !c.checkRelated(last.Entity, &h, tat, depth+1, p) {
 			return false
 		}

@@ -59,7 +59,7 @@ func (c *Catalog) checkConds(o *EntityOffer, conds []Condition, base string, dep
 
 // checkVia checks a relationship condition from entity start.
 func (c *Catalog) checkVia(start string, cond *Condition, at string, depth int, p *problems) {
-	r := Related{Via: cond.Via, Direction: cond.Direction, Entity: cond.Entity, Conditions: cond.Conditions, RelationshipConditions: cond.RelationshipConditions}
+	r := cond.Hop()
 	if !c.checkRelated(start, &r, at, depth, p) {
 		return
 	}
