@@ -227,7 +227,7 @@ func TestAggregatesAlongPathsOnNeo4j(t *testing.T) {
 				continue
 			}
 			if want[l.product] == nil {
-				want[l.product] = &wantGroup{key: l.product, display: l.product}
+				want[l.product] = &wantGroup{key: l.product, display: "name of " + l.product}
 			}
 			want[l.product].value++
 			want[l.product].count++

@@ -138,7 +138,7 @@ func storeOrderLines(t *testing.T, d neo4j.DriverWithContext, products []nwProdu
 		lrows = append(lrows, map[string]any{"order": l.order, "customer": customerOf(l.order), "product": l.product, "date": date,
 			"quantity": l.quantity, "price": l.priceText, "discount": l.discountText, "flags": l.flags})
 	}
-	neo4jtest.Run(t, d, `UNWIND $rows AS row CREATE (p:Product {productID: row.id, productName: row.id, unitPrice: row.price, tags: row.tags})
+	neo4jtest.Run(t, d, `UNWIND $rows AS row CREATE (p:Product {productID: row.id, productName: 'name of ' + row.id, unitPrice: row.price, tags: row.tags})
 		MERGE (s:Supplier {supplierID: row.supplier}) SET s.companyName = 'Supplier ' + row.supplier
 		CREATE (s)-[:SUPPLIES]->(p)`, map[string]any{"rows": prows})
 	neo4jtest.Run(t, d, "CREATE (:Supplier {supplierID: 'S3', companyName: 'Supplier S3'})", nil)

@@ -68,7 +68,9 @@ func TestReadOneTakesOneRoundTripWhereAManagedReadTakesThree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("the same statement in a managed read transaction (Read): %d round trips", p.Sends()-before)
+	if n := p.Sends() - before; n != 3 {
+		t.Errorf("the same statement in a managed read transaction (Read): %d round trips, want 3 (BEGIN; RUN and PULL; COMMIT)", n)
+	}
 }
 
 func TestReadOneReadsAfterTheChainsBookmarksAndJoinsIt(t *testing.T) {
