@@ -44,7 +44,8 @@ func TestServeRefusesASessionCapWithoutSessions(t *testing.T) {
 // streams as they come. A request whose replica refuses the connection
 // never reached it, so it goes to the next ready replica (HAProxy's
 // "option redispatch"); lost counts, per replica, the requests that did
-// reach it and got no response (it stopped while they ran).
+// reach it and got no response (it stopped while they ran), after which
+// the replica takes no request until its /readyz answers again.
 type balancer struct {
 	targets []*url.URL
 	ready   []atomic.Bool
@@ -88,6 +89,10 @@ func (b *balancer) RoundTrip(r *http.Request) (*http.Response, error) {
 			continue
 		}
 		if err != nil {
+			// It stopped while the request ran (or a pooled connection to
+			// it was dead): no more requests go there until its /readyz
+			// answers again, as a balancer's passive health check does.
+			b.ready[i].Store(false)
 			b.lost[i].Add(1)
 		}
 		return res, err
